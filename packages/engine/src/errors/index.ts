@@ -1,0 +1,2 @@
+export * from "./error-catalogue.ts";
+export * from "./purse-error.ts";

@@ -1,0 +1,67 @@
+import { PurseError } from "../errors/index.ts";
+import {
+  type Decimal,
+  divideHalfUp,
+  formatScaledInteger,
+  parseDecimal,
+  pow10,
+  toScaledInteger,
+} from "./decimal.ts";
+
+/**
+ * An amount of one currency in minor units (10^-precession of the unit). All arithmetic on money
+ * is bigint arithmetic on minor units.
+ */
+export type MinorUnits = bigint;
+
+/** Reads a client's amount for a currency: blank, non-numeric, too precise and non-positive are errors. */
+export function parseAmount(
+  text: string | undefined | null,
+  precession: number,
+  field = "amount",
+): MinorUnits {
+  if (text === undefined || text === null || text.trim() === "") throw new PurseError("BLANK", field);
+  const value = parseDecimal(text);
+  if (!value) throw new PurseError("NOT_NUMERIC", field);
+  if (value.coefficient <= 0n) throw new PurseError("NOT_POSITIVE", field);
+  const minor = toScaledInteger(value, precession);
+  if (minor === null) throw new PurseError("TOO_PRECISE", field, { precession });
+  return minor;
+}
+
+/** Checks an amount's syntax before the currency (and so the precession) is known. */
+export function checkAmountSyntax(text: string | undefined | null, field = "amount"): Decimal {
+  if (text === undefined || text === null || text.trim() === "") throw new PurseError("BLANK", field);
+  const value = parseDecimal(text);
+  if (!value) throw new PurseError("NOT_NUMERIC", field);
+  if (value.coefficient <= 0n) throw new PurseError("NOT_POSITIVE", field);
+  return value;
+}
+
+/** Converts trusted decimal text (fixtures, configuration) to minor units; throws on lost digits. */
+export function decimalTextToMinor(text: string, precession: number): MinorUnits {
+  const value = parseDecimal(text);
+  const minor = value && toScaledInteger(value, precession);
+  if (minor === null || minor === undefined) {
+    throw new RangeError(`"${text}" is not a decimal with at most ${precession} decimal places`);
+  }
+  return minor;
+}
+
+/** "12.50" for 1250n at precession 2. */
+export function formatMinor(minor: MinorUnits, precession: number): string {
+  return formatScaledInteger(minor, precession);
+}
+
+/**
+ * The amount as a JSON number, only for response fields the spec types as numbers. The decimal
+ * text is exact; the number is the nearest double to it, produced once at the edge.
+ */
+export function minorToJsonNumber(minor: MinorUnits, precession: number): number {
+  return Number(formatScaledInteger(minor, precession));
+}
+
+/** `percent`% of `minor`, rounded half-up to a whole minor unit. */
+export function percentOfHalfUp(minor: MinorUnits, percent: Decimal): MinorUnits {
+  return divideHalfUp(minor * percent.coefficient, 100n * pow10(percent.scale));
+}
