@@ -9,12 +9,13 @@ export type ErrorKind =
   | "forbidden" // credentials valid, role wrong: 403
   | "not_found" // lookup missed, or belongs to someone else: 404
   | "conflict_busy" // a concurrent duplicate or rate limit: 422 (the spec's choice)
-  | "unavailable"; // a dependency (lock quorum) is down: 503
+  | "unavailable" // a dependency (lock quorum) is down: 503
+  | "oauth"; // the token endpoint's RFC 6749 errors, rendered as {"error": code}
 
 export interface ErrorDefinition {
   /** The spec's message text; `%name%` placeholders are filled from the error's params. */
   readonly message: string;
-  readonly status: 401 | 403 | 404 | 422 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 422 | 503;
   readonly kind: ErrorKind;
   readonly translation?: string;
 }
@@ -122,6 +123,14 @@ export const errorCatalogue = {
     status: 503,
     kind: "unavailable",
   },
+  /** RFC 6749 5.2: a required parameter is missing or malformed. */
+  OAUTH_INVALID_REQUEST: { message: "invalid_request", status: 400, kind: "oauth" },
+  /** RFC 6749 5.2: only `client_credentials` is offered. */
+  OAUTH_UNSUPPORTED_GRANT_TYPE: { message: "unsupported_grant_type", status: 400, kind: "oauth" },
+  /** RFC 6749 5.2 (contract: 401): unknown client or wrong secret. */
+  OAUTH_INVALID_CLIENT: { message: "invalid_client", status: 401, kind: "oauth" },
+  /** RFC 6749 5.2: a scope this service does not grant. */
+  OAUTH_INVALID_SCOPE: { message: "invalid_scope", status: 400, kind: "oauth" },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -72,3 +72,11 @@ export function normaliseDecimalText(value: Decimal): string {
   }
   return formatScaledInteger(coefficient, scale);
 }
+
+/** -1, 0 or 1 as `a` is below, equal to or above `b`, whatever their scales. */
+export function compareDecimals(a: Decimal, b: Decimal): -1 | 0 | 1 {
+  const scale = Math.max(a.scale, b.scale);
+  const left = a.coefficient * pow10(scale - a.scale);
+  const right = b.coefficient * pow10(scale - b.scale);
+  return left === right ? 0 : left < right ? -1 : 1;
+}

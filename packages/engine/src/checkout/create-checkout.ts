@@ -1,0 +1,115 @@
+import { splitPayment } from "../commission/index.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { optionalText, requiredText } from "../input/text-fields.ts";
+import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
+import { checkAmountSyntax, parseAmount } from "../money/index.ts";
+import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
+import { isUniqueViolation, rows, sql, toId } from "../persistence/sql.ts";
+import { formatTimestamp } from "../queries/timestamps.ts";
+import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
+import { verifyCheckoutSignature } from "../signature/index.ts";
+
+export interface CheckoutInput {
+  readonly walletTo?: string | null;
+  readonly walletFrom?: string | null;
+  readonly amount?: string | null;
+  readonly id?: string | null;
+  readonly signature?: string | null;
+  readonly successUrl?: string | null;
+  readonly cancelUrl?: string | null;
+  readonly statusUrl?: string | null;
+  readonly userInfo?: string | null;
+}
+
+export interface CreatedCheckout {
+  readonly url: string;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  readonly expiredAt: string;
+}
+
+/**
+ * Creates a hosted payment link for a payment from `wallet_from` to `wallet_to`. The request is
+ * authenticated by its signature, made with the form token of a client of the receiving user;
+ * no money moves until the payer pays on the page.
+ */
+export async function createCheckout(
+  deps: EngineDependencies,
+  input: CheckoutInput,
+): Promise<CreatedCheckout> {
+  const walletTo = requiredText(input.walletTo, "wallet_to");
+  const walletFrom = requiredText(input.walletFrom, "wallet_from");
+  const amountText = requiredText(input.amount, "amount");
+  const paymentId = requiredText(input.id, "id");
+  const userInfo = requiredText(input.userInfo, "user_info");
+  checkAmountSyntax(amountText, "amount");
+  const signature = input.signature?.trim() ?? "";
+
+  const em = deps.db.em();
+  const wallets = await findWalletsByNumber(em, [walletTo, walletFrom], { lock: false });
+  const receiver = activeOrNull(wallets.get(walletTo));
+  if (!receiver) throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
+  const client = await signingClient(
+    deps,
+    receiver,
+    { walletTo, walletFrom, amount: amountText, id: paymentId },
+    signature,
+  );
+  const { sender } = checkWalletPair(wallets.get(walletFrom) ?? null, receiver);
+  const currency = sender.currency;
+  const amountMinor = parseAmount(amountText, currency.precession);
+  const split = splitPayment("checkout", amountMinor, currency.commission.checkout);
+  checkOperationLimits("checkout", currency, amountMinor, receiver, split.creditMinor);
+  checkFunds("checkout", sender, split.debitMinor);
+
+  const token = generateOpaqueToken("chk");
+  const expiresAt = new Date(deps.now().getTime() + deps.options.checkoutLifetimeMs);
+  try {
+    await sql`insert into checkouts (token_hash, merchant_user_id, client_id, payment_id, user_info,
+        wallet_from_id, wallet_to_id, currency_id, amount_minor, commission_minor, signature,
+        success_url, cancel_url, status_url, expired_at)
+      values (${hashOpaqueToken(token)}, ${receiver.userId}, ${client}, ${paymentId}, ${userInfo},
+        ${sender.id}, ${receiver.id}, ${currency.id}, ${amountMinor.toString()}, ${split.feeMinor.toString()},
+        ${signature}, ${optionalText(input.successUrl) ?? ""}, ${optionalText(input.cancelUrl) ?? ""},
+        ${optionalText(input.statusUrl) ?? ""}, ${expiresAt})`.execute(em.getKysely());
+  } catch (error) {
+    if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
+      throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");
+    }
+    if (isUniqueViolation(error, "checkouts_merchant_user_id_user_info_key")) {
+      throw new PurseError("USER_INFO_NOT_UNIQUE", "user_info");
+    }
+    throw error;
+  }
+  return { url: `${deps.options.payUrl}/${token}`, expiredAt: formatTimestamp(expiresAt) };
+}
+
+function activeOrNull(wallet: WalletRecord | undefined): WalletRecord | null {
+  return wallet && wallet.status === "ACTIVE" ? wallet : null;
+}
+
+/** The id of the receiving user's client whose form token made this signature. */
+async function signingClient(
+  deps: EngineDependencies,
+  receiver: WalletRecord,
+  fields: { walletTo: string; walletFrom: string; amount: string; id: string },
+  signature: string,
+): Promise<number> {
+  if (signature === "") throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");
+  const clients = await rows(
+    deps.db.em(),
+    sql<{
+      id: string;
+      form_token_sealed: string;
+    }>`select id, form_token_sealed from clients where user_id = ${receiver.userId}`,
+  );
+  const signed = clients.find((client) =>
+    verifyCheckoutSignature(
+      { wallet_to: fields.walletTo, wallet_from: fields.walletFrom, amount: fields.amount, id: fields.id },
+      deps.secretBox.open(client.form_token_sealed),
+      signature,
+    ),
+  );
+  if (!signed) throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");
+  return toId(signed.id);
+}

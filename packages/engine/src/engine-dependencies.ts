@@ -1,0 +1,31 @@
+import type { SecretBox } from "./keys/secret-keyring.ts";
+import type { RouteLock } from "./locks/index.ts";
+import type { Database } from "./persistence/database.ts";
+import type { RateLimiter } from "./rate-limit/index.ts";
+
+/** Everything the use cases need from the outside world, built once by the composition root. */
+export interface EngineDependencies {
+  readonly db: Database;
+  readonly secretBox: SecretBox;
+  readonly routeLock: RouteLock;
+  readonly rateLimiter: RateLimiter;
+  readonly now: () => Date;
+  readonly options: EngineOptions;
+}
+
+export interface EngineOptions {
+  /** Base of checkout links: `<payUrl>/<token>`. */
+  readonly payUrl: string;
+  /** Lifetime of an access token in seconds (the spec's example: 30 days). */
+  readonly tokenLifetimeSeconds: number;
+  /** Lifetime of a checkout link (contract: 30 minutes). */
+  readonly checkoutLifetimeMs: number;
+  /** How long a route lock is held at most; it covers one request. */
+  readonly routeLockTtlMs: number;
+}
+
+export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {
+  tokenLifetimeSeconds: 2_592_000,
+  checkoutLifetimeMs: 30 * 60 * 1000,
+  routeLockTtlMs: 10_000,
+};

@@ -1,0 +1,45 @@
+// The public face of the engine: adapters and the composition root import only from here.
+export type { Actor, Role } from "./auth/actor.ts";
+export { authenticate, requireAccess } from "./auth/authenticate.ts";
+export {
+  apiScope,
+  type IssuedToken,
+  issueToken,
+  revokeToken,
+  type TokenRequest,
+} from "./auth/issue-token.ts";
+export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
+export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
+export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
+export * from "./errors/index.ts";
+export { type Fixture, FixtureError } from "./fixture/index.ts";
+export { openSecretBox, type SecretBox, secretBoxFromKey } from "./keys/secret-keyring.ts";
+export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
+export {
+  createRedisClients,
+  MemoryRouteLock,
+  RedlockRouteLock,
+  type RouteLock,
+  routeLockKey,
+  waitForRedis,
+} from "./locks/index.ts";
+export { type Database, type DatabaseLocation, openDatabase } from "./persistence/database.ts";
+export { checkWalletsExist, searchWallet, type WalletPairView } from "./queries/find-wallets.ts";
+export type { HistoryInput, QueryValue } from "./queries/history-filter.ts";
+export { type HistoryItemView, type HistoryPage, listHistory } from "./queries/list-history.ts";
+export { listRates, type RateView } from "./queries/list-rates.ts";
+export { listWallets } from "./queries/list-wallets.ts";
+export { showTransaction, type TransactionDetailView } from "./queries/show-transaction.ts";
+export { formatTimestamp } from "./queries/timestamps.ts";
+export type { CurrencyView, WalletView } from "./queries/views.ts";
+export { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit/index.ts";
+export { verifyWebhookSignature, webhookSignature } from "./signature/index.ts";
+export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
+export type { TransferInput } from "./transfer/transfer-request.ts";
+export { type AuditCheck, type AuditReport, auditLedger } from "./use-cases/audit-ledger.ts";
+export { hasBeenSeeded, type SeedSummary, seedFixture } from "./use-cases/seed-fixture.ts";
+export {
+  activateVoucher,
+  type VoucherActivation,
+  type VoucherActivationInput,
+} from "./voucher-activation/activate-voucher.ts";

@@ -1,0 +1,81 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { CurrencyRecord } from "../currency/currency-record.ts";
+import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { type WalletStatusName, walletStatusName } from "../wallet/wallet-status.ts";
+import { type CurrencyColumns, currencyColumns, currencyFromRow } from "./currency-rows.ts";
+
+/** A wallet with what every rule about it needs: owner state and currency policy. */
+export interface WalletRecord {
+  readonly id: number;
+  readonly number: string;
+  readonly userId: number;
+  readonly status: WalletStatusName;
+  readonly balanceMinor: bigint;
+  readonly amountLimitMinor: bigint;
+  readonly canDeposit: boolean;
+  readonly canWithdraw: boolean;
+  readonly ownerBlocked: boolean;
+  readonly ownerRole: "merchant" | "partner";
+  readonly currencyId: number;
+  readonly currency: CurrencyRecord;
+}
+
+interface WalletRow extends CurrencyColumns {
+  id: string | number;
+  number: string;
+  user_id: string | number;
+  status: number;
+  balance_minor: string | number | bigint;
+  amount_limit_minor: string | number | bigint;
+  can_use_for_deposit_api_out: boolean;
+  can_use_for_withdraw_api_out: boolean;
+  owner_blocked: boolean;
+  owner_role: "merchant" | "partner";
+}
+
+const selectWallets = sql.raw(`
+  select w.id, w.number, w.user_id, w.status, w.balance_minor, w.amount_limit_minor,
+    w.can_use_for_deposit_api_out, w.can_use_for_withdraw_api_out,
+    u.blocked as owner_blocked, u.role as owner_role, ${currencyColumns}
+  from wallets w
+  join users u on u.id = w.user_id
+  join currencies c on c.id = w.currency_id`);
+
+/**
+ * Loads wallets by number. With `lock`, takes their row locks in id order, so two movements over
+ * the same wallets (in either direction) always queue instead of deadlocking.
+ */
+export async function findWalletsByNumber(
+  em: SqlEntityManager,
+  numbers: readonly string[],
+  options: { lock: boolean },
+): Promise<Map<string, WalletRecord>> {
+  const found = await rows(
+    em,
+    sql<WalletRow>`${selectWallets} where w.number = any(${[...numbers]}::text[])
+      order by w.id ${options.lock ? sql`for update of w` : sql``}`,
+  );
+  return new Map(found.map((row) => [row.number, walletFromRow(row)]));
+}
+
+export async function findWalletsOfUser(em: SqlEntityManager, userId: number): Promise<WalletRecord[]> {
+  const found = await rows(em, sql<WalletRow>`${selectWallets} where w.user_id = ${userId} order by w.id`);
+  return found.map(walletFromRow);
+}
+
+function walletFromRow(row: WalletRow): WalletRecord {
+  return {
+    id: toId(row.id),
+    number: row.number,
+    userId: toId(row.user_id),
+    status: walletStatusName(Number(row.status)),
+    balanceMinor: toBigInt(row.balance_minor),
+    amountLimitMinor: toBigInt(row.amount_limit_minor),
+    canDeposit: row.can_use_for_deposit_api_out,
+    canWithdraw: row.can_use_for_withdraw_api_out,
+    ownerBlocked: row.owner_blocked,
+    ownerRole: row.owner_role,
+    currencyId: Number(row.c_id),
+    currency: currencyFromRow(row),
+  };
+}

@@ -1,0 +1,71 @@
+import { Redis } from "ioredis";
+
+/**
+ * One ioredis client per node of REDIS_URL (one URL, or a comma-separated list of independent
+ * nodes for a Redlock quorum). A node that is down fails commands at once instead of queueing
+ * them, so a quorum can decide without it.
+ */
+export function createRedisClients(redisUrl: string): Redis[] {
+  return redisUrl
+    .split(",")
+    .map((url) => url.trim())
+    .filter((url) => url.length > 0)
+    .map((url) =>
+      new Redis(url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2_000,
+        commandTimeout: 2_000,
+        // Keep trying to come back, but never faster than every 2 s.
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+        lazyConnect: false,
+      }).on("error", () => {
+        // Connection errors surface as failed commands where they matter; the default handler would only log noise.
+      }),
+    );
+}
+
+/**
+ * Resolves once `atLeast` clients (default: all) are connected, or rejects after `timeoutMs`.
+ * Commands are not queued while a node connects, so callers wait for this before first use.
+ */
+export async function waitForRedis(
+  clients: readonly Redis[],
+  timeoutMs = 5_000,
+  atLeast = clients.length,
+): Promise<void> {
+  const ready = clients.map(
+    (client) =>
+      new Promise<void>((resolve) => {
+        if (client.status === "ready") resolve();
+        else client.once("ready", () => resolve());
+      }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `fewer than ${atLeast} of ${clients.length} Redis node(s) answered within ${timeoutMs} ms`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  let connected = 0;
+  const enough = new Promise<void>((resolve) => {
+    if (atLeast <= 0) resolve();
+    for (const promise of ready) {
+      promise.then(() => {
+        connected += 1;
+        if (connected >= atLeast) resolve();
+      });
+    }
+  });
+  try {
+    await Promise.race([enough, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,39 @@
+import { AccessTokenEntity } from "./access-token.ts";
+import { CheckoutEntity } from "./checkout.ts";
+import { ClientEntity } from "./client.ts";
+import { CurrencyEntity } from "./currency.ts";
+import { PostingEntity } from "./posting.ts";
+import { RateEntity } from "./rate.ts";
+import { SettingEntity } from "./settings.ts";
+import { TransactionEntity } from "./transaction.ts";
+import { UserEntity } from "./user.ts";
+import { VoucherEntity } from "./voucher.ts";
+import { WalletEntity } from "./wallet.ts";
+
+export {
+  AccessTokenEntity,
+  CheckoutEntity,
+  ClientEntity,
+  CurrencyEntity,
+  PostingEntity,
+  RateEntity,
+  SettingEntity,
+  TransactionEntity,
+  UserEntity,
+  VoucherEntity,
+  WalletEntity,
+};
+
+export const allEntities = [
+  SettingEntity,
+  CurrencyEntity,
+  RateEntity,
+  UserEntity,
+  ClientEntity,
+  AccessTokenEntity,
+  WalletEntity,
+  TransactionEntity,
+  PostingEntity,
+  VoucherEntity,
+  CheckoutEntity,
+];

@@ -1,0 +1,10 @@
+import { defineEntity, p } from "@mikro-orm/core";
+
+export const SettingEntity = defineEntity({
+  name: "Setting",
+  tableName: "settings",
+  properties: {
+    key: p.string().primary(),
+    value: p.json<unknown>(),
+  },
+});

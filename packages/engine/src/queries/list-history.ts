@@ -1,0 +1,136 @@
+import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { divideHalfUp, formatMinor, parseDecimal, pow10 } from "../money/index.ts";
+import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { type HistoryFilter, type HistoryInput, readHistoryFilter } from "./history-filter.ts";
+import { formatTimestamp } from "./timestamps.ts";
+
+export interface HistoryItemView {
+  readonly id: number;
+  readonly type: number;
+  readonly status: number;
+  readonly walletFrom: string;
+  readonly walletTo: string;
+  readonly currencyFromCode: string;
+  readonly currencyToCode: string;
+  readonly amountFrom: string;
+  readonly amountTo: string;
+  /** The change of the caller's balance in USD, at the currency's rate, to the cent. */
+  readonly totalUsd: string;
+  readonly description: string;
+  readonly additional: string;
+  readonly voucherNumber: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface HistoryPage {
+  readonly items: HistoryItemView[];
+  readonly meta: { perPage: number; page: number; lastPage: number; total: number };
+}
+
+interface HistoryRow {
+  id: string;
+  type: number;
+  status: number;
+  wallet_from: string | null;
+  wallet_to: string | null;
+  currency_code: string;
+  precession: number;
+  rate: string;
+  amount_from_minor: string;
+  amount_to_minor: string;
+  delta_minor: string;
+  description: string;
+  additional: string;
+  voucher_number: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** A merchant's transactions, newest first: every one that touched one of the merchant's wallets. */
+export async function listHistory(
+  deps: EngineDependencies,
+  actor: Actor,
+  input: HistoryInput,
+): Promise<HistoryPage> {
+  requireAccess(actor, ["merchant"]);
+  const filter = readHistoryFilter(input);
+  const em = deps.db.em();
+  const where = conditions(actor.userId, filter);
+  const counted = await firstRow(em, sql<{ total: string }>`select count(*) as total ${from} where ${where}`);
+  const total = Number(counted?.total ?? 0);
+  const found = await rows(
+    em,
+    sql<HistoryRow>`
+      select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to,
+        c.code as currency_code, c.precession, c.rate::text as rate,
+        t.amount_from_minor, t.amount_to_minor,
+        (case when wf.user_id = ${actor.userId} then -t.amount_from_minor else 0 end
+          + case when wt.user_id = ${actor.userId} then t.amount_to_minor else 0 end) as delta_minor,
+        t.description, t.additional, v.number as voucher_number, t.created_at, t.updated_at
+      ${from} where ${where}
+      order by t.created_at desc, t.id desc
+      limit ${filter.perPage} offset ${(filter.page - 1) * filter.perPage}`,
+  );
+  return {
+    items: found.map(itemView),
+    meta: {
+      perPage: filter.perPage,
+      page: filter.page,
+      lastPage: Math.max(1, Math.ceil(total / filter.perPage)),
+      total,
+    },
+  };
+}
+
+const from = sql`
+  from transactions t
+  join currencies c on c.id = t.currency_id
+  left join wallets wf on wf.id = t.wallet_from_id
+  left join wallets wt on wt.id = t.wallet_to_id
+  left join vouchers v on v.activation_transaction_id = t.id`;
+
+function conditions(userId: number, filter: HistoryFilter) {
+  return sql.join(
+    [
+      sql`(wf.user_id = ${userId} or wt.user_id = ${userId})`,
+      sql`t.created_at >= ${filter.from} and t.created_at < ${filter.until}`,
+      ...(filter.walletNumber
+        ? [sql`(wf.number = ${filter.walletNumber} or wt.number = ${filter.walletNumber})`]
+        : []),
+      ...(filter.type !== null ? [sql`t.type = ${filter.type}`] : []),
+      ...(filter.status !== null ? [sql`t.status = ${filter.status}`] : []),
+    ],
+    sql` and `,
+  );
+}
+
+function itemView(row: HistoryRow): HistoryItemView {
+  const precession = Number(row.precession);
+  return {
+    id: toId(row.id),
+    type: Number(row.type),
+    status: Number(row.status),
+    walletFrom: row.wallet_from ?? "",
+    walletTo: row.wallet_to ?? "",
+    currencyFromCode: row.currency_code,
+    currencyToCode: row.currency_code,
+    amountFrom: formatMinor(toBigInt(row.amount_from_minor), precession),
+    amountTo: formatMinor(toBigInt(row.amount_to_minor), precession),
+    totalUsd: usdValue(toBigInt(row.delta_minor), precession, row.rate),
+    description: row.description,
+    additional: row.additional,
+    voucherNumber: row.voucher_number ?? "",
+    createdAt: formatTimestamp(row.created_at),
+    updatedAt: formatTimestamp(row.updated_at),
+  };
+}
+
+/** minor × rate, rounded half-up to cents. */
+function usdValue(minor: bigint, precession: number, rateText: string): string {
+  const rate = parseDecimal(rateText) ?? { coefficient: 1n, scale: 0 };
+  const cents = divideHalfUp(minor * rate.coefficient * 100n, pow10(precession + rate.scale));
+  return formatMinor(cents, 2);
+}

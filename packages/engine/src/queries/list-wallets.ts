@@ -1,0 +1,12 @@
+import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { findWalletsOfUser } from "../ledger/wallet-store.ts";
+import { type WalletView, walletView } from "./views.ts";
+
+/** The caller's wallets, deleted ones left out. */
+export async function listWallets(deps: EngineDependencies, actor: Actor): Promise<WalletView[]> {
+  requireAccess(actor);
+  const wallets = await findWalletsOfUser(deps.db.em(), actor.userId);
+  return wallets.filter((wallet) => wallet.status !== "DELETED").map(walletView);
+}

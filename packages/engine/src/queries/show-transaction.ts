@@ -1,0 +1,115 @@
+import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
+import { formatMinor } from "../money/index.ts";
+import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
+import type { QueryValue } from "./history-filter.ts";
+
+export interface TransactionDetailView {
+  readonly id: number;
+  readonly externalId: string;
+  readonly amount: string;
+  readonly commission: string;
+  readonly type: "DEPOSIT" | "WITHDRAW" | "TRANSFER";
+  readonly status: "FAIL" | "PENDING" | "SUCCESS" | "CANCEL";
+  readonly currency: { readonly id: number; readonly code: string; readonly precession: number };
+  readonly processingPay: {
+    readonly paymentId: string;
+    readonly signature: string;
+    readonly transactionId: number;
+    readonly walletFrom: string;
+    readonly walletTo: string;
+    readonly currencyTo: string;
+    readonly currencyFrom: string;
+    readonly amount: string;
+    readonly status: string;
+    readonly cancel: boolean;
+  };
+}
+
+interface DetailRow {
+  id: string;
+  external_id: string | null;
+  amount_minor: string;
+  commission_minor: string;
+  type: number;
+  status: number;
+  currency_id: number;
+  code: string;
+  precession: number;
+  wallet_from: string | null;
+  wallet_to: string | null;
+  signature: string | null;
+}
+
+/**
+ * One transaction by internal `id` or by the caller's `external_id`. A transaction the caller
+ * neither made nor holds a wallet in is `Not found`, exactly like one that does not exist.
+ */
+export async function showTransaction(
+  deps: EngineDependencies,
+  actor: Actor,
+  query: { id?: QueryValue; externalId?: QueryValue },
+): Promise<TransactionDetailView> {
+  requireAccess(actor);
+  const id = text(query.id);
+  const externalId = text(query.externalId);
+  if (id === null && externalId === null) throw new PurseError("BLANK", "id");
+  if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
+  const match =
+    id !== null
+      ? sql`t.id = ${Number(id)} and (t.user_id = ${actor.userId} or wf.user_id = ${actor.userId} or wt.user_id = ${actor.userId})`
+      : sql`t.user_id = ${actor.userId} and t.external_id = ${externalId}`;
+  const row = await firstRow(
+    deps.db.em(),
+    sql<DetailRow>`
+      select t.id, t.external_id, t.amount_minor, t.commission_minor, t.type, t.status, t.currency_id,
+        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, ck.signature
+      from transactions t
+      join currencies c on c.id = t.currency_id
+      left join wallets wf on wf.id = t.wallet_from_id
+      left join wallets wt on wt.id = t.wallet_to_id
+      left join checkouts ck on ck.transaction_id = t.id
+      where ${match}
+      ${externalId !== null && id !== null ? sql`and t.external_id = ${externalId}` : sql``}
+      limit 1`,
+  );
+  if (!row) throw new PurseError("NOT_FOUND");
+  return detailView(row);
+}
+
+function text(value: QueryValue): string | null {
+  if (value === undefined || value === null) return null;
+  const trimmed = String(value).trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+function detailView(row: DetailRow): TransactionDetailView {
+  const precession = Number(row.precession);
+  const amount = formatMinor(toBigInt(row.amount_minor), precession);
+  const status = transactionStatusName(Number(row.status));
+  const id = toId(row.id);
+  return {
+    id,
+    externalId: row.external_id ?? "",
+    amount,
+    commission: formatMinor(toBigInt(row.commission_minor), precession),
+    type: transactionTypeName(Number(row.type)),
+    status,
+    currency: { id: Number(row.currency_id), code: row.code, precession },
+    processingPay: {
+      paymentId: row.external_id ?? "",
+      signature: row.signature ?? "",
+      transactionId: id,
+      walletFrom: row.wallet_from ?? "",
+      walletTo: row.wallet_to ?? "",
+      currencyTo: row.code,
+      currencyFrom: row.code,
+      amount,
+      status,
+      cancel: status === "CANCEL",
+    },
+  };
+}

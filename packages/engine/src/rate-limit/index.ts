@@ -1,0 +1,3 @@
+export * from "./memory-rate-limiter.ts";
+export * from "./rate-limiter.ts";
+export * from "./redis-rate-limiter.ts";

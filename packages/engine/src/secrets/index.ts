@@ -1,0 +1,3 @@
+export * from "./opaque-token.ts";
+export * from "./secret-box.ts";
+export * from "./slow-hash.ts";

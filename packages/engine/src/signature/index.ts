@@ -1,0 +1,2 @@
+export * from "./checkout-signature.ts";
+export * from "./webhook-signature.ts";

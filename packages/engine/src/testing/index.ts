@@ -1,0 +1,3 @@
+export * from "./sample-fixture.ts";
+export * from "./test-database.ts";
+export * from "./test-engine.ts";

@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "../persistence/database.ts";
+
+/**
+ * Databases for tests: one migrated template per test run, and one copy of it per test file,
+ * so files run in parallel against real PostgreSQL without seeing each other's rows.
+ */
+const adminUrl = process.env["PURSE_TEST_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+export function databaseUrl(name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates and migrates the template database; returns its name. */
+export async function createTemplateDatabase(): Promise<string> {
+  const name = `purse_test_tpl_${process.pid}_${randomBytes(3).toString("hex")}`;
+  await withAdmin((client) => client.query(`create database ${name}`));
+  const db = await openDatabase({ kind: "postgres", url: databaseUrl(name) }, { poolSize: 1 });
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+  return name;
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await withAdmin((client) => client.query(`drop database if exists ${name} with (force)`));
+}
+
+export interface TestDatabase {
+  readonly name: string;
+  readonly url: string;
+  readonly db: Database;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file, copied from the run's template. */
+export async function createTestDatabase(template: string, poolSize = 20): Promise<TestDatabase> {
+  const name = `purse_test_${randomBytes(6).toString("hex")}`;
+  await withAdmin((client) => client.query(`create database ${name} template ${template}`));
+  const url = databaseUrl(name);
+  const db = await openDatabase({ kind: "postgres", url }, { poolSize });
+  return {
+    name,
+    url,
+    db,
+    async drop() {
+      await db.close();
+      await dropDatabase(name);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { inject } from "vitest";
+import { defaultEngineOptions, type EngineDependencies } from "../engine-dependencies.ts";
+import { secretBoxFromKey } from "../keys/secret-keyring.ts";
+import { createRedisClients, MemoryRouteLock, RedlockRouteLock, waitForRedis } from "../locks/index.ts";
+import { MemoryRateLimiter, RedisRateLimiter } from "../rate-limit/index.ts";
+import { seedFixture } from "../use-cases/seed-fixture.ts";
+import { sampleFixture } from "./sample-fixture.ts";
+import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+
+declare module "vitest" {
+  /** Set by the root vitest globalSetup (test/support/global-setup.ts). */
+  export interface ProvidedContext {
+    templateDatabase: string;
+  }
+}
+
+export interface TestEngine {
+  readonly deps: EngineDependencies;
+  readonly database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestEngineOptions {
+  /** The fixture to seed (default: the sample world); `null` seeds nothing. */
+  fixture?: unknown;
+  /** Route locks and rate limits on the real Redis (default) or in process. */
+  coordination?: "redis" | "memory";
+  rateLimitPerMinute?: number;
+  now?: () => Date;
+}
+
+export const testRedisUrl = process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
+const testSecretKey = "test-secret-key-of-at-least-32-characters";
+
+/** An engine over its own fresh database (copied from the run's migrated template). */
+export async function createTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
+  const database = await createTestDatabase(inject("templateDatabase"));
+  const secretBox = secretBoxFromKey(testSecretKey);
+  const fixture = options.fixture === undefined ? sampleFixture() : options.fixture;
+  if (fixture !== null) await seedFixture(database.db, secretBox, fixture);
+  const limit = options.rateLimitPerMinute ?? 100_000;
+  // Keys are namespaced by the database name so parallel test files never share a lock or a counter.
+  const prefix = `purse-test:${database.name}`;
+  const redis = options.coordination !== "memory" ? createRedisClients(testRedisUrl) : null;
+  if (redis) await waitForRedis(redis);
+  const routeLock = redis ? new RedlockRouteLock(redis, { prefix }) : new MemoryRouteLock();
+  const rateLimiter = redis
+    ? new RedisRateLimiter(redis, { limitPerMinute: limit, prefix })
+    : new MemoryRateLimiter({ limitPerMinute: limit });
+  const deps: EngineDependencies = {
+    db: database.db,
+    secretBox,
+    routeLock,
+    rateLimiter,
+    now: options.now ?? (() => new Date()),
+    options: { ...defaultEngineOptions, payUrl: "http://localhost/pay" },
+  };
+  return {
+    deps,
+    database,
+    async close() {
+      await routeLock.close();
+      await rateLimiter.close?.();
+      for (const client of redis ?? []) client.disconnect();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { Actor } from "../auth/actor.ts";
+import { splitPayment } from "../commission/index.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { findWalletsByNumber } from "../ledger/wallet-store.ts";
+import { routeLockKey } from "../locks/index.ts";
+import { parseAmount } from "../money/index.ts";
+import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
+import { isUniqueViolation } from "../persistence/sql.ts";
+import { findPriorRequest } from "./prior-request.ts";
+import { readTransferRequest, type TransferInput } from "./transfer-request.ts";
+
+export interface TransferResult {
+  readonly id: number;
+  readonly message: string;
+  /** True when an earlier identical request's transaction was returned and no money moved. */
+  readonly replayed: boolean;
+}
+
+export const transferSucceeded = "Transfer completed successfully";
+
+/** The role's label for a transfer (spec: merchant "Withdraw of funds", partner "Buy Funds"). */
+const labels = { merchant: "Withdraw", partner: "Buy Funds" } as const;
+
+/**
+ * Moves `amount` from the caller's wallet to another user's wallet of the same currency; the
+ * sender also pays the commission, which goes to the currency's fee account. One database
+ * transaction with both wallet rows locked; a replay of the same request returns the first result.
+ */
+export async function transferFunds(
+  deps: EngineDependencies,
+  actor: Actor,
+  input: TransferInput,
+): Promise<TransferResult> {
+  const request = readTransferRequest(input);
+  await deps.rateLimiter.consume(actor.userId, "transfer");
+  const lockKey = routeLockKey("transfer", actor.userId, request.fingerprint);
+  return deps.routeLock.run([lockKey], deps.options.routeLockTtlMs, async () => {
+    const keys = {
+      externalId: request.paymentId,
+      idempotencyKey: request.idempotencyKey,
+      fingerprint: request.fingerprint,
+    };
+    const prior = await findPriorRequest(deps.db.em(), actor.userId, keys);
+    if (prior !== null) return { id: prior, message: transferSucceeded, replayed: true };
+    try {
+      const id = await deps.db.em().transactional(async (em) => {
+        const wallets = await findWalletsByNumber(em, [request.walletFrom, request.walletTo], { lock: true });
+        const walletFrom = wallets.get(request.walletFrom) ?? null;
+        const walletTo = wallets.get(request.walletTo) ?? null;
+        if (walletFrom && walletFrom.userId !== actor.userId)
+          throw new PurseError("WALLET_FROM_NOT_EXISTS", "wallet_from");
+        const { sender, receiver } = checkWalletPair(walletFrom, walletTo);
+        const currency = sender.currency;
+        const amountMinor = parseAmount(request.amount, currency.precession);
+        const split = splitPayment("transfer", amountMinor, currency.commission.transfer);
+        checkOperationLimits("transfer", currency, amountMinor, receiver, split.creditMinor, sender);
+        checkFunds("transfer", sender, split.debitMinor);
+        const recorded = await recordMovement(em, {
+          userId: actor.userId,
+          type: TransactionType.TRANSFER,
+          status: TransactionStatus.SUCCESS,
+          label: labels[actor.role],
+          walletFromId: sender.id,
+          walletToId: receiver.id,
+          currencyId: currency.id,
+          amountMinor,
+          commissionMinor: split.feeMinor,
+          amountFromMinor: split.debitMinor,
+          amountToMinor: split.creditMinor,
+          externalId: request.paymentId,
+          idempotencyKey: request.idempotencyKey,
+          requestHash: request.fingerprint,
+          description: request.description,
+          legs: [
+            { account: "wallet", walletId: sender.id, amountMinor: -split.debitMinor },
+            { account: "wallet", walletId: receiver.id, amountMinor: split.creditMinor },
+            { account: "fee", amountMinor: split.feeMinor },
+          ],
+        });
+        return recorded.id;
+      });
+      return { id, message: transferSucceeded, replayed: false };
+    } catch (error) {
+      // Same payment_id, different body, at the same moment: the unique index decides.
+      if (isUniqueViolation(error)) {
+        const winner = await findPriorRequest(deps.db.em(), actor.userId, keys);
+        if (winner !== null) return { id: winner, message: transferSucceeded, replayed: true };
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,122 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { Database } from "../persistence/database.ts";
+import { rows, sql } from "../persistence/sql.ts";
+
+export interface AuditCheck {
+  readonly name: string;
+  /** One line per breach; empty when the invariant holds. */
+  readonly breaches: readonly string[];
+}
+
+export interface AuditReport {
+  readonly ok: boolean;
+  readonly checks: readonly AuditCheck[];
+  readonly transactions: number;
+  readonly postings: number;
+}
+
+/** How many breaches of one kind are listed before the rest are only counted. */
+const breachesShown = 50;
+
+/**
+ * Verifies the ledger's invariants in one repeatable-read snapshot: postings balance per
+ * transaction and currency, wallet balances equal their postings, no account is below zero,
+ * and every posting is in its wallet's currency.
+ */
+export async function auditLedger(db: Database): Promise<AuditReport> {
+  return db.em().transactional(
+    async (em) => {
+      const checks = [
+        await unbalancedTransactions(em),
+        await walletBalanceMismatches(em),
+        await negativeAccounts(em),
+        await foreignCurrencyPostings(em),
+      ];
+      const [counts] = await rows(
+        em,
+        sql<{ transactions: string; postings: string }>`select
+          (select count(*) from transactions) as transactions, (select count(*) from postings) as postings`,
+      );
+      return {
+        ok: checks.every((check) => check.breaches.length === 0),
+        checks,
+        transactions: Number(counts?.transactions ?? 0),
+        postings: Number(counts?.postings ?? 0),
+      };
+    },
+    { isolationLevel: "repeatable read", readOnly: true },
+  );
+}
+
+async function unbalancedTransactions(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await rows(
+    em,
+    sql<{ transaction_id: string; code: string; total: string }>`
+      select p.transaction_id, c.code, sum(p.amount_minor)::text as total
+      from postings p join currencies c on c.id = p.currency_id
+      group by p.transaction_id, c.code having sum(p.amount_minor) <> 0
+      order by p.transaction_id limit ${breachesShown}`,
+  );
+  return {
+    name: "every transaction's postings sum to zero per currency",
+    breaches: found.map(
+      (r) => `transaction ${r.transaction_id}: ${r.code} postings sum to ${r.total} minor units`,
+    ),
+  };
+}
+
+async function walletBalanceMismatches(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await rows(
+    em,
+    sql<{ number: string; balance: string; posted: string }>`
+      select w.number, w.balance_minor::text as balance, coalesce(p.total, 0)::text as posted
+      from wallets w
+      left join (select wallet_id, sum(amount_minor) as total from postings where wallet_id is not null
+                 group by wallet_id) p on p.wallet_id = w.id
+      where w.balance_minor <> coalesce(p.total, 0)
+      order by w.id limit ${breachesShown}`,
+  );
+  return {
+    name: "every wallet balance equals the sum of its postings",
+    breaches: found.map(
+      (r) => `wallet ${r.number}: balance ${r.balance} but postings sum to ${r.posted} (minor units)`,
+    ),
+  };
+}
+
+async function negativeAccounts(em: SqlEntityManager): Promise<AuditCheck> {
+  const wallets = await rows(
+    em,
+    sql<{ number: string; balance: string }>`select number, balance_minor::text as balance from wallets
+      where balance_minor < 0 order by id limit ${breachesShown}`,
+  );
+  // Equity is the counterpart of every opening balance and is negative by design.
+  const system = await rows(
+    em,
+    sql<{ account: string; code: string; total: string }>`
+      select p.account, c.code, sum(p.amount_minor)::text as total
+      from postings p join currencies c on c.id = p.currency_id
+      where p.account in ('fee', 'voucher')
+      group by p.account, c.code having sum(p.amount_minor) < 0`,
+  );
+  return {
+    name: "no balance below zero",
+    breaches: [
+      ...wallets.map((r) => `wallet ${r.number}: balance ${r.balance} minor units`),
+      ...system.map((r) => `${r.account} account ${r.code}: balance ${r.total} minor units`),
+    ],
+  };
+}
+
+async function foreignCurrencyPostings(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await rows(
+    em,
+    sql<{ id: string; number: string }>`
+      select p.id, w.number from postings p join wallets w on w.id = p.wallet_id
+      where p.currency_id <> w.currency_id order by p.id limit ${breachesShown}`,
+  );
+  return {
+    name: "every posting is in its wallet's currency",
+    breaches: found.map((r) => `posting ${r.id} on wallet ${r.number} is in another currency`),
+  };
+}

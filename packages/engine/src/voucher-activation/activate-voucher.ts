@@ -1,0 +1,116 @@
+import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
+import { splitPayment } from "../commission/index.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { optionalText, requiredText } from "../input/text-fields.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { findWalletsByNumber } from "../ledger/wallet-store.ts";
+import { routeLockKey } from "../locks/index.ts";
+import { checkOperationLimits } from "../operation/index.ts";
+import { firstRow, sql } from "../persistence/sql.ts";
+import { verifySecret } from "../secrets/index.ts";
+import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
+import { checkVoucherActivation, VoucherStatus } from "../voucher/index.ts";
+import { findVoucher, type VoucherRecord } from "./voucher-store.ts";
+
+export interface VoucherActivationInput {
+  readonly voucherNumber?: string | null;
+  readonly voucherCode?: string | null;
+  readonly walletTo?: string | null;
+  readonly additional?: string | null;
+}
+
+export interface VoucherActivation {
+  readonly message: string;
+  readonly transactionId: number;
+}
+
+export const voucherActivated = "Voucher activated successfully";
+
+/**
+ * Activates a voucher into one of the caller's USD wallets: the voucher's value, less the voucher
+ * commission, leaves the voucher account for the wallet. The voucher row is locked for the whole
+ * transaction, so of two simultaneous confirms exactly one wins and the other sees it closed.
+ */
+export async function activateVoucher(
+  deps: EngineDependencies,
+  actor: Actor,
+  input: VoucherActivationInput,
+): Promise<VoucherActivation> {
+  requireAccess(actor);
+  const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
+  const voucherCode = requiredText(input.voucherCode, "voucher_code");
+  const walletNumber = requiredText(input.walletTo, "wallet_to");
+  // The slow code hash is checked before any lock is taken.
+  const codeMatches = await voucherCodeMatches(deps, voucherNumber, voucherCode);
+  const lockKey = routeLockKey("voucher-activation", actor.userId, voucherNumber);
+  return deps.routeLock.run([lockKey], deps.options.routeLockTtlMs, () =>
+    deps.db.em().transactional(async (em) => {
+      const enabled = await isVoucherActivationEnabled(em);
+      const voucher = await findVoucher(em, voucherNumber, { lock: true });
+      const wallet =
+        (await findWalletsByNumber(em, [walletNumber], { lock: true })).get(walletNumber) ?? null;
+      const activator = await firstRow(
+        em,
+        sql<{ blocked: boolean }>`select blocked from users where id = ${actor.userId}`,
+      );
+      checkVoucherActivation({
+        activationEnabled: enabled,
+        voucher: voucher && { ...voucherFacts(voucher), codeMatches },
+        activator: { userId: actor.userId, role: actor.role, blocked: activator?.blocked ?? true },
+        walletTo: wallet && {
+          userId: wallet.userId,
+          status: wallet.status,
+          currencyCode: wallet.currency.code,
+        },
+        now: deps.now(),
+      });
+      if (!voucher || !wallet) throw new PurseError("VOUCHER_INVALID");
+      const split = splitPayment("voucher", voucher.amountMinor, voucher.currency.commission.voucher);
+      checkOperationLimits("voucher", wallet.currency, voucher.amountMinor, wallet, split.creditMinor);
+      const recorded = await recordMovement(em, {
+        userId: actor.userId,
+        type: TransactionType.TRANSFER,
+        status: TransactionStatus.SUCCESS,
+        label: "Voucher activation",
+        walletFromId: null,
+        walletToId: wallet.id,
+        currencyId: voucher.currency.id,
+        amountMinor: voucher.amountMinor,
+        commissionMinor: split.feeMinor,
+        amountFromMinor: split.debitMinor,
+        amountToMinor: split.creditMinor,
+        description: `Voucher ${voucher.number}`,
+        additional: optionalText(input.additional) ?? "",
+        legs: [
+          { account: "voucher", amountMinor: -split.debitMinor },
+          { account: "wallet", walletId: wallet.id, amountMinor: split.creditMinor },
+          { account: "fee", amountMinor: split.feeMinor },
+        ],
+      });
+      await sql`update vouchers set status = ${VoucherStatus.ACTIVATED}, activation_transaction_id = ${recorded.id},
+          activated_by_user_id = ${actor.userId}, activated_at = now(), updated_at = now()
+        where id = ${voucher.id}`.execute(em.getKysely());
+      return { message: voucherActivated, transactionId: recorded.id };
+    }),
+  );
+}
+
+async function voucherCodeMatches(deps: EngineDependencies, number: string, code: string): Promise<boolean> {
+  const voucher = await findVoucher(deps.db.em(), number, { lock: false });
+  return voucher !== null && (await verifySecret(code, voucher.codeHash));
+}
+
+export function voucherFacts(voucher: VoucherRecord) {
+  return {
+    status: voucher.status,
+    type: voucher.type,
+    expiredAt: voucher.expiredAt,
+    creatorBlocked: voucher.creatorBlocked,
+    transactionStatus: voucher.transactionStatus,
+    currencyCode: voucher.currency.code,
+    amountMinor: voucher.amountMinor,
+  };
+}

@@ -1,0 +1,66 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { CurrencyRecord } from "../currency/currency-record.ts";
+import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
+import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
+
+/** A voucher with what the activation rules need: creator state, purchase status and currency. */
+export interface VoucherRecord {
+  readonly id: number;
+  readonly number: string;
+  readonly codeHash: string;
+  readonly amountMinor: bigint;
+  readonly type: number;
+  readonly status: number;
+  readonly expiredAt: Date;
+  readonly creatorUserId: number;
+  readonly creatorBlocked: boolean;
+  readonly transactionStatus: number;
+  readonly currency: CurrencyRecord;
+}
+
+interface VoucherRow extends CurrencyColumns {
+  id: string;
+  number: string;
+  code_hash: string;
+  amount_minor: string;
+  type: number;
+  status: number;
+  expired_at: Date | string;
+  creator_user_id: string;
+  creator_blocked: boolean;
+  transaction_status: number;
+}
+
+/** With `lock`, the voucher row is locked: concurrent confirms of one voucher queue, one wins. */
+export async function findVoucher(
+  em: SqlEntityManager,
+  number: string,
+  options: { lock: boolean },
+): Promise<VoucherRecord | null> {
+  const row = await firstRow(
+    em,
+    sql<VoucherRow>`
+      select v.id, v.number, v.code_hash, v.amount_minor, v.type, v.status, v.expired_at, v.creator_user_id,
+        u.blocked as creator_blocked, t.status as transaction_status, ${sql.raw(currencyColumns)}
+      from vouchers v
+      join users u on u.id = v.creator_user_id
+      join transactions t on t.id = v.purchase_transaction_id
+      join currencies c on c.id = v.currency_id
+      where v.number = ${number}
+      ${options.lock ? sql`for update of v` : sql``}`,
+  );
+  if (!row) return null;
+  return {
+    id: toId(row.id),
+    number: row.number,
+    codeHash: row.code_hash,
+    amountMinor: toBigInt(row.amount_minor),
+    type: Number(row.type),
+    status: Number(row.status),
+    expiredAt: new Date(row.expired_at),
+    creatorUserId: toId(row.creator_user_id),
+    creatorBlocked: row.creator_blocked,
+    transactionStatus: Number(row.transaction_status),
+    currency: currencyFromRow(row),
+  };
+}

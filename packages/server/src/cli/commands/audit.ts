@@ -1,0 +1,30 @@
+import { auditLedger } from "@purse/engine";
+import type { Command } from "commander";
+import { describeLocation } from "../../composition/open-database.ts";
+import { withDatabase } from "../with-database.ts";
+
+export function registerAudit(program: Command): void {
+  program
+    .command("audit")
+    .description("verify the ledger's invariants; exits 1 with a report on any breach")
+    .action(() =>
+      withDatabase(async (db) => {
+        const report = await auditLedger(db);
+        console.log(
+          `Audit of ${describeLocation(db)}: ${report.transactions} transactions, ${report.postings} postings`,
+        );
+        for (const check of report.checks) {
+          console.log(`${check.breaches.length === 0 ? "ok  " : "FAIL"} ${check.name}`);
+          for (const breach of check.breaches) console.log(`       ${breach}`);
+        }
+        if (!report.ok) {
+          console.log(
+            "The ledger has breaches (above). Stop money movements and investigate before going on.",
+          );
+          process.exitCode = 1;
+        } else {
+          console.log("The ledger is balanced.");
+        }
+      }),
+    );
+}

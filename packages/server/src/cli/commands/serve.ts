@@ -1,0 +1,26 @@
+import type { Command } from "commander";
+import { readConfig } from "../../config/config.ts";
+import { startServer } from "../../serve/start-server.ts";
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description(
+      "migrate, then serve REST, GraphQL, tRPC and the hosted page on PORT; without DATABASE_URL, on an embedded database with demo data",
+    )
+    .action(async () => {
+      const server = await startServer(readConfig(), (line) => console.log(line));
+      const shutdown = (signal: string) => {
+        server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
+        server.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            server.app.log.error({ err: error }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", () => shutdown("SIGTERM"));
+      process.once("SIGINT", () => shutdown("SIGINT"));
+    });
+}

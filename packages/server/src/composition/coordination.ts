@@ -1,0 +1,52 @@
+import {
+  createRedisClients,
+  MemoryRateLimiter,
+  MemoryRouteLock,
+  type RateLimiter,
+  RedisRateLimiter,
+  RedlockRouteLock,
+  type RouteLock,
+} from "@purse/engine";
+import type { PurseConfig } from "../config/config.ts";
+
+export interface Coordination {
+  readonly routeLock: RouteLock;
+  readonly rateLimiter: RateLimiter;
+  readonly mode: "redis" | "in-process";
+  /** True when every Redis node answers (always true in process). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Route locks and rate limits on Redis (one node, or a Redlock quorum of several) when REDIS_URL
+ * is set; in process otherwise, which is only correct for a single Purse process.
+ */
+export function openCoordination(config: PurseConfig): Coordination {
+  if (!config.redisUrl) {
+    return {
+      routeLock: new MemoryRouteLock(),
+      rateLimiter: new MemoryRateLimiter({ limitPerMinute: config.rateLimitPerMinute }),
+      mode: "in-process",
+      ping: async () => true,
+      close: async () => {},
+    };
+  }
+  const clients = createRedisClients(config.redisUrl);
+  const routeLock = new RedlockRouteLock(clients);
+  const rateLimiter = new RedisRateLimiter(clients, { limitPerMinute: config.rateLimitPerMinute });
+  return {
+    routeLock,
+    rateLimiter,
+    mode: "redis",
+    async ping() {
+      const answers = await Promise.allSettled(clients.map((client) => client.ping()));
+      return answers.every((answer) => answer.status === "fulfilled");
+    },
+    async close() {
+      await routeLock.close();
+      await rateLimiter.close?.();
+      await Promise.allSettled(clients.map((client) => client.quit()));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { type Database, defaultEngineOptions, type EngineDependencies, openSecretBox } from "@purse/engine";
+import type { PurseConfig } from "../config/config.ts";
+import { type Coordination, openCoordination } from "./coordination.ts";
+import { openConfiguredDatabase } from "./open-database.ts";
+
+/** Everything a serving process holds open, built once at start and closed once at shutdown. */
+export interface Runtime {
+  readonly config: PurseConfig;
+  readonly db: Database;
+  readonly coordination: Coordination;
+  readonly deps: EngineDependencies;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: PurseConfig): Promise<Runtime> {
+  const db = await openConfiguredDatabase(config);
+  try {
+    await db.migrate();
+    const coordination = openCoordination(config);
+    const deps: EngineDependencies = {
+      db,
+      secretBox: await openSecretBox(db, config.secretKey),
+      routeLock: coordination.routeLock,
+      rateLimiter: coordination.rateLimiter,
+      now: () => new Date(),
+      options: { ...defaultEngineOptions, payUrl: config.payUrl },
+    };
+    return {
+      config,
+      db,
+      coordination,
+      deps,
+      async close() {
+        await coordination.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

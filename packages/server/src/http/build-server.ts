@@ -1,0 +1,43 @@
+import { randomUUID } from "node:crypto";
+import { installErrorHandling, restApi } from "@purse/rest";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Runtime } from "../composition/runtime.ts";
+import { registerHealth } from "./health.ts";
+
+/**
+ * One fastify process for every door: REST now; GraphQL, tRPC and the hosted page mount here too.
+ * Logs are JSON with a request id; credentials are redacted before anything is written.
+ */
+export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: runtime.config.logLevel,
+      redact: {
+        paths: [
+          "req.headers.authorization",
+          "req.headers.cookie",
+          'req.headers["idempotency-key"]',
+          "req.body.client_secret",
+          "req.body.password",
+          "req.body.voucher_code",
+        ],
+        censor: "[redacted]",
+      },
+    },
+    genReqId: (request) => {
+      const given = request.headers["x-request-id"];
+      return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: "request_id",
+    routerOptions: { maxParamLength: 5000 },
+    // Keep-alive sockets would hold a graceful shutdown open; idle ones close at once.
+    forceCloseConnections: "idle",
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  installErrorHandling(app);
+  registerHealth(app, runtime);
+  await app.register(restApi, { deps: runtime.deps });
+  return app;
+}

@@ -1,0 +1,4 @@
+export { openRuntime, type Runtime } from "./composition/runtime.ts";
+export { type PurseConfig, readConfig } from "./config/config.ts";
+export { buildServer } from "./http/build-server.ts";
+export { type RunningServer, startServer } from "./serve/start-server.ts";

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from "fastify";
+import { openRuntime, type Runtime } from "../composition/runtime.ts";
+import type { PurseConfig } from "../config/config.ts";
+import { buildServer } from "../http/build-server.ts";
+import { seedDemoIfEmpty, welcomeText } from "./demo-data.ts";
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly runtime: Runtime;
+  /** The address it listens on, e.g. http://127.0.0.1:3000. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Migrates, (in embedded mode) seeds the demo on first start, and listens. */
+export async function startServer(
+  config: PurseConfig,
+  log: (line: string) => void = () => {},
+): Promise<RunningServer> {
+  const runtime = await openRuntime(config);
+  try {
+    const demoClients = runtime.db.location.kind === "embedded" ? await seedDemoIfEmpty(runtime) : null;
+    const app = await buildServer(runtime);
+    await app.listen({ port: config.port, host: config.host });
+    const port = (app.server.address() as { port: number }).port;
+    const url = `http://127.0.0.1:${port}`;
+    const baseUrl = config.port === 0 ? url : config.baseUrl;
+    if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demoClients ?? []));
+    else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
+    let stopping: Promise<void> | null = null;
+    return {
+      app,
+      runtime,
+      url,
+      stop: () => {
+        // In-flight requests finish; then connections and pools close.
+        stopping ??= app.close().then(() => runtime.close());
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}
