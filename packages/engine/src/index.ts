@@ -43,3 +43,4 @@ export {
   type VoucherActivation,
   type VoucherActivationInput,
 } from "./voucher-activation/activate-voucher.ts";
+export { getVoucherInfo, type VoucherInfo } from "./voucher-activation/voucher-info.ts";

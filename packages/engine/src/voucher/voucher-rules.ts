@@ -39,8 +39,15 @@ export interface ActivationFacts {
  * Throws the first broken rule's error; returns true when the voucher may be activated.
  */
 export function checkVoucherActivation(facts: ActivationFacts): true {
+  checkVoucherRedeemable(facts);
+  checkActivationTarget(facts);
+  return true;
+}
+
+/** Rules 2 to 8: everything about the voucher and who redeems it (also the info call's checks). */
+export function checkVoucherRedeemable(facts: Omit<ActivationFacts, "walletTo">): void {
   if (!facts.activationEnabled) throw new PurseError("VOUCHER_ACTIVATION_DISABLED");
-  const { voucher, activator, walletTo } = facts;
+  const { voucher, activator } = facts;
   // Rules 2 and 3: the voucher exists and the code matches its stored secret.
   if (!voucher?.codeMatches) throw new PurseError("VOUCHER_INVALID");
   // Rule 4: neither the activating user nor the creator is blocked.
@@ -56,15 +63,19 @@ export function checkVoucherActivation(facts: ActivationFacts): true {
   const allowedType =
     activator.role === "partner" ? VoucherType.MERCHANT_PURCHASED : VoucherType.PARTNER_PURCHASED;
   if (voucher.type !== allowedType) throw new PurseError("VOUCHER_INVALID");
-  // Rule 9: wallet_to is an active wallet of the activating user.
+}
+
+/** Rules 9 and 10: wallet_to is an active USD wallet of the activating user. */
+export function checkActivationTarget(
+  facts: Pick<ActivationFacts, "walletTo" | "activator" | "voucher">,
+): void {
+  const { walletTo, activator, voucher } = facts;
   if (walletTo?.status !== "ACTIVE" || walletTo.userId !== activator.userId) {
     throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
   }
-  // Rule 10: only USD wallets.
-  if (walletTo.currencyCode !== activationCurrency || voucher.currencyCode !== activationCurrency) {
+  if (walletTo.currencyCode !== activationCurrency || voucher?.currencyCode !== activationCurrency) {
     throw new PurseError("ONLY_USD_WALLET", "wallet_to");
   }
-  return true;
 }
 
 /** A voucher is expired from the instant `expired_at` is reached. */

@@ -28,7 +28,6 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: "request_id",
     routerOptions: { maxParamLength: 5000 },
     // Keep-alive sockets would hold a graceful shutdown open; idle ones close at once.
     forceCloseConnections: "idle",

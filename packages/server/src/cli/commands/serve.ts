@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
-import { startServer } from "../../serve/start-server.ts";
 
 export function registerServe(program: Command): void {
   program
@@ -9,6 +8,8 @@ export function registerServe(program: Command): void {
       "migrate, then serve REST, GraphQL, tRPC and the hosted page on PORT; without DATABASE_URL, on an embedded database with demo data",
     )
     .action(async () => {
+      // Loaded here so that the database verbs start without loading the HTTP stack.
+      const { startServer } = await import("../../serve/start-server.ts");
       const server = await startServer(readConfig(), (line) => console.log(line));
       const shutdown = (signal: string) => {
         server.app.log.info({ signal }, "shutting down: finishing in-flight requests");

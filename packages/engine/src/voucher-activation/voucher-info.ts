@@ -1,0 +1,60 @@
+import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
+import { splitPayment } from "../commission/index.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { requiredText } from "../input/text-fields.ts";
+import { formatMinor } from "../money/index.ts";
+import { firstRow, sql } from "../persistence/sql.ts";
+import { formatTimestamp } from "../queries/timestamps.ts";
+import { verifySecret } from "../secrets/index.ts";
+import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
+import { checkVoucherRedeemable } from "../voucher/index.ts";
+import { voucherFacts } from "./activate-voucher.ts";
+import { findVoucher } from "./voucher-store.ts";
+
+export interface VoucherInfo {
+  readonly voucherNumber: string;
+  readonly amount: string;
+  readonly commission: string;
+  /** What activation would credit: amount − commission. */
+  readonly amountTo: string;
+  readonly currency: string;
+  readonly status: number;
+  readonly expiredAt: string;
+}
+
+/** The call before confirm: the same rules and errors, and the net amount, without moving money. */
+export async function getVoucherInfo(
+  deps: EngineDependencies,
+  actor: Actor,
+  input: { voucherNumber?: string | null; voucherCode?: string | null },
+): Promise<VoucherInfo> {
+  requireAccess(actor);
+  const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
+  const voucherCode = requiredText(input.voucherCode, "voucher_code");
+  const em = deps.db.em();
+  const voucher = await findVoucher(em, voucherNumber, { lock: false });
+  const codeMatches = voucher !== null && (await verifySecret(voucherCode, voucher.codeHash));
+  const activator = await firstRow(
+    em,
+    sql<{ blocked: boolean }>`select blocked from users where id = ${actor.userId}`,
+  );
+  checkVoucherRedeemable({
+    activationEnabled: await isVoucherActivationEnabled(em),
+    voucher: voucher && { ...voucherFacts(voucher), codeMatches },
+    activator: { userId: actor.userId, role: actor.role, blocked: activator?.blocked ?? true },
+    now: deps.now(),
+  });
+  if (!voucher) throw new Error("unreachable: checkVoucherRedeemable refuses a missing voucher");
+  const precession = voucher.currency.precession;
+  const split = splitPayment("voucher", voucher.amountMinor, voucher.currency.commission.voucher);
+  return {
+    voucherNumber: voucher.number,
+    amount: formatMinor(voucher.amountMinor, precession),
+    commission: formatMinor(split.feeMinor, precession),
+    amountTo: formatMinor(split.creditMinor, precession),
+    currency: voucher.currency.code,
+    status: voucher.status,
+    expiredAt: formatTimestamp(voucher.expiredAt),
+  };
+}
