@@ -33,7 +33,12 @@ export { showTransaction, type TransactionDetailView } from "./queries/show-tran
 export { formatTimestamp } from "./queries/timestamps.ts";
 export type { CurrencyView, WalletView } from "./queries/views.ts";
 export { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit/index.ts";
-export { verifyWebhookSignature, webhookSignature } from "./signature/index.ts";
+export {
+  checkoutSignature,
+  verifyCheckoutSignature,
+  verifyWebhookSignature,
+  webhookSignature,
+} from "./signature/index.ts";
 export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
 export type { TransferInput } from "./transfer/transfer-request.ts";
 export { type AuditCheck, type AuditReport, auditLedger } from "./use-cases/audit-ledger.ts";

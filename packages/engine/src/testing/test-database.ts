@@ -48,11 +48,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database for one test file, copied from the run's template. */
-export async function createTestDatabase(template: string, poolSize = 20): Promise<TestDatabase> {
+/** Copies the template into a new database; returns its name and URL (nothing is held open). */
+export async function copyTemplateDatabase(template: string): Promise<{ name: string; url: string }> {
   const name = `purse_test_${randomBytes(6).toString("hex")}`;
   await withAdmin((client) => client.query(`create database ${name} template ${template}`));
-  const url = databaseUrl(name);
+  return { name, url: databaseUrl(name) };
+}
+
+/** A fresh, migrated database for one test file, copied from the run's template. */
+export async function createTestDatabase(template: string, poolSize = 20): Promise<TestDatabase> {
+  const { name, url } = await copyTemplateDatabase(template);
   const db = await openDatabase({ kind: "postgres", url }, { poolSize });
   return {
     name,

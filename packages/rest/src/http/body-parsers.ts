@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
  * malformed JSON gets the contract's error shape. `/token` also takes form-encoded bodies.
  */
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
-  app.removeContentTypeParser("application/json");
+  app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser(
     "application/json",
     { parseAs: "string", bodyLimit: 64 * 1024 },

@@ -6,6 +6,7 @@ import {
   RedisRateLimiter,
   RedlockRouteLock,
   type RouteLock,
+  waitForRedis,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 
@@ -22,7 +23,7 @@ export interface Coordination {
  * Route locks and rate limits on Redis (one node, or a Redlock quorum of several) when REDIS_URL
  * is set; in process otherwise, which is only correct for a single Purse process.
  */
-export function openCoordination(config: PurseConfig): Coordination {
+export async function openCoordination(config: PurseConfig): Promise<Coordination> {
   if (!config.redisUrl) {
     return {
       routeLock: new MemoryRouteLock(),
@@ -33,8 +34,15 @@ export function openCoordination(config: PurseConfig): Coordination {
     };
   }
   const clients = createRedisClients(config.redisUrl);
-  const routeLock = new RedlockRouteLock(clients);
-  const rateLimiter = new RedisRateLimiter(clients, { limitPerMinute: config.rateLimitPerMinute });
+  // Commands are not queued while a node connects, so wait for a quorum before serving; a node
+  // that is down does not stop the start (readyz reports it).
+  await waitForRedis(clients, 5_000, Math.floor(clients.length / 2) + 1).catch(() => undefined);
+  const prefix = config.redisPrefix;
+  const routeLock = new RedlockRouteLock(clients, prefix ? { prefix } : {});
+  const rateLimiter = new RedisRateLimiter(clients, {
+    limitPerMinute: config.rateLimitPerMinute,
+    ...(prefix ? { prefix } : {}),
+  });
   return {
     routeLock,
     rateLimiter,

@@ -16,7 +16,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
   const db = await openConfiguredDatabase(config);
   try {
     await db.migrate();
-    const coordination = openCoordination(config);
+    const coordination = await openCoordination(config);
     const deps: EngineDependencies = {
       db,
       secretBox: await openSecretBox(db, config.secretKey),

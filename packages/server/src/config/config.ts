@@ -37,6 +37,10 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PURSE_DATA_DIR: z.string().min(1).default("./.purse-data"),
   PURSE_SECRET_KEY: z.string().min(32, "must be at least 32 characters of random text").optional(),
+  PURSE_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits or : . _ -")
+    .optional(),
 });
 
 export interface PurseConfig {
@@ -52,6 +56,8 @@ export interface PurseConfig {
   readonly logLevel: string;
   readonly dataDir: string;
   readonly secretKey: string | undefined;
+  /** Keeps deployments that share Redis apart (locks and rate-limit counters). */
+  readonly redisPrefix: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -89,5 +95,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     logLevel: value.LOG_LEVEL,
     dataDir: value.PURSE_DATA_DIR,
     secretKey: value.PURSE_SECRET_KEY,
+    redisPrefix: value.PURSE_REDIS_PREFIX,
   };
 }

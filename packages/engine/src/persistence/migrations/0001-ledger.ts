@@ -12,7 +12,20 @@ export class Migration0001Ledger extends Migration {
   override name = "0001-ledger";
 
   override up(): void {
-    this.addSql(`
+    // One statement per call: PGlite (the embedded mode) prepares each and refuses scripts.
+    for (const statement of splitStatements(schema)) this.addSql(statement);
+  }
+}
+
+/** Splits on the semicolons that end statements (the schema has none inside a statement). */
+export function splitStatements(script: string): string[] {
+  return script
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}
+
+const schema = `
       create table settings (
         key text primary key,
         value jsonb not null
@@ -180,6 +193,4 @@ export class Migration0001Ledger extends Migration {
         unique (merchant_user_id, payment_id),
         unique (merchant_user_id, user_info)
       );
-    `);
-  }
-}
+`;

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/test-server.ts";
+
+const specPaths = [
+  "/token",
+  "/token/revoke",
+  "/api/processing/checkout",
+  "/api/transaction/transfer",
+  "/api/vouchers/activation/confirm",
+  "/api/vouchers/activation/info",
+  "/api/transactions/histories",
+  "/api/transaction/show",
+  "/api/wallets",
+  "/api/wallet-exists",
+  "/api/wallets/search/{wallet_number}",
+  "/api/currencies/rates",
+];
+
+describe("the API's surface", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api.close());
+
+  it("describes every path in an OpenAPI 3.1 document", async () => {
+    const response = await api.call("GET", "/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(response.body.paths).sort()).toEqual([...specPaths].sort());
+    const transfer = response.body.paths["/api/transaction/transfer"].post;
+    expect(transfer.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(transfer.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "422"]));
+    expect(Object.keys(transfer.requestBody.content["application/json"].schema.properties)).toEqual(
+      expect.arrayContaining(["wallet_from", "wallet_to", "amount", "payment_id", "description"]),
+    );
+  });
+
+  it("serves a reference page whose scripts come from this server, not a CDN", async () => {
+    const response = await fetch(`${api.url}/docs/`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const sources = [...html.matchAll(/src="([^"]+)"/g)].map((match) => match[1] ?? "");
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) expect(source).not.toMatch(/^(https?:)?\/\//);
+  });
+
+  it("answers unknown paths, malformed JSON and odd content types in the contract's error shape", async () => {
+    expect(await api.call("GET", "/api/nothing-here")).toEqual({
+      status: 404,
+      body: { status: false, message: "Not found" },
+    });
+    const token = await api.token("acme");
+    const malformed = await api.call("POST", "/api/transaction/transfer", { token, body: "{not json" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.status).toBe(false);
+    const text = await api.call("POST", "/api/transaction/transfer", {
+      token,
+      body: "amount=1",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(text.status).toBe(415);
+    expect(text.body.status).toBe(false);
+    const empty = await api.call("POST", "/api/transaction/transfer", {
+      token,
+      body: "",
+      headers: { "content-type": "application/json" },
+    });
+    expect(empty.status).toBe(422);
+    expect(empty.body.message).toBe("This value should not be blank.");
+  });
+
+  it("reports health and readiness", async () => {
+    expect(await api.call("GET", "/healthz")).toEqual({ status: 200, body: { status: "ok" } });
+    const ready = await api.call("GET", "/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toEqual({ database: "ok", redis: "ok" });
+  });
+});
