@@ -71,12 +71,13 @@ describe("POST /token and /token/revoke", () => {
   });
 
   it("refuses missing, malformed and unknown bearer tokens with 401 Unauthorized", async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: "Bearer" },
       { authorization: "Basic abc" },
       { authorization: "Bearer nope" },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const response = await api.call("GET", "/api/wallets", { headers });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ status: false, message: "Unauthorized" });
