@@ -48,6 +48,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** A new database with nothing in it, not even the schema (for migration tests). */
+export async function createEmptyDatabase(): Promise<{ name: string; url: string }> {
+  const name = `purse_test_${randomBytes(6).toString("hex")}`;
+  await withAdmin((client) => client.query(`create database ${name}`));
+  return { name, url: databaseUrl(name) };
+}
+
 /** Copies the template into a new database; returns its name and URL (nothing is held open). */
 export async function copyTemplateDatabase(template: string): Promise<{ name: string; url: string }> {
   const name = `purse_test_${randomBytes(6).toString("hex")}`;

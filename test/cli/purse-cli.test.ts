@@ -1,0 +1,128 @@
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createEmptyDatabase, dropDatabase, sampleFixture } from "@purse/engine/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
+const demoFixture = fileURLToPath(new URL("../../fixtures/demo.json", import.meta.url));
+
+interface Run {
+  code: number;
+  output: string;
+}
+
+/** Runs the real `purse` command, as a user would, and collects what it prints. */
+async function purse(args: string[], env: Record<string, string>): Promise<Run> {
+  try {
+    // Vite puts BASE_URL="/" into the test process's environment; a real shell would not have it.
+    const { BASE_URL: _viteBaseUrl, ...inherited } = process.env;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
+      env: { ...inherited, ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
+describe("the purse command", () => {
+  let database: { name: string; url: string };
+  let env: Record<string, string>;
+  const query = async (sql: string) => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  beforeAll(async () => {
+    database = await createEmptyDatabase();
+    env = { DATABASE_URL: database.url, PURSE_SECRET_KEY: "cli-test-secret-key-of-32-characters!!" };
+  });
+  afterAll(() => dropDatabase(database.name));
+
+  it("explains itself and each verb", async () => {
+    const help = await purse(["--help"], env);
+    expect(help.code).toBe(0);
+    for (const verb of ["serve", "migrate", "seed", "audit"]) expect(help.output).toContain(verb);
+    const seedHelp = await purse(["seed", "--help"], env);
+    expect(seedHelp.output).toContain("<file>");
+  });
+
+  it("migrates an empty database, and a second run changes nothing", async () => {
+    const first = await purse(["migrate"], env);
+    expect(first.code).toBe(0);
+    expect(first.output).toMatch(/Applied 1 migration\(s\).*0001-ledger/);
+    const second = await purse(["migrate"], env);
+    expect(second.output).toContain("is up to date");
+  });
+
+  it("seeds the demo fixture and audits a balanced ledger", async () => {
+    const seed = await purse(["seed", demoFixture], env);
+    expect(seed.code).toBe(0);
+    expect(seed.output).toContain("3 users");
+    const audit = await purse(["audit"], env);
+    expect(audit.code).toBe(0);
+    expect(audit.output).toContain("The ledger is balanced.");
+    const secrets = await query(
+      "select secret_hash, form_token_sealed from clients where client_id = 'acme'",
+    );
+    expect(JSON.stringify(secrets)).not.toContain("acme-secret");
+    expect(JSON.stringify(secrets)).not.toContain("acme-form-token");
+  });
+
+  it("refuses a fixture with one bad record, names it, and changes nothing", async () => {
+    const fixture = sampleFixture();
+    fixture.currencies = [];
+    fixture.users = [{ id: 50, name: "New Co", role: "merchant", login: "newco", password: "pw" }];
+    fixture.clients = [];
+    fixture.rates = [];
+    fixture.vouchers = [];
+    fixture.wallets = [
+      { id: 500, user_id: 50, number: "N500", currency: "USD", amount: "10.00", amountLimit: "100.00" },
+      { id: 501, user_id: 50, number: "N501", currency: "USD", amount: "10.005", amountLimit: "100.00" },
+    ];
+    const file = join(tmpdir(), `purse-bad-fixture-${process.pid}.json`);
+    await writeFile(file, JSON.stringify(fixture));
+    const before = await query("select count(*)::int as users from users");
+    const seed = await purse(["seed", file], env);
+    expect(seed.code).toBe(1);
+    expect(seed.output).toContain('wallets[1] (number "N501"): amount has more than 2 decimals');
+    expect(seed.output).toContain("nothing was changed");
+    expect(await query("select count(*)::int as users from users")).toEqual(before);
+  });
+
+  it("says which file is not JSON", async () => {
+    const file = join(tmpdir(), `purse-not-json-${process.pid}.json`);
+    await writeFile(file, "{ nope");
+    const seed = await purse(["seed", file], env);
+    expect(seed.code).toBe(1);
+    expect(seed.output).toContain(`${file} is not valid JSON`);
+  });
+
+  it("fails the audit with a report when a balance disagrees with its postings", async () => {
+    await query("update wallets set balance_minor = balance_minor + 1 where number = 'U100000020'");
+    const audit = await purse(["audit"], env);
+    expect(audit.code).toBe(1);
+    expect(audit.output).toContain("FAIL every wallet balance equals the sum of its postings");
+    expect(audit.output).toContain("wallet U100000020: balance 25001 but postings sum to 25000");
+    await query("update wallets set balance_minor = balance_minor - 1 where number = 'U100000020'");
+  });
+
+  it("stops on bad configuration with one line naming each variable", async () => {
+    const run = await purse(["migrate"], { ...env, PORT: "eighty", PURSE_RATE_LIMIT_PER_MINUTE: "0" });
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('PORT="eighty": must be a port number');
+    expect(run.output).toContain('PURSE_RATE_LIMIT_PER_MINUTE="0"');
+    expect(run.output).not.toContain("    at ");
+  });
+});
