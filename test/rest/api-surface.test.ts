@@ -76,4 +76,15 @@ describe("the API's surface", () => {
     expect(ready.status).toBe(200);
     expect(ready.body.checks).toEqual({ database: "ok", redis: "ok" });
   });
+
+  it("exposes Prometheus metrics with per-route latency", async () => {
+    await api.call("GET", "/api/currencies/rates");
+    const response = await fetch(`${api.url}/metrics`);
+    const text = await response.text();
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(text).toMatch(
+      /purse_http_request_duration_seconds_count\{method="GET",route="\/api\/currencies\/rates",status="200"\} \d+/,
+    );
+    expect(text).toContain("purse_process_cpu_user_seconds_total");
+  });
 });

@@ -3,6 +3,7 @@ import { installErrorHandling, restApi } from "@purse/rest";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
+import { registerMetrics } from "./metrics.ts";
 
 /**
  * One fastify process for every door: REST now; GraphQL, tRPC and the hosted page mount here too.
@@ -37,6 +38,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   registerHealth(app, runtime);
+  registerMetrics(app);
   await app.register(restApi, { deps: runtime.deps });
   return app;
 }

@@ -9,7 +9,10 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime): void {
     const ready = database && redis;
     return reply.code(ready ? 200 : 503).send({
       status: ready ? "ready" : "not ready",
-      checks: { database: database ? "ok" : "down", redis: redis ? "ok" : "down" },
+      checks: {
+        database: database ? "ok" : "down",
+        redis: runtime.coordination.mode === "in-process" ? "not used" : redis ? "ok" : "down",
+      },
       coordination: runtime.coordination.mode,
     });
   });

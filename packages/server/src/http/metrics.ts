@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/**
+ * `/metrics` in the Prometheus text format: process metrics and a latency histogram per route
+ * (the route pattern, never the raw URL, so wallet numbers do not explode the label set).
+ */
+export function registerMetrics(app: FastifyInstance): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "purse_" });
+  const latency = new Histogram({
+    name: "purse_http_request_duration_seconds",
+    help: "HTTP request latency by method, route and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    latency.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? "unmatched",
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) =>
+    reply.header("content-type", registry.contentType).send(await registry.metrics()),
+  );
+}
