@@ -5,6 +5,7 @@ const specPaths = [
   "/token",
   "/token/revoke",
   "/api/processing/checkout",
+  "/api/processing/pay",
   "/api/transaction/transfer",
   "/api/vouchers/activation/confirm",
   "/api/vouchers/activation/info",

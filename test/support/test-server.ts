@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
@@ -32,6 +33,25 @@ export interface CallResult {
 export interface TestServerOptions {
   fixture?: unknown;
   env?: Record<string, string>;
+  /** Serve an existing database (from `createSeededDatabase`) and leave it in place on close. */
+  database?: SeededDatabase;
+}
+
+export interface SeededDatabase {
+  readonly name: string;
+  readonly url: string;
+}
+
+/** A copy of the migrated template, seeded with the sample world (or `fixture`). */
+export async function createSeededDatabase(fixture?: unknown): Promise<SeededDatabase> {
+  const database = await copyTemplateDatabase(inject("templateDatabase"));
+  const seeding = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
+  try {
+    await seedFixture(seeding, secretBoxFromKey(testSecretKey), fixture ?? sampleFixture());
+  } finally {
+    await seeding.close();
+  }
+  return database;
 }
 
 /**
@@ -39,17 +59,14 @@ export interface TestServerOptions {
  * and the real Redis, seeded with the sample world (or `fixture`).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await copyTemplateDatabase(inject("templateDatabase"));
-  const seeding = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
-  try {
-    await seedFixture(seeding, secretBoxFromKey(testSecretKey), options.fixture ?? sampleFixture());
-  } finally {
-    await seeding.close();
-  }
+  const database = options.database ?? (await createSeededDatabase(options.fixture));
+  // A fixed port, so that BASE_URL and the payment links it makes point at this very server.
+  const port = await freePort();
   const config = readConfig({
     DATABASE_URL: database.url,
     REDIS_URL: testRedisUrl,
-    PORT: "0",
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     PURSE_SECRET_KEY: testSecretKey,
@@ -60,7 +77,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server = await startServer(config);
   return withClient(server, async () => {
     await server.stop();
-    await dropDatabase(database.name);
+    if (!options.database) await dropDatabase(database.name);
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
 }
 

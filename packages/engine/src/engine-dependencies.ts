@@ -1,3 +1,4 @@
+import type { Captcha } from "./captcha/index.ts";
 import type { SecretBox } from "./keys/secret-keyring.ts";
 import type { RouteLock } from "./locks/index.ts";
 import type { Database } from "./persistence/database.ts";
@@ -9,6 +10,8 @@ export interface EngineDependencies {
   readonly secretBox: SecretBox;
   readonly routeLock: RouteLock;
   readonly rateLimiter: RateLimiter;
+  /** The hosted page's captcha (ALTCHA), or the disabled one for automated tests. */
+  readonly captcha: Captcha;
   readonly now: () => Date;
   readonly options: EngineOptions;
 }

@@ -8,7 +8,10 @@ export {
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";
+export { altchaCaptcha, type Captcha, disabledCaptcha } from "./captcha/index.ts";
+export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
+export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
@@ -49,3 +52,15 @@ export {
   type VoucherActivationInput,
 } from "./voucher-activation/activate-voucher.ts";
 export { getVoucherInfo, type VoucherInfo } from "./voucher-activation/voucher-info.ts";
+export {
+  type DispatcherOptions,
+  listWebhookDeliveries,
+  nextRetryDelayMs,
+  type PaymentNotification,
+  resendWebhook,
+  retryDelaysMs,
+  verifyStandardWebhook,
+  type WebhookDeliveryView,
+  WebhookDispatcher,
+  type WebhookTransport,
+} from "./webhooks/index.ts";

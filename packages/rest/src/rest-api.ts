@@ -5,8 +5,10 @@ import { registerBodyParsers } from "./http/body-parsers.ts";
 import { installErrorHandling } from "./http/error-handling.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import type { RegisterRoute } from "./http/route-context.ts";
+import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCheckout } from "./routes/checkout.ts";
 import { registerHistories } from "./routes/histories.ts";
+import { registerPay } from "./routes/pay.ts";
 import { registerRates } from "./routes/rates.ts";
 import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerToken } from "./routes/token.ts";
@@ -17,6 +19,8 @@ import { registerWallets } from "./routes/wallets.ts";
 const routes: readonly RegisterRoute[] = [
   registerToken,
   registerCheckout,
+  registerPay,
+  registerPayPage,
   registerTransfer,
   registerVouchers,
   registerHistories,

@@ -117,6 +117,8 @@ export const errorCatalogue = {
   /** The activating user is blocked (voucher confirm). */
   USER_BLOCKED: { message: "User is blocked", status: 422, kind: "validation" },
   NOT_FOUND: { message: "Not found", status: 404, kind: "not_found" },
+  /** The checkout link's 30 minutes are over; the merchant must create a new one. */
+  CHECKOUT_EXPIRED: { message: "Payment link expired", status: 422, kind: "validation" },
   /** Route locks need a Redlock majority; without one, money never moves unlocked. */
   LOCK_UNAVAILABLE: {
     message: "Service temporarily unavailable, please try again later",

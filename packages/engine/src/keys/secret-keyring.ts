@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { decryptSecret, deriveSecretKey, encryptSecret } from "../secrets/index.ts";
@@ -7,6 +7,8 @@ import { decryptSecret, deriveSecretKey, encryptSecret } from "../secrets/index.
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /** A stable secret for one purpose (e.g. the captcha's HMAC key), the same in every process. */
+  derive(purpose: string): string;
 }
 
 export function secretBoxFromKey(keyText: string): SecretBox {
@@ -14,6 +16,7 @@ export function secretBoxFromKey(keyText: string): SecretBox {
   return {
     seal: (plain) => encryptSecret(plain, key),
     open: (sealed) => decryptSecret(sealed, key),
+    derive: (purpose) => createHmac("sha256", key).update(purpose).digest("base64url"),
   };
 }
 

@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { disabledCaptcha } from "../captcha/index.ts";
 import { defaultEngineOptions, type EngineDependencies } from "../engine-dependencies.ts";
 import { secretBoxFromKey } from "../keys/secret-keyring.ts";
 import { createRedisClients, MemoryRouteLock, RedlockRouteLock, waitForRedis } from "../locks/index.ts";
@@ -52,6 +53,7 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
     secretBox,
     routeLock,
     rateLimiter,
+    captcha: disabledCaptcha,
     now: options.now ?? (() => new Date()),
     options: { ...defaultEngineOptions, payUrl: "http://localhost/pay" },
   };

@@ -5,6 +5,7 @@ import { registerAudit } from "./commands/audit.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerWebhooks } from "./commands/webhooks.ts";
 
 const program = new Command("purse")
   .description("Purse, the wallet payment service: serve it, migrate and seed its database, audit its ledger")
@@ -14,6 +15,7 @@ registerServe(program);
 registerMigrate(program);
 registerSeed(program);
 registerAudit(program);
+registerWebhooks(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,11 @@
-import { type Database, defaultEngineOptions, type EngineDependencies, openSecretBox } from "@purse/engine";
+import {
+  altchaCaptcha,
+  type Database,
+  defaultEngineOptions,
+  disabledCaptcha,
+  type EngineDependencies,
+  openSecretBox,
+} from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 import { type Coordination, openCoordination } from "./coordination.ts";
 import { openConfiguredDatabase } from "./open-database.ts";
@@ -17,11 +24,13 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
   try {
     await db.migrate();
     const coordination = await openCoordination(config);
+    const secretBox = await openSecretBox(db, config.secretKey);
     const deps: EngineDependencies = {
       db,
-      secretBox: await openSecretBox(db, config.secretKey),
+      secretBox,
       routeLock: coordination.routeLock,
       rateLimiter: coordination.rateLimiter,
+      captcha: config.captcha ? altchaCaptcha(secretBox.derive("captcha")) : disabledCaptcha,
       now: () => new Date(),
       options: { ...defaultEngineOptions, payUrl: config.payUrl },
     };

@@ -29,6 +29,7 @@ const environmentSchema = z.object({
   PAY_URL: url("the hosted payment page base, default BASE_URL/pay").optional(),
   PURSE_CAPTCHA: onOff.default(true),
   PURSE_WEBHOOK_ALLOW_PRIVATE: onOff.default(false),
+  PURSE_WEBHOOK_WORKER: onOff.default(true),
   PURSE_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: "must be a whole number of calls per minute" })
     .int()
@@ -52,6 +53,8 @@ export interface PurseConfig {
   readonly payUrl: string;
   readonly captcha: boolean;
   readonly webhookAllowPrivate: boolean;
+  /** Whether this process delivers webhooks (on by default; off for API-only processes). */
+  readonly webhookWorker: boolean;
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
   readonly dataDir: string;
@@ -91,6 +94,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     payUrl: value.PAY_URL ?? `${baseUrl}/pay`,
     captcha: value.PURSE_CAPTCHA,
     webhookAllowPrivate: value.PURSE_WEBHOOK_ALLOW_PRIVATE,
+    webhookWorker: value.PURSE_WEBHOOK_WORKER,
     rateLimitPerMinute: value.PURSE_RATE_LIMIT_PER_MINUTE,
     logLevel: value.LOG_LEVEL,
     dataDir: value.PURSE_DATA_DIR,

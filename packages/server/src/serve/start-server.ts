@@ -1,7 +1,9 @@
+import { WebhookDispatcher } from "@purse/engine";
 import type { FastifyInstance } from "fastify";
 import { openRuntime, type Runtime } from "../composition/runtime.ts";
 import type { PurseConfig } from "../config/config.ts";
 import { buildServer } from "../http/build-server.ts";
+import { httpTransport } from "../webhooks/http-transport.ts";
 import { seedDemoIfEmpty, welcomeText } from "./demo-data.ts";
 
 export interface RunningServer {
@@ -25,6 +27,13 @@ export async function startServer(
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}`;
     const baseUrl = config.port === 0 ? url : config.baseUrl;
+    const dispatcher = new WebhookDispatcher({
+      db: runtime.db,
+      secretBox: runtime.deps.secretBox,
+      transport: httpTransport({ allowPrivate: config.webhookAllowPrivate }),
+      onError: (error) => app.log.error({ err: error }, "webhook delivery round failed"),
+    });
+    if (config.webhookWorker) dispatcher.start();
     if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demoClients ?? []));
     else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
     let stopping: Promise<void> | null = null;
@@ -34,7 +43,10 @@ export async function startServer(
       url,
       stop: () => {
         // In-flight requests finish; then connections and pools close.
-        stopping ??= app.close().then(() => runtime.close());
+        stopping ??= app
+          .close()
+          .then(() => dispatcher.stop())
+          .then(() => runtime.close());
         return stopping;
       },
     };

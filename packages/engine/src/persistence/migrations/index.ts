@@ -1,7 +1,11 @@
 import { Migration0001Ledger } from "./0001-ledger.ts";
+import { Migration0002WebhookOutbox } from "./0002-webhook-outbox.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
  * and an explicit list also runs unchanged from source, from `dist` and in the embedded mode.
  */
-export const migrationsList = [{ name: "0001-ledger", class: Migration0001Ledger }];
+export const migrationsList = [
+  { name: "0001-ledger", class: Migration0001Ledger },
+  { name: "0002-webhook-outbox", class: Migration0002WebhookOutbox },
+];

@@ -1,0 +1,178 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { requiredText } from "../input/text-fields.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { findWalletsByNumber } from "../ledger/wallet-store.ts";
+import { routeLockKey } from "../locks/index.ts";
+import { formatMinor } from "../money/index.ts";
+import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
+import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { verifyPassword } from "../secrets/index.ts";
+import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
+import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
+
+export interface PayCheckoutInput {
+  readonly token?: string | null;
+  readonly login?: string | null;
+  readonly password?: string | null;
+  readonly captcha?: string | null;
+  readonly action?: string | null;
+}
+
+export interface PayCheckoutResult {
+  readonly status: "SUCCESS" | "CANCEL";
+  readonly transactionId: number;
+  /** Where the payer's browser goes next: success_url or cancel_url (may be empty). */
+  readonly redirectUrl: string;
+}
+
+/** Labels by the receiver's role (spec: merchant "Deposit of funds", partner "Sell Funds"). */
+const labels = { merchant: "Deposit", partner: "Sell Funds" } as const;
+
+/**
+ * The hosted page's pay or cancel. The payer signs in as the owner of `wallet_from`. Paying is
+ * one database transaction: payer debited, merchant credited amount − commission, fee posted,
+ * checkout completed and the webhook written to the outbox. Cancelling moves no money.
+ */
+export async function payCheckout(
+  deps: EngineDependencies,
+  input: PayCheckoutInput,
+): Promise<PayCheckoutResult> {
+  const token = requiredText(input.token, "token");
+  const login = requiredText(input.login, "login");
+  const password = requiredText(input.password, "password");
+  const action = input.action === "cancel" ? "cancel" : input.action === "pay" ? "pay" : null;
+  if (!action) throw new PurseError("INVALID_VALUE", "action");
+  await deps.rateLimiter.consume(`login:${login}`, "pay");
+  if (!(await deps.captcha.verify(input.captcha))) throw new PurseError("CAPTCHA_INVALID", "captcha");
+
+  const checkout = await findCheckoutByToken(deps.db.em(), token, { lock: false });
+  if (!checkout) throw new PurseError("NOT_FOUND");
+  await checkPayer(deps, checkout, login, password);
+
+  return deps.routeLock.run([routeLockKey("pay", checkout.id, "")], deps.options.routeLockTtlMs, () =>
+    deps.db.em().transactional(async (em) => {
+      const current = await findCheckoutByToken(em, token, { lock: true });
+      if (!current || current.status !== TransactionStatus.PENDING) throw new PurseError("HASH_NOT_VALID");
+      if (current.expiredAt.getTime() <= deps.now().getTime()) throw new PurseError("CHECKOUT_EXPIRED");
+      return action === "pay" ? pay(deps, em, current) : cancel(deps, em, current);
+    }),
+  );
+}
+
+/** Anyone but the owner of wallet_from, or a wrong password, is `Hash is not valid`. */
+async function checkPayer(
+  deps: EngineDependencies,
+  checkout: CheckoutRecord,
+  login: string,
+  password: string,
+) {
+  const user = await firstRow(
+    deps.db.em(),
+    sql<{ id: string; password_hash: string }>`select id, password_hash from users where login = ${login}`,
+  );
+  const valid = user !== undefined && (await verifyPassword(password, user.password_hash));
+  if (!valid || toId(user.id) !== checkout.walletFromOwnerId) throw new PurseError("HASH_NOT_VALID");
+}
+
+async function pay(
+  deps: EngineDependencies,
+  em: SqlEntityManager,
+  checkout: CheckoutRecord,
+): Promise<PayCheckoutResult> {
+  const wallets = await findWalletsByNumber(em, [checkout.walletFromNumber, checkout.walletToNumber], {
+    lock: true,
+  });
+  const { sender, receiver } = checkWalletPair(
+    wallets.get(checkout.walletFromNumber) ?? null,
+    wallets.get(checkout.walletToNumber) ?? null,
+  );
+  const fee = checkout.commissionMinor;
+  const credit = checkout.amountMinor - fee;
+  checkOperationLimits("checkout", sender.currency, checkout.amountMinor, receiver, credit);
+  checkFunds("pay", sender, checkout.amountMinor);
+  const recorded = await recordMovement(em, {
+    userId: checkout.merchantUserId,
+    type: TransactionType.DEPOSIT,
+    status: TransactionStatus.SUCCESS,
+    label: labels[receiver.ownerRole],
+    walletFromId: sender.id,
+    walletToId: receiver.id,
+    currencyId: sender.currencyId,
+    amountMinor: checkout.amountMinor,
+    commissionMinor: fee,
+    amountFromMinor: checkout.amountMinor,
+    amountToMinor: credit,
+    externalId: checkout.paymentId,
+    description: `Checkout ${checkout.paymentId}`,
+    legs: [
+      { account: "wallet", walletId: sender.id, amountMinor: -checkout.amountMinor },
+      { account: "wallet", walletId: receiver.id, amountMinor: credit },
+      { account: "fee", amountMinor: fee },
+    ],
+  });
+  await complete(deps, em, checkout, TransactionStatus.SUCCESS, recorded.id);
+  return { status: "SUCCESS", transactionId: recorded.id, redirectUrl: checkout.successUrl };
+}
+
+async function cancel(
+  deps: EngineDependencies,
+  em: SqlEntityManager,
+  checkout: CheckoutRecord,
+): Promise<PayCheckoutResult> {
+  const recorded = await recordMovement(em, {
+    userId: checkout.merchantUserId,
+    type: TransactionType.DEPOSIT,
+    status: TransactionStatus.CANCEL,
+    label: "Cancelled by the payer",
+    walletFromId: checkout.walletFromId,
+    walletToId: null,
+    currencyId: checkout.currency.id,
+    amountMinor: checkout.amountMinor,
+    commissionMinor: 0n,
+    amountFromMinor: 0n,
+    amountToMinor: 0n,
+    externalId: checkout.paymentId,
+    description: `Checkout ${checkout.paymentId}`,
+    legs: [],
+  });
+  await complete(deps, em, checkout, TransactionStatus.CANCEL, recorded.id);
+  return { status: "CANCEL", transactionId: recorded.id, redirectUrl: checkout.cancelUrl };
+}
+
+/** Closes the checkout and writes its notification to the outbox, in the payment's transaction. */
+async function complete(
+  deps: EngineDependencies,
+  em: SqlEntityManager,
+  checkout: CheckoutRecord,
+  status: typeof TransactionStatus.SUCCESS | typeof TransactionStatus.CANCEL,
+  transactionId: number,
+): Promise<void> {
+  await sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
+    where id = ${checkout.id}`.execute(em.getKysely());
+  const client = await firstRow(
+    em,
+    sql<{ form_token_sealed: string }>`select form_token_sealed from clients where id = ${checkout.clientId}`,
+  );
+  if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
+  const precession = checkout.currency.precession;
+  const succeeded = status === TransactionStatus.SUCCESS;
+  await enqueueNotification(em, {
+    checkoutId: checkout.id,
+    clientId: checkout.clientId,
+    url: checkout.statusUrl,
+    body: notificationBody({
+      paymentId: checkout.paymentId,
+      transactionId,
+      walletFrom: checkout.walletFromNumber,
+      walletTo: checkout.walletToNumber,
+      currency: checkout.currency.code,
+      amount: formatMinor(checkout.amountMinor, precession),
+      commission: formatMinor(succeeded ? checkout.commissionMinor : 0n, precession),
+      status: succeeded ? "SUCCESS" : "CANCEL",
+      formToken: deps.secretBox.open(client.form_token_sealed),
+    }),
+  });
+}

@@ -1,0 +1,28 @@
+import { checkoutSignature } from "@purse/engine";
+import type { TestServer } from "./test-server.ts";
+
+let sequence = 0;
+
+/** Creates a checkout from bolt's wallet to acme's over REST; returns the link and its payment id. */
+export async function createCheckout(
+  api: TestServer,
+  site: { url: string },
+  amount = "25.00",
+): Promise<{ url: string; token: string; paymentId: string }> {
+  sequence += 1;
+  const paymentId = `order-${process.pid}-${sequence}`;
+  const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount, id: paymentId };
+  const response = await api.call("POST", "/api/processing/checkout", {
+    body: {
+      ...fields,
+      signature: checkoutSignature(fields, "acme-form-token"),
+      success_url: `${site.url}/success`,
+      cancel_url: `${site.url}/cancel`,
+      status_url: `${site.url}/webhook`,
+      user_info: `payer-${paymentId}`,
+    },
+  });
+  if (response.status !== 200) throw new Error(`checkout: ${JSON.stringify(response.body)}`);
+  const url: string = response.body.data.url;
+  return { url, token: url.slice(url.lastIndexOf("/") + 1), paymentId };
+}
