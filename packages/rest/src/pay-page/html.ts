@@ -15,7 +15,7 @@ const escapes: Record<string, string> = {
   "'": "&#39;",
 };
 
-export function escape(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => escapes[character] ?? character);
 }
 
@@ -34,5 +34,5 @@ function render(value: string | number | Html | Html[] | null | undefined): stri
   if (value === null || value === undefined) return "";
   if (Array.isArray(value)) return value.map((part) => part.html).join("");
   if (typeof value === "object") return value.html;
-  return escape(String(value));
+  return escapeHtml(String(value));
 }
