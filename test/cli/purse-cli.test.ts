@@ -61,7 +61,7 @@ describe("the purse command", () => {
   it("migrates an empty database, and a second run changes nothing", async () => {
     const first = await purse(["migrate"], env);
     expect(first.code).toBe(0);
-    expect(first.output).toMatch(/Applied 1 migration\(s\).*0001-ledger/);
+    expect(first.output).toMatch(/Applied 2 migration\(s\).*0001-ledger, 0002-webhook-outbox/);
     const second = await purse(["migrate"], env);
     expect(second.output).toContain("is up to date");
   });

@@ -1,11 +1,13 @@
 import { checkoutSignature } from "@purse/engine";
 import type { TestServer } from "./test-server.ts";
 
+type Caller = Pick<TestServer, "call">;
+
 let sequence = 0;
 
 /** Creates a checkout from bolt's wallet to acme's over REST; returns the link and its payment id. */
 export async function createCheckout(
-  api: TestServer,
+  api: Caller,
   site: { url: string },
   amount = "25.00",
 ): Promise<{ url: string; token: string; paymentId: string }> {

@@ -104,12 +104,15 @@ export async function startEmbeddedServer(): Promise<TestServer> {
   });
 }
 
-function withClient(server: RunningServer, close: () => Promise<void>): TestServer {
-  const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
+/** JSON over HTTP against a running Purse: status and parsed body back. */
+export function callerFor(
+  baseUrl: string,
+): (method: string, path: string, options?: CallOptions) => Promise<CallResult> {
+  return async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers["authorization"] = `Bearer ${options.token}`;
     if (options.body !== undefined) headers["content-type"] ??= "application/json";
-    const response = await fetch(`${server.url}${path}`, {
+    const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers,
       body:
@@ -128,6 +131,10 @@ function withClient(server: RunningServer, close: () => Promise<void>): TestServ
     }
     return { status: response.status, body };
   };
+}
+
+function withClient(server: RunningServer, close: () => Promise<void>): TestServer {
+  const call = callerFor(server.url);
   return {
     url: server.url,
     server,

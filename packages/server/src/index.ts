@@ -2,3 +2,4 @@ export { openRuntime, type Runtime } from "./composition/runtime.ts";
 export { type PurseConfig, readConfig } from "./config/config.ts";
 export { buildServer } from "./http/build-server.ts";
 export { type RunningServer, startServer } from "./serve/start-server.ts";
+export { httpTransport } from "./webhooks/http-transport.ts";

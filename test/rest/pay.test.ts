@@ -1,0 +1,132 @@
+import { solveChallenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/sha";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCheckout } from "../support/checkout-helpers.ts";
+import { startTestServer, type TestServer } from "../support/test-server.ts";
+
+const site = { url: "https://shop.example" };
+const pay = "/api/processing/pay";
+
+describe("POST /api/processing/pay", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api.close());
+
+  const as = (token: string, login: string, password: string, action = "pay") => ({
+    body: { token, login, password, action },
+  });
+
+  it("pays and answers with the outcome and where the payer goes next", async () => {
+    const checkout = await createCheckout(api, site, "5.00");
+    const response = await api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      status: true,
+      data: {
+        status: "SUCCESS",
+        transaction_id: expect.any(Number),
+        redirect_url: "https://shop.example/success",
+      },
+    });
+  });
+
+  it.each([
+    ["another user signs in", "cafe", "cafe-pass", "Hash is not valid"],
+    ["the password is wrong", "bolt", "wrong", "Hash is not valid"],
+    ["an unknown login", "nobody", "x", "Hash is not valid"],
+  ])("refuses when %s", async (_case, login, password, message) => {
+    const checkout = await createCheckout(api, site, "5.00");
+    const response = await api.call("POST", pay, as(checkout.token, login, password));
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: false, message });
+  });
+
+  it("refuses a link that was already paid or cancelled: Hash is not valid", async () => {
+    const paid = await createCheckout(api, site, "5.00");
+    await api.call("POST", pay, as(paid.token, "bolt", "bolt-pass"));
+    expect((await api.call("POST", pay, as(paid.token, "bolt", "bolt-pass"))).body.message).toBe(
+      "Hash is not valid",
+    );
+    const cancelled = await createCheckout(api, site, "5.00");
+    expect(
+      (await api.call("POST", pay, as(cancelled.token, "bolt", "bolt-pass", "cancel"))).body.data.status,
+    ).toBe("CANCEL");
+    expect((await api.call("POST", pay, as(cancelled.token, "bolt", "bolt-pass"))).body.message).toBe(
+      "Hash is not valid",
+    );
+  });
+
+  it("refuses when the payer no longer has the funds: Deposit your wallet, you not have funds", async () => {
+    const checkout = await createCheckout(api, site, "200.00");
+    const bolt = await api.token("bolt");
+    await api.call("POST", "/api/transaction/transfer", {
+      token: bolt,
+      body: { wallet_from: "U100000020", wallet_to: "U100000030", amount: "100.00" },
+    });
+    const response = await api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"));
+    expect(response.status).toBe(422);
+    expect(response.body.message).toBe("Deposit your wallet, you not have funds");
+  });
+
+  it("lets one of several simultaneous calls through: the others are route-locked", async () => {
+    const checkout = await createCheckout(api, site, "1.00");
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"))),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    const messages = responses.filter((r) => r.status !== 200).map((r) => r.body.message);
+    expect(messages).toContain("Route locked to avoid duplication");
+    for (const message of messages)
+      expect(["Route locked to avoid duplication", "Hash is not valid"]).toContain(message);
+  });
+
+  it("answers an unknown link with 404 and blank fields with the blank message", async () => {
+    expect((await api.call("POST", pay, as("chk_nope", "bolt", "bolt-pass"))).status).toBe(404);
+    const blank = await api.call("POST", pay, {
+      body: { token: "chk_x", login: "", password: "p", action: "pay" },
+    });
+    expect(blank.body).toEqual({
+      status: false,
+      message: "This value should not be blank.",
+      errors: { login: ["This value should not be blank."] },
+    });
+  });
+});
+
+describe("pay with the captcha on and a per-minute limit", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer({ env: { PURSE_CAPTCHA: "on", PURSE_RATE_LIMIT_PER_MINUTE: "4" } });
+  });
+  afterAll(() => api.close());
+
+  async function solvedCaptcha(): Promise<string> {
+    const challenge = (await api.call("GET", "/api/processing/captcha")).body;
+    const solution = await solveChallenge({ challenge, deriveKey });
+    return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+  }
+
+  it("refuses a missing or wrong captcha, accepts a solved one once, then hits the limit", async () => {
+    const checkout = await createCheckout(api, site, "2.00");
+    const base = { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" };
+    const missing = await api.call("POST", pay, { body: base });
+    expect(missing.status).toBe(422);
+    expect(missing.body.message).toBe("Captcha string");
+    expect(
+      (await api.call("POST", pay, { body: { ...base, captcha: "bm90LWEtcGF5bG9hZA==" } })).body.message,
+    ).toBe("Captcha string");
+    const captcha = await solvedCaptcha();
+    const paid = await api.call("POST", pay, { body: { ...base, captcha } });
+    expect(paid.status).toBe(200);
+    const replay = await createCheckout(api, site, "2.00");
+    const reused = await api.call("POST", pay, { body: { ...base, token: replay.token, captcha } });
+    expect(reused.body.message).toBe("Captcha string");
+    const limited = await api.call("POST", pay, {
+      body: { ...base, token: replay.token, captcha: await solvedCaptcha() },
+    });
+    expect(limited.status).toBe(422);
+    expect(limited.body.message).toBe("Method locked please try again later");
+  });
+});

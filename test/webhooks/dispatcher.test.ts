@@ -1,0 +1,122 @@
+import {
+  checkoutSignature,
+  createCheckout as createCheckoutUseCase,
+  payCheckout,
+  verifyStandardWebhook,
+  WebhookDispatcher,
+} from "@purse/engine";
+import { createTestEngine, type TestEngine } from "@purse/engine/testing";
+import { httpTransport } from "@purse/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
+
+const acmeWebhookSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+let sequence = 0;
+
+/** Creates and pays a checkout through the engine; its notification is then in the outbox. */
+async function paidCheckout(engine: TestEngine, site: MerchantSite, path: string): Promise<string> {
+  sequence += 1;
+  const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount: "2.00", id: `d-${sequence}` };
+  const created = await createCheckoutUseCase(engine.deps, {
+    walletTo: fields.wallet_to,
+    walletFrom: fields.wallet_from,
+    amount: fields.amount,
+    id: fields.id,
+    signature: checkoutSignature(fields, "acme-form-token"),
+    statusUrl: `${site.url}${path}`,
+    userInfo: `payer-${sequence}`,
+  });
+  const token = created.url.slice(created.url.lastIndexOf("/") + 1);
+  await payCheckout(engine.deps, { token, login: "bolt", password: "bolt-pass", action: "pay" });
+  return fields.id;
+}
+
+function dispatcher(engine: TestEngine, retryDelaysMs: number[]): WebhookDispatcher {
+  return new WebhookDispatcher({
+    db: engine.deps.db,
+    secretBox: engine.deps.secretBox,
+    transport: httpTransport({ allowPrivate: true, timeoutMs: 2_000 }),
+    retryDelaysMs,
+    leaseMs: 5_000,
+  });
+}
+
+async function runUntil(worker: WebhookDispatcher, done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error("the dispatcher did not get there in time");
+    await worker.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+}
+
+describe("webhook delivery from the outbox", () => {
+  let engine: TestEngine;
+  let site: MerchantSite;
+  beforeAll(async () => {
+    engine = await createTestEngine();
+    site = await startMerchantSite();
+  });
+  afterAll(async () => {
+    await site.close();
+    await engine.close();
+  });
+
+  it("retries a receiver that fails three times and delivers once on the fourth attempt, signed", async () => {
+    await paidCheckout(engine, site, "/flaky");
+    site.failNext(3);
+    const worker = dispatcher(engine, [50, 50, 50, 50, 50]);
+    await runUntil(worker, () => site.received.filter((w) => w.path === "/flaky").length >= 4);
+    // Nothing more once the receiver answered 2xx.
+    for (let round = 0; round < 5; round += 1) await worker.runOnce();
+    const attempts = site.received.filter((w) => w.path === "/flaky");
+    expect(attempts).toHaveLength(4);
+    expect(new Set(attempts.map((w) => w.headers["webhook-id"])).size).toBe(1);
+    const last = attempts[3];
+    const headers = Object.fromEntries(Object.entries(last?.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    expect(verifyStandardWebhook(last?.body ?? "", headers, acmeWebhookSecret)).toMatchObject({
+      status: "SUCCESS",
+    });
+    const [delivery] = await engine.database.db
+      .em()
+      .execute("select status, attempts from webhook_deliveries where url like '%/flaky'");
+    expect(delivery).toEqual({ status: "delivered", attempts: 4 });
+    const recorded = await engine.database.db
+      .em()
+      .execute(
+        "select a.status_code from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.url like '%/flaky' order by a.id",
+      );
+    expect(recorded.map((row) => row["status_code"])).toEqual([503, 503, 503, 200]);
+  });
+
+  it("gives up when the schedule is exhausted and records why", async () => {
+    await paidCheckout(engine, site, "/down");
+    site.failNext(100);
+    const worker = dispatcher(engine, [20, 20]);
+    await runUntil(worker, () => site.received.filter((w) => w.path === "/down").length >= 3);
+    await worker.runOnce();
+    const [delivery] = await engine.database.db
+      .em()
+      .execute("select status, last_error from webhook_deliveries where url like '%/down'");
+    expect(delivery).toEqual({ status: "failed", last_error: "HTTP 503" });
+    site.failNext(0);
+  });
+
+  it("sends each delivery once even with several workers polling at the same time", async () => {
+    for (let index = 0; index < 6; index += 1) await paidCheckout(engine, site, "/busy");
+    const workers = [dispatcher(engine, [50]), dispatcher(engine, [50]), dispatcher(engine, [50])];
+    await Promise.all(workers.map((worker) => worker.runOnce()));
+    await Promise.all(workers.map((worker) => worker.runOnce()));
+    const deliveries = site.received.filter((w) => w.path === "/busy");
+    expect(deliveries).toHaveLength(6);
+    expect(new Set(deliveries.map((w) => w.headers["webhook-id"])).size).toBe(6);
+  });
+
+  it("refuses private addresses unless PURSE_WEBHOOK_ALLOW_PRIVATE is on", async () => {
+    const guarded = httpTransport({ allowPrivate: false });
+    await expect(guarded.post(`${site.url}/x`, {}, "{}")).rejects.toThrow(/private address 127\.0\.0\.1/);
+    await expect(guarded.post("http://10.1.2.3/x", {}, "{}")).rejects.toThrow(/private address/);
+    await expect(guarded.post("http://[::1]:9/x", {}, "{}")).rejects.toThrow(/private address/);
+    await expect(guarded.post("file:///etc/passwd", {}, "{}")).rejects.toThrow(/not http/);
+  });
+});
