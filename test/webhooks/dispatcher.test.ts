@@ -2,6 +2,7 @@ import {
   checkoutSignature,
   createCheckout as createCheckoutUseCase,
   payCheckout,
+  rotateWebhookSecret,
   verifyStandardWebhook,
   WebhookDispatcher,
 } from "@purse/engine";
@@ -118,5 +119,34 @@ describe("webhook delivery from the outbox", () => {
     await expect(guarded.post("http://10.1.2.3/x", {}, "{}")).rejects.toThrow(/private address/);
     await expect(guarded.post("http://[::1]:9/x", {}, "{}")).rejects.toThrow(/private address/);
     await expect(guarded.post("file:///etc/passwd", {}, "{}")).rejects.toThrow(/not http/);
+  });
+});
+
+describe("webhook secret rotation", () => {
+  let engine: TestEngine;
+  let site: MerchantSite;
+  beforeAll(async () => {
+    engine = await createTestEngine();
+    site = await startMerchantSite();
+  });
+  afterAll(async () => {
+    await site.close();
+    await engine.close();
+  });
+
+  it("signs with both the old and the new secret during the overlap", async () => {
+    const fresh = await rotateWebhookSecret(engine.deps.db, engine.deps.secretBox, "acme", 3_600_000);
+    expect(fresh).toMatch(/^whsec_/);
+    await paidCheckout(engine, site, "/rotated");
+    await dispatcher(engine, [50]).runOnce();
+    const [webhook] = await site.waitFor("/rotated");
+    const headers = Object.fromEntries(
+      Object.entries(webhook?.headers ?? {}).map(([k, v]) => [k, String(v)]),
+    );
+    expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(verifyStandardWebhook(webhook?.body ?? "", headers, fresh)).toMatchObject({ status: "SUCCESS" });
+    expect(verifyStandardWebhook(webhook?.body ?? "", headers, acmeWebhookSecret)).toMatchObject({
+      status: "SUCCESS",
+    });
   });
 });

@@ -59,6 +59,7 @@ export {
   type PaymentNotification,
   resendWebhook,
   retryDelaysMs,
+  rotateWebhookSecret,
   verifyStandardWebhook,
   type WebhookDeliveryView,
   WebhookDispatcher,

@@ -2,6 +2,7 @@ import { FixtureError } from "@purse/engine";
 import { Command } from "commander";
 import { ConfigError } from "../config/config.ts";
 import { registerAudit } from "./commands/audit.ts";
+import { registerClients } from "./commands/clients.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
@@ -16,6 +17,7 @@ registerMigrate(program);
 registerSeed(program);
 registerAudit(program);
 registerWebhooks(program);
+registerClients(program);
 
 try {
   await program.parseAsync(process.argv);
