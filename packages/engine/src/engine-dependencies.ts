@@ -1,4 +1,5 @@
 import type { Captcha } from "./captcha/index.ts";
+import type { TransactionEventBus } from "./events/index.ts";
 import type { SecretBox } from "./keys/secret-keyring.ts";
 import type { RouteLock } from "./locks/index.ts";
 import type { Database } from "./persistence/database.ts";
@@ -12,6 +13,8 @@ export interface EngineDependencies {
   readonly rateLimiter: RateLimiter;
   /** The hosted page's captcha (ALTCHA), or the disabled one for automated tests. */
   readonly captcha: Captcha;
+  /** Where committed transaction changes are announced (subscriptions listen here). */
+  readonly events: TransactionEventBus;
   readonly now: () => Date;
   readonly options: EngineOptions;
 }

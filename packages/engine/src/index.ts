@@ -15,6 +15,12 @@ export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./ch
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
+export {
+  eventStream,
+  inProcessEventBus,
+  type TransactionEvent,
+  type TransactionEventBus,
+} from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
 export { openSecretBox, type SecretBox, secretBoxFromKey } from "./keys/secret-keyring.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
@@ -27,6 +33,13 @@ export {
   waitForRedis,
 } from "./locks/index.ts";
 export { type Database, type DatabaseLocation, openDatabase } from "./persistence/database.ts";
+export {
+  getProfile,
+  loadCurrencies,
+  loadWalletSummaries,
+  type UserProfile,
+  type WalletSummary,
+} from "./queries/batch-loaders.ts";
 export { checkWalletsExist, searchWallet, type WalletPairView } from "./queries/find-wallets.ts";
 export type { HistoryInput, QueryValue } from "./queries/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./queries/list-history.ts";
@@ -34,6 +47,13 @@ export { listRates, type RateView } from "./queries/list-rates.ts";
 export { listWallets } from "./queries/list-wallets.ts";
 export { showTransaction, type TransactionDetailView } from "./queries/show-transaction.ts";
 export { formatTimestamp } from "./queries/timestamps.ts";
+export {
+  searchTransactions,
+  type TransactionNode,
+  type TransactionPage,
+  type TransactionSearch,
+  type TransactionTotal,
+} from "./queries/transaction-search.ts";
 export type { CurrencyView, WalletView } from "./queries/views.ts";
 export { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit/index.ts";
 export {

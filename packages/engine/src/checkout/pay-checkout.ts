@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { announce } from "../events/index.ts";
 import { requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
@@ -52,14 +53,24 @@ export async function payCheckout(
   if (!checkout) throw new PurseError("NOT_FOUND");
   await checkPayer(deps, checkout, login, password);
 
-  return deps.routeLock.run([routeLockKey("pay", checkout.id, "")], deps.options.routeLockTtlMs, () =>
-    deps.db.em().transactional(async (em) => {
-      const current = await findCheckoutByToken(em, token, { lock: true });
-      if (!current || current.status !== TransactionStatus.PENDING) throw new PurseError("HASH_NOT_VALID");
-      if (current.expiredAt.getTime() <= deps.now().getTime()) throw new PurseError("CHECKOUT_EXPIRED");
-      return action === "pay" ? pay(deps, em, current) : cancel(deps, em, current);
-    }),
+  const result = await deps.routeLock.run(
+    [routeLockKey("pay", checkout.id, "")],
+    deps.options.routeLockTtlMs,
+    () =>
+      deps.db.em().transactional(async (em) => {
+        const current = await findCheckoutByToken(em, token, { lock: true });
+        if (!current || current.status !== TransactionStatus.PENDING) throw new PurseError("HASH_NOT_VALID");
+        if (current.expiredAt.getTime() <= deps.now().getTime()) throw new PurseError("CHECKOUT_EXPIRED");
+        return action === "pay" ? pay(deps, em, current) : cancel(deps, em, current);
+      }),
   );
+  announce(deps, {
+    transactionId: result.transactionId,
+    userIds: [checkout.merchantUserId, checkout.walletFromOwnerId],
+    type: TransactionType.DEPOSIT,
+    status: result.status === "SUCCESS" ? TransactionStatus.SUCCESS : TransactionStatus.CANCEL,
+  });
+  return result;
 }
 
 /** Anyone but the owner of wallet_from, or a wrong password, is `Hash is not valid`. */

@@ -21,7 +21,8 @@ export interface Database {
 export interface OpenDatabaseOptions {
   /** Maximum pooled connections for PostgreSQL (the embedded mode has exactly one). */
   poolSize?: number;
-  debug?: boolean;
+  /** Called with every SQL statement's log line (tests count queries with it); off by default. */
+  onQuery?: (line: string) => void;
 }
 
 const sharedOptions: Partial<Options> = {
@@ -68,7 +69,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     ...sharedOptions,
     clientUrl: url,
     pool: { min: 0, max: options.poolSize ?? 10 },
-    debug: options.debug ?? false,
+    ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
 }
 

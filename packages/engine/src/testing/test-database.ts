@@ -63,9 +63,13 @@ export async function copyTemplateDatabase(template: string): Promise<{ name: st
 }
 
 /** A fresh, migrated database for one test file, copied from the run's template. */
-export async function createTestDatabase(template: string, poolSize = 20): Promise<TestDatabase> {
+export async function createTestDatabase(
+  template: string,
+  poolSize = 20,
+  onQuery?: (line: string) => void,
+): Promise<TestDatabase> {
   const { name, url } = await copyTemplateDatabase(template);
-  const db = await openDatabase({ kind: "postgres", url }, { poolSize });
+  const db = await openDatabase({ kind: "postgres", url }, { poolSize, ...(onQuery ? { onQuery } : {}) });
   return {
     name,
     url,

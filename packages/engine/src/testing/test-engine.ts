@@ -1,6 +1,7 @@
 import { inject } from "vitest";
 import { disabledCaptcha } from "../captcha/index.ts";
 import { defaultEngineOptions, type EngineDependencies } from "../engine-dependencies.ts";
+import { inProcessEventBus, type TransactionEventBus } from "../events/index.ts";
 import { secretBoxFromKey } from "../keys/secret-keyring.ts";
 import { createRedisClients, MemoryRouteLock, RedlockRouteLock, waitForRedis } from "../locks/index.ts";
 import { MemoryRateLimiter, RedisRateLimiter } from "../rate-limit/index.ts";
@@ -28,6 +29,9 @@ export interface TestEngineOptions {
   coordination?: "redis" | "memory";
   rateLimitPerMinute?: number;
   now?: () => Date;
+  events?: TransactionEventBus;
+  /** Sees every SQL statement (to count queries). */
+  onQuery?: (line: string) => void;
 }
 
 export const testRedisUrl = process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
@@ -35,7 +39,7 @@ const testSecretKey = "test-secret-key-of-at-least-32-characters";
 
 /** An engine over its own fresh database (copied from the run's migrated template). */
 export async function createTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
-  const database = await createTestDatabase(inject("templateDatabase"));
+  const database = await createTestDatabase(inject("templateDatabase"), 20, options.onQuery);
   const secretBox = secretBoxFromKey(testSecretKey);
   const fixture = options.fixture === undefined ? sampleFixture() : options.fixture;
   if (fixture !== null) await seedFixture(database.db, secretBox, fixture);
@@ -54,6 +58,7 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
     routeLock,
     rateLimiter,
     captcha: disabledCaptcha,
+    events: options.events ?? inProcessEventBus(),
     now: options.now ?? (() => new Date()),
     options: { ...defaultEngineOptions, payUrl: "http://localhost/pay" },
   };

@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { announce } from "../events/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
@@ -46,7 +47,7 @@ export async function transferFunds(
     const prior = await findPriorRequest(deps.db.em(), actor.userId, keys);
     if (prior !== null) return { id: prior, message: transferSucceeded, replayed: true };
     try {
-      const id = await deps.db.em().transactional(async (em) => {
+      const { id, userIds } = await deps.db.em().transactional(async (em) => {
         const wallets = await findWalletsByNumber(em, [request.walletFrom, request.walletTo], { lock: true });
         const walletFrom = wallets.get(request.walletFrom) ?? null;
         const walletTo = wallets.get(request.walletTo) ?? null;
@@ -80,7 +81,13 @@ export async function transferFunds(
             { account: "fee", amountMinor: split.feeMinor },
           ],
         });
-        return recorded.id;
+        return { id: recorded.id, userIds: [sender.userId, receiver.userId] };
+      });
+      announce(deps, {
+        transactionId: id,
+        userIds,
+        type: TransactionType.TRANSFER,
+        status: TransactionStatus.SUCCESS,
       });
       return { id, message: transferSucceeded, replayed: false };
     } catch (error) {

@@ -3,6 +3,7 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { announce } from "../events/index.ts";
 import { optionalText, requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
@@ -46,7 +47,7 @@ export async function activateVoucher(
   // The slow code hash is checked before any lock is taken.
   const codeMatches = await voucherCodeMatches(deps, voucherNumber, voucherCode);
   const lockKey = routeLockKey("voucher-activation", actor.userId, voucherNumber);
-  return deps.routeLock.run([lockKey], deps.options.routeLockTtlMs, () =>
+  const activation = await deps.routeLock.run([lockKey], deps.options.routeLockTtlMs, () =>
     deps.db.em().transactional(async (em) => {
       const enabled = await isVoucherActivationEnabled(em);
       const voucher = await findVoucher(em, voucherNumber, { lock: true });
@@ -96,6 +97,13 @@ export async function activateVoucher(
       return { message: voucherActivated, transactionId: recorded.id };
     }),
   );
+  announce(deps, {
+    transactionId: activation.transactionId,
+    userIds: [actor.userId],
+    type: TransactionType.TRANSFER,
+    status: TransactionStatus.SUCCESS,
+  });
+  return activation;
 }
 
 async function voucherCodeMatches(deps: EngineDependencies, number: string, code: string): Promise<boolean> {

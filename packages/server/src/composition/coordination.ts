@@ -1,18 +1,22 @@
 import {
   createRedisClients,
+  inProcessEventBus,
   MemoryRateLimiter,
   MemoryRouteLock,
   type RateLimiter,
   RedisRateLimiter,
   RedlockRouteLock,
   type RouteLock,
+  type TransactionEventBus,
   waitForRedis,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
+import { redisEventBus } from "./redis-event-bus.ts";
 
 export interface Coordination {
   readonly routeLock: RouteLock;
   readonly rateLimiter: RateLimiter;
+  readonly events: TransactionEventBus;
   readonly mode: "redis" | "in-process";
   /** True when every Redis node answers (always true in process). */
   ping(): Promise<boolean>;
@@ -28,6 +32,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     return {
       routeLock: new MemoryRouteLock(),
       rateLimiter: new MemoryRateLimiter({ limitPerMinute: config.rateLimitPerMinute }),
+      events: inProcessEventBus(),
       mode: "in-process",
       ping: async () => true,
       close: async () => {},
@@ -43,9 +48,11 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     limitPerMinute: config.rateLimitPerMinute,
     ...(prefix ? { prefix } : {}),
   });
+  const events = redisEventBus(config.redisUrl, prefix);
   return {
     routeLock,
     rateLimiter,
+    events,
     mode: "redis",
     async ping() {
       const answers = await Promise.allSettled(clients.map((client) => client.ping()));
@@ -54,6 +61,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     async close() {
       await routeLock.close();
       await rateLimiter.close?.();
+      await events.close();
       await Promise.allSettled(clients.map((client) => client.quit()));
     },
   };

@@ -30,6 +30,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       secretBox,
       routeLock: coordination.routeLock,
       rateLimiter: coordination.rateLimiter,
+      events: coordination.events,
       captcha: config.captcha ? altchaCaptcha(secretBox.derive("captcha")) : disabledCaptcha,
       now: () => new Date(),
       options: { ...defaultEngineOptions, payUrl: config.payUrl },

@@ -1,0 +1,2 @@
+export * from "./announce.ts";
+export * from "./transaction-events.ts";
