@@ -1,1 +1,2 @@
-export {};
+export { purseSchema } from "./schema.ts";
+export { createGraphQLHandler, type PurseYoga, queryLimits } from "./yoga.ts";

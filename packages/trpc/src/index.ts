@@ -1,1 +1,2 @@
-export {};
+export { type AppRouter, appRouter } from "./router.ts";
+export type { TrpcContext } from "./trpc.ts";

@@ -4,6 +4,8 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
 import { registerMetrics } from "./metrics.ts";
+import { mountGraphQL } from "./mount-graphql.ts";
+import { mountTrpc } from "./mount-trpc.ts";
 
 /**
  * One fastify process for every door: REST now; GraphQL, tRPC and the hosted page mount here too.
@@ -40,5 +42,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   registerHealth(app, runtime);
   registerMetrics(app);
   await app.register(restApi, { deps: runtime.deps });
+  mountGraphQL(app, runtime.deps);
+  await mountTrpc(app, runtime.deps);
   return app;
 }

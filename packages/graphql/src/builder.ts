@@ -1,0 +1,16 @@
+import SchemaBuilder from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
+import type { GraphQLContext } from "./context.ts";
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ErrorsPlugin],
+  errors: { defaultTypes: [] },
+  defaultFieldNullability: false,
+});
+
+builder.queryType({ description: "Dashboards read wallets, transactions and rates here." });
+builder.mutationType({ description: "The same operations as the REST API, with typed errors." });
+builder.subscriptionType({ description: "Live updates over Server-Sent Events." });

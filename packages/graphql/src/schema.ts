@@ -1,0 +1,15 @@
+import type { GraphQLSchema } from "graphql";
+import { builder } from "./builder.ts";
+import "./schema/errors.ts";
+import "./schema/wallets.ts";
+import "./schema/transactions.ts";
+import "./schema/operations.ts";
+import "./schema/subscriptions.ts";
+
+let built: GraphQLSchema | undefined;
+
+/** The schema, built once per process. */
+export function purseSchema(): GraphQLSchema {
+  built ??= builder.toSchema();
+  return built;
+}

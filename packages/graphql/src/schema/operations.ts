@@ -1,0 +1,104 @@
+import { activateVoucher, createCheckout, getVoucherInfo, PurseError, transferFunds } from "@purse/engine";
+import { builder } from "../builder.ts";
+
+const TransferResult = builder
+  .objectRef<{ id: number; message: string; replayed: boolean }>("TransferResult")
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      message: t.exposeString("message"),
+      replayed: t.exposeBoolean("replayed", {
+        description: "True when an earlier identical request was answered again",
+      }),
+    }),
+  });
+
+const CheckoutLink = builder.objectRef<{ url: string; expiredAt: string }>("CheckoutLink").implement({
+  fields: (t) => ({ url: t.exposeString("url"), expiredAt: t.exposeString("expiredAt") }),
+});
+
+const VoucherActivation = builder
+  .objectRef<{ message: string; transactionId: number }>("VoucherActivation")
+  .implement({
+    fields: (t) => ({ message: t.exposeString("message"), transactionId: t.exposeInt("transactionId") }),
+  });
+
+const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>>("VoucherInfo").implement({
+  fields: (t) => ({
+    voucherNumber: t.exposeString("voucherNumber"),
+    amount: t.exposeString("amount"),
+    commission: t.exposeString("commission"),
+    amountTo: t.exposeString("amountTo"),
+    currency: t.exposeString("currency"),
+    status: t.exposeInt("status"),
+    expiredAt: t.exposeString("expiredAt"),
+  }),
+});
+
+const TransferInput = builder.inputType("TransferInput", {
+  fields: (t) => ({
+    walletFrom: t.string({ required: true }),
+    walletTo: t.string({ required: true }),
+    amount: t.string({ required: true, description: 'Decimal text, e.g. "10.50"' }),
+    paymentId: t.string(),
+    description: t.string(),
+    idempotencyKey: t.string(),
+  }),
+});
+
+const CheckoutInput = builder.inputType("CheckoutInput", {
+  fields: (t) => ({
+    walletTo: t.string({ required: true }),
+    walletFrom: t.string({ required: true }),
+    amount: t.string({ required: true }),
+    id: t.string({ required: true }),
+    signature: t.string({ required: true }),
+    successUrl: t.string(),
+    cancelUrl: t.string(),
+    statusUrl: t.string(),
+    userInfo: t.string({ required: true }),
+  }),
+});
+
+const VoucherInput = builder.inputType("VoucherActivationInput", {
+  fields: (t) => ({
+    voucherNumber: t.string({ required: true }),
+    voucherCode: t.string({ required: true }),
+    walletTo: t.string({ required: true }),
+    additional: t.string(),
+  }),
+});
+
+const domainErrors = { types: [PurseError] };
+
+builder.mutationFields((t) => ({
+  transfer: t.field({
+    type: TransferResult,
+    errors: domainErrors,
+    args: { input: t.arg({ type: TransferInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => transferFunds(ctx.deps, await ctx.actor(), input),
+  }),
+  createCheckout: t.field({
+    type: CheckoutLink,
+    errors: domainErrors,
+    args: { input: t.arg({ type: CheckoutInput, required: true }) },
+    // Authenticated by the signature, like REST: no token needed.
+    resolve: (_root, { input }, ctx) => createCheckout(ctx.deps, input),
+  }),
+  activateVoucher: t.field({
+    type: VoucherActivation,
+    errors: domainErrors,
+    args: { input: t.arg({ type: VoucherInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => activateVoucher(ctx.deps, await ctx.actor(), input),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  voucher: t.field({
+    type: VoucherInfo,
+    errors: domainErrors,
+    args: { number: t.arg.string({ required: true }), code: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) =>
+      getVoucherInfo(ctx.deps, await ctx.actor(), { voucherNumber: args.number, voucherCode: args.code }),
+  }),
+}));

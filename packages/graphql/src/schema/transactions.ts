@@ -1,0 +1,203 @@
+import {
+  type CurrencyView,
+  searchTransactions,
+  showTransaction,
+  type TransactionDetailView,
+  type TransactionNode,
+  type TransactionTotal,
+  type WalletSummary,
+} from "@purse/engine";
+import { GraphQLError } from "graphql";
+import { builder } from "../builder.ts";
+import { Currency } from "./wallets.ts";
+
+const TransactionType = builder.enumType("TransactionType", {
+  values: ["TRANSFER", "DEPOSIT", "WITHDRAW"] as const,
+});
+const TransactionStatus = builder.enumType("TransactionStatus", {
+  values: ["PENDING", "FAIL", "SUCCESS", "CANCEL"] as const,
+});
+
+const WalletRef = builder.objectRef<WalletSummary>("WalletRef").implement({
+  description: "A wallet a transaction touched (the other party's too: number and currency only)",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    number: t.exposeString("number"),
+    ownedByMe: t.exposeBoolean("ownedByCaller"),
+    currency: t.field({
+      type: Currency,
+      nullable: true,
+      resolve: (wallet, _args, ctx) => ctx.currencies.load(wallet.currencyId),
+    }),
+  }),
+});
+
+export const Transaction = builder.objectRef<TransactionNode>("Transaction").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    externalId: t.exposeString("externalId", { nullable: true }),
+    type: t.field({ type: TransactionType, resolve: (tx) => tx.type }),
+    status: t.field({ type: TransactionStatus, resolve: (tx) => tx.status }),
+    label: t.exposeString("label"),
+    amount: t.exposeString("amount"),
+    commission: t.exposeString("commission"),
+    amountFrom: t.exposeString("amountFrom"),
+    amountTo: t.exposeString("amountTo"),
+    description: t.exposeString("description"),
+    createdAt: t.exposeString("createdAt", { description: "ISO 8601, UTC" }),
+    currency: t.field({
+      type: Currency,
+      nullable: true,
+      resolve: (tx, _args, ctx): Promise<CurrencyView | null> => ctx.currencies.load(tx.currencyId),
+    }),
+    walletFrom: t.field({
+      type: WalletRef,
+      nullable: true,
+      resolve: (tx, _args, ctx) => (tx.walletFromId === null ? null : ctx.wallets.load(tx.walletFromId)),
+    }),
+    walletTo: t.field({
+      type: WalletRef,
+      nullable: true,
+      resolve: (tx, _args, ctx) => (tx.walletToId === null ? null : ctx.wallets.load(tx.walletToId)),
+    }),
+  }),
+});
+
+const TransactionEdge = builder
+  .objectRef<{ cursor: string; node: TransactionNode }>("TransactionEdge")
+  .implement({
+    fields: (t) => ({
+      cursor: t.exposeString("cursor"),
+      node: t.field({ type: Transaction, resolve: (edge) => edge.node }),
+    }),
+  });
+
+const PageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>("PageInfo").implement({
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean("hasNextPage"),
+    endCursor: t.exposeString("endCursor", { nullable: true }),
+  }),
+});
+
+const CurrencyTotal = builder.objectRef<TransactionTotal>("CurrencyTotal").implement({
+  description: "Count and sums over the whole filtered set, per currency",
+  fields: (t) => ({
+    currency: t.exposeString("currency"),
+    count: t.exposeInt("count"),
+    amount: t.exposeString("amount"),
+    commission: t.exposeString("commission"),
+  }),
+});
+
+const TransactionConnection = builder
+  .objectRef<{
+    edges: { cursor: string; node: TransactionNode }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    totals: TransactionTotal[];
+  }>("TransactionConnection")
+  .implement({
+    fields: (t) => ({
+      edges: t.field({ type: [TransactionEdge], resolve: (connection) => connection.edges }),
+      pageInfo: t.field({ type: PageInfo, resolve: (connection) => connection.pageInfo }),
+      totals: t.field({ type: [CurrencyTotal], resolve: (connection) => connection.totals }),
+    }),
+  });
+
+const TransactionFilter = builder.inputType("TransactionFilter", {
+  fields: (t) => ({
+    from: t.string({ description: "ISO date or date-time, inclusive" }),
+    until: t.string({ description: "ISO date or date-time, inclusive (a date means the whole day)" }),
+    walletNumber: t.string(),
+    type: t.field({ type: TransactionType }),
+    status: t.field({ type: TransactionStatus }),
+    minAmount: t.string({ description: "Decimal, in each transaction's currency" }),
+    maxAmount: t.string(),
+  }),
+});
+
+const ProcessingPay = builder.objectRef<TransactionDetailView["processingPay"]>("ProcessingPay").implement({
+  fields: (t) => ({
+    paymentId: t.exposeString("paymentId"),
+    signature: t.exposeString("signature"),
+    walletFrom: t.exposeString("walletFrom"),
+    walletTo: t.exposeString("walletTo"),
+    amount: t.exposeString("amount"),
+    status: t.exposeString("status"),
+    cancel: t.exposeBoolean("cancel"),
+  }),
+});
+
+const TransactionDetail = builder.objectRef<TransactionDetailView>("TransactionDetail").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    externalId: t.exposeString("externalId"),
+    amount: t.exposeString("amount"),
+    commission: t.exposeString("commission"),
+    type: t.exposeString("type"),
+    status: t.exposeString("status"),
+    currencyCode: t.string({ resolve: (detail) => detail.currency.code }),
+    processingPay: t.field({ type: ProcessingPay, resolve: (detail) => detail.processingPay }),
+  }),
+});
+
+const encodeCursor = (id: number) => Buffer.from(`tx:${id}`).toString("base64url");
+function decodeCursor(cursor: string | null | undefined): number | null {
+  if (!cursor) return null;
+  const match = /^tx:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match?.[1]) throw new GraphQLError("Invalid cursor", { extensions: { code: "BAD_USER_INPUT" } });
+  return Number(match[1]);
+}
+
+function dateBound(text: string | null | undefined, endOfDay: boolean): Date | null {
+  if (!text) return null;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const date = new Date(dateOnly ? `${text}T${endOfDay ? "23:59:59.999" : "00:00:00"}Z` : text);
+  if (Number.isNaN(date.getTime()))
+    throw new GraphQLError(`"${text}" is not a date`, { extensions: { code: "BAD_USER_INPUT" } });
+  return date;
+}
+
+builder.queryFields((t) => ({
+  transactions: t.field({
+    type: TransactionConnection,
+    description: "The caller's transactions, newest first (merchants only, as REST history)",
+    args: {
+      first: t.arg.int({ defaultValue: 20 }),
+      after: t.arg.string(),
+      filter: t.arg({ type: TransactionFilter }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const filter = args.filter ?? {};
+      const page = await searchTransactions(
+        ctx.deps,
+        await ctx.actor(),
+        {
+          from: dateBound(filter.from, false),
+          until: dateBound(filter.until, true),
+          walletNumber: filter.walletNumber ?? null,
+          type: filter.type ?? null,
+          status: filter.status ?? null,
+          minAmount: filter.minAmount ?? null,
+          maxAmount: filter.maxAmount ?? null,
+        },
+        { first: args.first ?? 20, afterId: decodeCursor(args.after) },
+      );
+      const edges = page.nodes.map((node) => ({ cursor: encodeCursor(node.id), node }));
+      return {
+        edges,
+        pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+        totals: page.totals,
+      };
+    },
+  }),
+  transaction: t.field({
+    type: TransactionDetail,
+    nullable: true,
+    args: { id: t.arg.int(), externalId: t.arg.string() },
+    resolve: async (_root, args, ctx) =>
+      showTransaction(ctx.deps, await ctx.actor(), {
+        id: args.id ?? null,
+        externalId: args.externalId ?? null,
+      }),
+  }),
+}));

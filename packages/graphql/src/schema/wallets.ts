@@ -1,0 +1,70 @@
+import {
+  type CurrencyView,
+  getProfile,
+  listRates,
+  listWallets,
+  type RateView,
+  type WalletView,
+} from "@purse/engine";
+import { builder } from "../builder.ts";
+
+export const Currency = builder.objectRef<CurrencyView>("Currency").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    code: t.exposeString("code"),
+    name: t.exposeString("name"),
+    rate: t.exposeString("rate", { description: "Exchange rate (USD per unit), exact decimal" }),
+    prefix: t.exposeString("prefix"),
+    icon: t.exposeString("icon"),
+    precession: t.exposeInt("precession"),
+    minAmount: t.exposeString("minAmount"),
+    maxAmount: t.exposeString("maxAmount"),
+  }),
+});
+
+export const Wallet = builder.objectRef<WalletView>("Wallet").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    number: t.exposeString("number"),
+    amount: t.exposeString("amount", { description: "Balance, exact decimal" }),
+    amountLimit: t.exposeString("amountLimit"),
+    activeAmount: t.exposeString("activeAmount"),
+    status: t.int({ resolve: (wallet) => wallet.status, description: "0 NEW, 1 ACTIVE, 2 DELETED" }),
+    canUseForDepositApiOut: t.exposeBoolean("canUseForDepositApiOut"),
+    canUseForWithdrawApiOut: t.exposeBoolean("canUseForWithdrawApiOut"),
+    currency: t.field({ type: Currency, resolve: (wallet) => wallet.currency }),
+  }),
+});
+
+const Rate = builder.objectRef<RateView>("Rate").implement({
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    group: t.exposeString("group"),
+    value: t.exposeString("value"),
+  }),
+});
+
+const Me = builder.objectRef<{ id: number; name: string; role: string; blocked: boolean }>("Me").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    role: t.exposeString("role"),
+    blocked: t.exposeBoolean("blocked"),
+  }),
+});
+
+builder.queryFields((t) => ({
+  me: t.field({ type: Me, resolve: async (_root, _args, ctx) => getProfile(ctx.deps, await ctx.actor()) }),
+  wallets: t.field({
+    type: [Wallet],
+    resolve: async (_root, _args, ctx) => listWallets(ctx.deps, await ctx.actor()),
+  }),
+  wallet: t.field({
+    type: Wallet,
+    nullable: true,
+    args: { number: t.arg.string({ required: true }) },
+    resolve: async (_root, { number }, ctx) =>
+      (await listWallets(ctx.deps, await ctx.actor())).find((wallet) => wallet.number === number) ?? null,
+  }),
+  rates: t.field({ type: [Rate], resolve: (_root, _args, ctx) => listRates(ctx.deps) }),
+}));

@@ -1,0 +1,117 @@
+import {
+  getProfile,
+  getVoucherInfo,
+  listRates,
+  listWallets,
+  searchTransactions,
+  showTransaction,
+} from "@purse/engine";
+import { z } from "zod";
+import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { decimal, transactionNode, transactionStatus, transactionType, wallet } from "./schemas.ts";
+
+export const me = authedProcedure
+  .output(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      role: z.enum(["merchant", "partner"]),
+      blocked: z.boolean(),
+    }),
+  )
+  .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
+
+export const wallets = authedProcedure
+  .output(z.array(wallet))
+  .query(({ ctx }) => listWallets(ctx.deps, ctx.actor));
+
+export const walletByNumber = authedProcedure
+  .input(z.object({ number: z.string() }))
+  .output(wallet.nullable())
+  .query(
+    async ({ ctx, input }) =>
+      (await listWallets(ctx.deps, ctx.actor)).find((w) => w.number === input.number) ?? null,
+  );
+
+export const rates = publicProcedure
+  .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
+  .query(({ ctx }) => listRates(ctx.deps));
+
+export const transactions = authedProcedure
+  .input(
+    z.object({
+      first: z.number().int().min(1).max(100).default(20),
+      afterId: z.number().int().positive().nullish(),
+      from: z.coerce.date().nullish(),
+      until: z.coerce.date().nullish(),
+      walletNumber: z.string().nullish(),
+      type: transactionType.nullish(),
+      status: transactionStatus.nullish(),
+      minAmount: decimal.nullish(),
+      maxAmount: decimal.nullish(),
+    }),
+  )
+  .output(
+    z.object({
+      nodes: z.array(transactionNode),
+      hasNextPage: z.boolean(),
+      totals: z.array(
+        z.object({
+          currencyId: z.number(),
+          currency: z.string(),
+          count: z.number(),
+          amount: decimal,
+          commission: decimal,
+        }),
+      ),
+    }),
+  )
+  .query(({ ctx, input }) =>
+    searchTransactions(ctx.deps, ctx.actor, input, { first: input.first, afterId: input.afterId ?? null }),
+  );
+
+export const transaction = authedProcedure
+  .input(z.object({ id: z.number().int().positive().nullish(), externalId: z.string().nullish() }))
+  .output(
+    z.object({
+      id: z.number(),
+      externalId: z.string(),
+      amount: decimal,
+      commission: decimal,
+      type: transactionType,
+      status: transactionStatus,
+      currency: z.object({ id: z.number(), code: z.string(), precession: z.number() }),
+      processingPay: z.object({
+        paymentId: z.string(),
+        signature: z.string(),
+        transactionId: z.number(),
+        walletFrom: z.string(),
+        walletTo: z.string(),
+        currencyTo: z.string(),
+        currencyFrom: z.string(),
+        amount: decimal,
+        status: z.string(),
+        cancel: z.boolean(),
+      }),
+    }),
+  )
+  .query(({ ctx, input }) =>
+    showTransaction(ctx.deps, ctx.actor, { id: input.id ?? null, externalId: input.externalId ?? null }),
+  );
+
+export const voucher = authedProcedure
+  .input(z.object({ number: z.string(), code: z.string() }))
+  .output(
+    z.object({
+      voucherNumber: z.string(),
+      amount: decimal,
+      commission: decimal,
+      amountTo: decimal,
+      currency: z.string(),
+      status: z.number(),
+      expiredAt: z.string(),
+    }),
+  )
+  .query(({ ctx, input }) =>
+    getVoucherInfo(ctx.deps, ctx.actor, { voucherNumber: input.number, voucherCode: input.code }),
+  );

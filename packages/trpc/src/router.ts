@@ -1,0 +1,21 @@
+import { transactionUpdated } from "./procedures/live.ts";
+import { me, rates, transaction, transactions, voucher, walletByNumber, wallets } from "./procedures/read.ts";
+import { activate, checkout, transfer } from "./procedures/write.ts";
+import { router } from "./trpc.ts";
+
+/** The typed API for front ends: the engine's operations with zod input and output. */
+export const appRouter = router({
+  me,
+  wallets,
+  wallet: walletByNumber,
+  rates,
+  transactions,
+  transaction,
+  voucher,
+  transfer,
+  checkout,
+  activateVoucher: activate,
+  transactionUpdated,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,62 @@
+import { type Actor, authenticate, type EngineDependencies, type ErrorKind, PurseError } from "@purse/engine";
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+
+export interface TrpcContext {
+  readonly deps: EngineDependencies;
+  readonly authorization: string | null;
+}
+
+/** Engine error kinds to tRPC codes; a new kind without a code here does not compile. */
+const codeByKind: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
+  validation: "UNPROCESSABLE_CONTENT",
+  unauthenticated: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict_busy: "CONFLICT",
+  unavailable: "SERVICE_UNAVAILABLE",
+  oauth: "BAD_REQUEST",
+};
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const purse = PurseError.is(error.cause) ? error.cause : null;
+    return {
+      ...shape,
+      // Unexpected errors never show their text; engine errors show the spec's.
+      message: purse
+        ? purse.message
+        : error.code === "INTERNAL_SERVER_ERROR"
+          ? "Internal server error"
+          : shape.message,
+      data: {
+        ...shape.data,
+        stack: undefined,
+        purseCode: purse?.code ?? null,
+        field: purse?.field ?? null,
+        translation: purse?.translation ?? null,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+
+/** Every engine error leaves as a TRPCError whose cause keeps the code, field and translation. */
+const engineErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && PurseError.is(result.error.cause)) {
+    const purse = result.error.cause;
+    throw new TRPCError({ code: codeByKind[purse.definition.kind], message: purse.message, cause: purse });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(engineErrors);
+
+/** Procedures that need a bearer token, exactly as REST. */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? "")?.[1] ?? null;
+  const actor: Actor = await authenticate(ctx.deps, token);
+  return next({ ctx: { ...ctx, actor } });
+});
