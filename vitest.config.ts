@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // vitest 5's reporter calls Map.groupBy (Node 21+) when it prints failures; Node 20 lacks it.
@@ -16,6 +17,17 @@ if (!("groupBy" in Map)) {
 }
 
 export default defineConfig({
+  // graphql 17 has a "development" build that Vite picks for our sources while Node gives yoga and
+  // Pothos the normal one: two copies of graphql in one process ("from another module or realm").
+  // Point our imports at the build Node resolves.
+  resolve: {
+    alias: [
+      {
+        find: /^graphql$/,
+        replacement: fileURLToPath(new URL("./node_modules/graphql/index.mjs", import.meta.url)),
+      },
+    ],
+  },
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["**/node_modules/**"],

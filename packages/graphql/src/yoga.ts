@@ -8,7 +8,7 @@ import { purseSchema } from "./schema.ts";
 /** Limits that keep one query from costing the server more than a dashboard page needs. */
 export const queryLimits = {
   maxDepth: 10,
-  maxCost: 5_000,
+  maxCost: 20_000,
   maxAliases: 15,
   maxTokens: 2_000,
 } as const;
@@ -41,8 +41,31 @@ export function createGraphQLHandler(deps: EngineDependencies): PurseYoga {
   });
 }
 
+interface GraphQLErrorLike extends Error {
+  readonly cause?: unknown;
+  readonly originalError?: unknown;
+}
+
+/**
+ * The GraphQL error around a resolver's error. Checked by name, not `instanceof`: yoga's helpers
+ * may create it from another copy of the graphql module.
+ */
+function isGraphQLError(error: unknown): error is GraphQLErrorLike {
+  return error instanceof Error && error.name === "GraphQLError";
+}
+
+/** graphql 17 keeps a resolver's error as `cause`; older releases called it `originalError`. */
+function causeOf(error: GraphQLErrorLike): unknown {
+  return error.cause ?? error.originalError;
+}
+
+function extensionsOf(error: GraphQLErrorLike): Record<string, unknown> {
+  const extensions = (error as { extensions?: Record<string, unknown> }).extensions;
+  return extensions ?? {};
+}
+
 function maskError(error: unknown): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
+  const original = isGraphQLError(error) ? causeOf(error) : error;
   if (PurseError.is(original)) {
     return new GraphQLError(original.message, {
       extensions: {
@@ -53,8 +76,14 @@ function maskError(error: unknown): Error {
       },
     });
   }
-  if (error instanceof GraphQLError && !error.originalError) return error;
-  if (error instanceof GraphQLError && error.originalError instanceof GraphQLError)
-    return error.originalError;
+  if (isGraphQLError(original)) return nativeGraphQLError(original);
+  // A request error (syntax, validation, limits), possibly from graphql-armor's own copy of graphql.
+  if (isGraphQLError(error) && original === undefined) return nativeGraphQLError(error);
   return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+}
+
+function nativeGraphQLError(error: GraphQLErrorLike): GraphQLError {
+  return error instanceof GraphQLError
+    ? error
+    : new GraphQLError(error.message, { extensions: extensionsOf(error) });
 }

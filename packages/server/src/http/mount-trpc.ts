@@ -9,5 +9,11 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
     router: appRouter,
     createContext: ({ req }): TrpcContext => ({ deps, authorization: req.headers.authorization ?? null }),
   };
-  await app.register(fastifyTRPCPlugin, { prefix: "/trpc", trpcOptions: options });
+  await app.register(async (scope) => {
+    // tRPC describes itself (the AppRouter type), not in the REST API's OpenAPI document.
+    scope.addHook("onRoute", (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
+    await scope.register(fastifyTRPCPlugin, { prefix: "/trpc", trpcOptions: options });
+  });
 }

@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { type Actor, issueToken, transferFunds } from "@purse/engine";
+import { createTestEngine, type TestEngine } from "@purse/engine/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { schemaText } from "./print-schema.ts";
+import { createGraphQLHandler, type PurseYoga } from "./yoga.ts";
+
+const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
+const bolt: Actor = { userId: 2, role: "partner", clientId: 2, scope: "api" };
+
+describe("the GraphQL endpoint", () => {
+  let engine: TestEngine;
+  let yoga: PurseYoga;
+  let token: string;
+  let queries = 0;
+  beforeAll(async () => {
+    engine = await createTestEngine({ onQuery: () => (queries += 1) });
+    yoga = createGraphQLHandler(engine.deps);
+    token = (
+      await issueToken(engine.deps, {
+        grantType: "client_credentials",
+        clientId: "acme",
+        clientSecret: "acme-secret",
+      })
+    ).access_token;
+    // 120 transactions in both directions, so a page of 100 is full.
+    for (let index = 0; index < 60; index += 1) {
+      await transferFunds(engine.deps, acme, {
+        walletFrom: "U100000010",
+        walletTo: "U100000020",
+        amount: "1.00",
+      });
+      await transferFunds(engine.deps, bolt, {
+        walletFrom: "U100000020",
+        walletTo: "U100000010",
+        amount: "1.00",
+      });
+    }
+  }, 60_000);
+  afterAll(() => engine.close());
+
+  async function graphql(query: string, variables: Record<string, unknown> = {}) {
+    const response = await yoga.fetch("http://purse.test/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
+  }
+
+  it("serves a page of 100 transactions with their wallets and currencies in a bounded number of queries", async () => {
+    queries = 0;
+    const result = await graphql(`{
+      transactions(first: 100) {
+        edges { node { id amount walletFrom { number currency { code } } walletTo { number currency { code } } currency { code } } }
+        pageInfo { hasNextPage endCursor }
+        totals { currency count amount }
+      } }`);
+    expect(result.errors).toBeUndefined();
+    const connection = result.data?.["transactions"] as {
+      edges: unknown[];
+      pageInfo: { hasNextPage: boolean };
+    };
+    expect(connection.edges).toHaveLength(100);
+    expect(connection.pageInfo.hasNextPage).toBe(true);
+    // token, page, totals, one batch of wallets, one batch of currencies
+    expect(queries).toBeLessThanOrEqual(5);
+  });
+
+  it("filters and totals per currency", async () => {
+    const result =
+      await graphql(`{ transactions(first: 5, filter: { type: TRANSFER, minAmount: "1", maxAmount: "1.00" }) {
+      edges { node { type amount } } totals { currency count amount } } }`);
+    const connection = result.data?.["transactions"] as {
+      totals: { currency: string; count: number; amount: string }[];
+    };
+    expect(connection.totals).toEqual([{ currency: "USD", count: 120, amount: "120.00" }]);
+  });
+
+  it("refuses queries deeper than the limit", async () => {
+    const deep = `{ wallets { currency { code } } ${"me { name ".repeat(1)}} }`;
+    expect((await graphql(deep)).errors).toBeUndefined();
+    const nested = `{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }`;
+    const result = await graphql(nested);
+    expect(result.errors?.[0]?.message).toMatch(/depth/i);
+  });
+
+  it("refuses too many aliases and too costly queries", async () => {
+    const aliases = Array.from({ length: 20 }, (_, index) => `a${index}: me { name }`).join(" ");
+    expect((await graphql(`{ ${aliases} }`)).errors?.[0]?.message).toMatch(/alias/i);
+    const costly = `{ ${Array.from({ length: 12 }, (_, index) => `t${index}: transactions(first: 100) { edges { node { walletFrom { currency { code name rate } } walletTo { currency { code name rate } } } } }`).join(" ")} }`;
+    expect((await graphql(costly)).errors?.[0]?.message).toMatch(/cost|alias/i);
+  });
+
+  it("keeps the committed schema.graphql in step with the code", () => {
+    const committed = readFileSync(new URL("../schema.graphql", import.meta.url), "utf8");
+    expect(committed).toBe(schemaText());
+  });
+});
