@@ -42,9 +42,7 @@ export async function startServer(
       runtime,
       url,
       stop: () => {
-        // In-flight requests finish; then connections and pools close.
-        stopping ??= app
-          .close()
+        stopping ??= closeGracefully(app)
           .then(() => dispatcher.stop())
           .then(() => runtime.close());
         return stopping;
@@ -53,5 +51,24 @@ export async function startServer(
   } catch (error) {
     await runtime.close();
     throw error;
+  }
+}
+
+/** How long requests in flight may take to finish before their connections are cut. */
+const shutdownDeadlineMs = 10_000;
+
+/**
+ * Stops accepting connections and lets requests in flight finish. Keep-alive connections are
+ * closed as soon as they go idle (a client's pool would otherwise hold the process open), and
+ * whatever is still open at the deadline is cut.
+ */
+async function closeGracefully(app: FastifyInstance): Promise<void> {
+  const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  const deadline = setTimeout(() => app.server.closeAllConnections(), shutdownDeadlineMs);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(idleSweep);
+    clearTimeout(deadline);
   }
 }

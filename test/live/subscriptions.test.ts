@@ -1,0 +1,143 @@
+import { dropDatabase } from "@purse/engine/testing";
+import { appRouter } from "@purse/trpc";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
+import {
+  callerFor,
+  createSeededDatabase,
+  type SeededDatabase,
+  startTestServer,
+  type TestServer,
+} from "../support/test-server.ts";
+
+/** Reads a GraphQL-over-SSE response until `accept` approves an event, or the time runs out. */
+async function firstEvent(
+  response: Response,
+  accept: (payload: { transactionId: number; status: number }) => boolean,
+  timeoutMs: number,
+) {
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error("no event stream");
+  const decoder = new TextDecoder();
+  const deadline = setTimeout(() => reader.cancel(), timeoutMs);
+  let buffer = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return null;
+      buffer += decoder.decode(value, { stream: true });
+      for (const line of buffer.split("\n")) {
+        if (!line.startsWith("data:")) continue;
+        const data = JSON.parse(line.slice(5)).data?.transactionUpdated;
+        if (data && accept(data)) return data;
+      }
+      buffer = buffer.slice(buffer.lastIndexOf("\n") + 1);
+    }
+  } finally {
+    clearTimeout(deadline);
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+describe("transactionUpdated across two purse serve processes (one in its own OS process)", () => {
+  let database: SeededDatabase;
+  let first: SpawnedServer & { token(client: string): Promise<string> };
+  let second: TestServer;
+  beforeAll(async () => {
+    database = await createSeededDatabase();
+    const spawned = await spawnPurseServe(database);
+    const call = callerFor(spawned.url);
+    first = Object.assign(spawned, {
+      token: async (client: string) =>
+        (
+          await call("POST", "/token", {
+            body: { grant_type: "client_credentials", client_id: client, client_secret: `${client}-secret` },
+          })
+        ).body.access_token as string,
+    });
+    second = await startTestServer({ database });
+  }, 60_000);
+  afterAll(async () => {
+    await first.stop();
+    await second.close();
+    await dropDatabase(database.name);
+  });
+
+  it("delivers a transfer made through one process to a subscriber on the other", async () => {
+    const subscriberToken = await first.token("bolt");
+    const response = await fetch(`${first.url}/graphql`, {
+      method: "POST",
+      headers: {
+        accept: "text/event-stream",
+        "content-type": "application/json",
+        authorization: `Bearer ${subscriberToken}`,
+      },
+      body: JSON.stringify({ query: "subscription { transactionUpdated { transactionId type status at } }" }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+
+    const acme = await second.token("acme");
+    const made: number[] = [];
+    let seen = false;
+    // Transfers keep coming until the subscriber has seen one: the subscription starts asynchronously.
+    const producer = (async () => {
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const transfer = await second.call("POST", "/api/transaction/transfer", {
+          token: acme,
+          body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: `${attempt + 1}.00` },
+        });
+        made.push(transfer.body.data.id);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if (seen) return;
+      }
+    })();
+    const event = await firstEvent(response, (payload) => made.includes(payload.transactionId), 10_000);
+    seen = true;
+    await producer;
+    expect(event).toMatchObject({ type: 1, status: 3 });
+  });
+
+  it("does not tell a user about transactions that are not theirs", async () => {
+    const cafe = await first.token("cafe");
+    const response = await fetch(`${first.url}/graphql`, {
+      method: "POST",
+      headers: {
+        accept: "text/event-stream",
+        "content-type": "application/json",
+        authorization: `Bearer ${cafe}`,
+      },
+      body: JSON.stringify({ query: "subscription { transactionUpdated { transactionId } }" }),
+    });
+    const acme = await second.token("acme");
+    await second.call("POST", "/api/transaction/transfer", {
+      token: acme,
+      body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" },
+    });
+    expect(await firstEvent(response, () => true, 1_500)).toBeNull();
+  });
+});
+
+describe("the tRPC subscription", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api.close());
+
+  it("yields the caller's committed transactions", async () => {
+    const deps = api.server.runtime.deps;
+    const caller = appRouter.createCaller({ deps, authorization: `Bearer ${await api.token("bolt")}` });
+    const stream = await caller.transactionUpdated();
+    const iterator = stream[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const transfer = await api.call("POST", "/api/transaction/transfer", {
+      token: await api.token("acme"),
+      body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "3.00" },
+    });
+    const { value } = await next;
+    expect(value).toMatchObject({ transactionId: transfer.body.data.id, type: 1, status: 3 });
+    await iterator.return?.();
+  });
+});

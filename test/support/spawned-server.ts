@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { SeededDatabase } from "./test-server.ts";
+import { testSecretKey } from "./test-server.ts";
+
+const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
+
+export interface SpawnedServer {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** SIGTERM (or another signal) and wait for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real `purse serve` in its own OS process over `database`, ready when /healthz answers. */
+export async function spawnPurseServe(
+  database: SeededDatabase,
+  env: Record<string, string> = {},
+): Promise<SpawnedServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // Vite puts BASE_URL="/" into the test process's environment; a real shell would not have it.
+  const { BASE_URL: _vite, ...inherited } = process.env;
+  const child = spawn(process.execPath, [bin, "serve"], {
+    env: {
+      ...inherited,
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: url,
+      LOG_LEVEL: "silent",
+      PURSE_SECRET_KEY: testSecretKey,
+      PURSE_CAPTCHA: "off",
+      PURSE_REDIS_PREFIX: database.name,
+      ...env,
+    },
+    stdio: "ignore",
+  });
+  await waitUntilHealthy(url, child);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    url,
+    process: child,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`purse serve exited with ${child.exitCode} before it was healthy`);
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`purse serve at ${url} was not healthy within 30 s`);
+}
