@@ -71,6 +71,7 @@ export {
   type VoucherActivation,
   type VoucherActivationInput,
 } from "./voucher-activation/activate-voucher.ts";
+export { closeExpiredVouchers } from "./voucher-activation/close-expired-vouchers.ts";
 export { getVoucherInfo, type VoucherInfo } from "./voucher-activation/voucher-info.ts";
 export {
   type DispatcherOptions,

@@ -1,4 +1,4 @@
-import { WebhookDispatcher } from "@purse/engine";
+import { closeExpiredVouchers, WebhookDispatcher } from "@purse/engine";
 import type { FastifyInstance } from "fastify";
 import { openRuntime, type Runtime } from "../composition/runtime.ts";
 import type { PurseConfig } from "../config/config.ts";
@@ -34,6 +34,12 @@ export async function startServer(
       onError: (error) => app.log.error({ err: error }, "webhook delivery round failed"),
     });
     if (config.webhookWorker) dispatcher.start();
+    const voucherSweep = setInterval(() => {
+      closeExpiredVouchers(runtime.db).catch((error: unknown) =>
+        app.log.error({ err: error }, "voucher sweep failed"),
+      );
+    }, 60_000);
+    voucherSweep.unref();
     if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demoClients ?? []));
     else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
     let stopping: Promise<void> | null = null;
@@ -42,6 +48,7 @@ export async function startServer(
       runtime,
       url,
       stop: () => {
+        clearInterval(voucherSweep);
         stopping ??= closeGracefully(app)
           .then(() => dispatcher.stop())
           .then(() => runtime.close());
