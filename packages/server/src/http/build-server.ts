@@ -34,6 +34,9 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 5000 },
     // Keep-alive sockets would hold a graceful shutdown open; idle ones close at once.
     forceCloseConnections: "idle",
+    // A request already on an open connection when shutdown begins is served, not refused with
+    // fastify's own 503 body; the shutdown sweep closes each connection once it is idle.
+    return503OnClosing: false,
   });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
