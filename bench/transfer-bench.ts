@@ -4,10 +4,10 @@
  * with autocannon from this process against a local `purse serve`, and pgbench's TPC-B-like run on
  * the same PostgreSQL as the ceiling. Needs PostgreSQL and Redis as for `npm test`.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { readConfig, startServer } from "@purse/server";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -15,7 +15,9 @@ const adminUrl = process.env["PURSE_BENCH_DATABASE_URL"] ?? "postgresql://postgr
 const redisUrl = process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379";
 const durationSeconds = Number(process.env["PURSE_BENCH_SECONDS"] ?? 10);
 const connections = Number(process.env["PURSE_BENCH_CONNECTIONS"] ?? 32);
-const users = 64;
+const users = 32;
+/** Wallets per user: 1 024 wallets in all, so concurrent transfers rarely wait on the same row lock. */
+const walletsPerUser = 32;
 const secretKey = "bench-secret-key-of-at-least-32-characters";
 
 function databaseUrl(name: string): string {
@@ -32,6 +34,10 @@ async function admin(sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+function walletNumber(user: number, index: number): string {
+  return `B${String(user).padStart(4, "0")}${String(index).padStart(5, "0")}`;
 }
 
 function fixture() {
@@ -61,14 +67,16 @@ function fixture() {
       client_secret: "bench-secret",
       form_token: `form${id}`,
     })),
-    wallets: ids.map((id) => ({
-      id,
-      user_id: id,
-      number: `B${String(id).padStart(9, "0")}`,
-      currency: "USD",
-      amount: "1000000.00",
-      amountLimit: "100000000.00",
-    })),
+    wallets: ids.flatMap((user) =>
+      Array.from({ length: walletsPerUser }, (_, index) => ({
+        id: user * 1000 + index,
+        user_id: user,
+        number: walletNumber(user, index),
+        currency: "USD",
+        amount: "1000000.00",
+        amountLimit: "100000000.00",
+      })),
+    ),
   };
 }
 
@@ -76,25 +84,48 @@ async function main(): Promise<void> {
   const name = `purse_bench_${randomBytes(4).toString("hex")}`;
   await admin(`create database ${name}`);
   const url = databaseUrl(name);
-  console.log(`Setting up ${users} merchants with a wallet each in ${name} ...`);
+  console.log(`Setting up ${users} merchants with ${walletsPerUser} wallets each in ${name} ...`);
   const db = await openDatabase({ kind: "postgres", url }, { poolSize: 2 });
   await db.migrate();
   await seedFixture(db, secretBoxFromKey(secretKey), fixture());
   await db.close();
 
-  const server = await startServer(
-    readConfig({
-      DATABASE_URL: url,
-      REDIS_URL: redisUrl,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "silent",
-      PURSE_SECRET_KEY: secretKey,
-      PURSE_RATE_LIMIT_PER_MINUTE: "1000000",
-      PURSE_WEBHOOK_WORKER: "off",
-      PURSE_REDIS_PREFIX: name,
-    }),
+  // The server runs in its own process, as in production, so the load generator does not share its thread.
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const server = { url: `http://127.0.0.1:${port}` };
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env["PURSE_BENCH_PROFILE"] ? ["--cpu-prof", "--cpu-prof-dir=/tmp/purse-prof"] : []),
+      fileURLToPath(new URL("../packages/server/bin/purse.js", import.meta.url)),
+      "serve",
+    ],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        REDIS_URL: redisUrl,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "silent",
+        PURSE_SECRET_KEY: secretKey,
+        PURSE_RATE_LIMIT_PER_MINUTE: "1000000",
+        PURSE_WEBHOOK_WORKER: "off",
+        PURSE_REDIS_PREFIX: name,
+      },
+      stdio: "inherit",
+    },
   );
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (
+      (await fetch(`${server.url}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   try {
     const tokens: string[] = [];
     for (let id = 1; id <= users; id += 1) {
@@ -123,12 +154,14 @@ async function main(): Promise<void> {
             sequence += 1;
             const from = sequence % users;
             const to = (from + 1 + (sequence % (users - 1))) % users;
+            const fromWallet = walletNumber(from + 1, (sequence * 7) % walletsPerUser);
+            const toWallet = walletNumber(to + 1, (sequence * 13) % walletsPerUser);
             return {
               ...request,
               headers: { "content-type": "application/json", authorization: `Bearer ${tokens[from]}` },
               body: JSON.stringify({
-                wallet_from: `B${String(from + 1).padStart(9, "0")}`,
-                wallet_to: `B${String(to + 1).padStart(9, "0")}`,
+                wallet_from: fromWallet,
+                wallet_to: toWallet,
                 amount: "1.00",
                 description: `bench ${sequence}`,
               }),
@@ -137,7 +170,21 @@ async function main(): Promise<void> {
         },
       ],
     });
-    const audit = await auditLedger(server.runtime.db);
+    if (result.non2xx > 0) {
+      const sample = await fetch(`${server.url}/api/transaction/transfer`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${tokens[0]}` },
+        body: JSON.stringify({
+          wallet_from: walletNumber(1, 0),
+          wallet_to: walletNumber(2, 0),
+          amount: "1.00",
+        }),
+      });
+      console.log(`  a sample transfer answered ${sample.status}: ${await sample.text()}`);
+    }
+    const auditDb = await openDatabase({ kind: "postgres", url }, { poolSize: 1 });
+    const audit = await auditLedger(auditDb);
+    await auditDb.close();
     console.log("\nPurse, POST /api/transaction/transfer (real Redis and PostgreSQL):");
     console.log(`  transfers/s  ${result.requests.average.toFixed(0)} (mean), ${result.requests.p50} (p50)`);
     console.log(
@@ -151,7 +198,8 @@ async function main(): Promise<void> {
     );
     if (!audit.ok) process.exitCode = 1;
   } finally {
-    await server.stop();
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
     await admin(`drop database if exists ${name} with (force)`);
   }
   pgbenchBaseline();
