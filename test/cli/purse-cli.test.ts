@@ -118,6 +118,45 @@ describe("the purse command", () => {
     await query("update wallets set balance_minor = balance_minor - 1 where number = 'U100000020'");
   });
 
+  it("runs the operator verbs: users, clients, wallets, credit, vouchers, currency switches", async () => {
+    expect(
+      (await purse(["users", "create", "--login", "newco", "--password", "pw-1", "--name", "New Co"], env))
+        .code,
+    ).toBe(0);
+    const client = await purse(["clients", "create", "--user", "newco"], env);
+    expect(client.output).toMatch(/client_id\s+newco-[0-9a-f]{8}/);
+    expect(client.output).toMatch(/webhook_secret whsec_/);
+    const wallet = await purse(
+      ["wallets", "create", "--user", "newco", "--currency", "USD", "--number", "N777"],
+      env,
+    );
+    expect(wallet.output).toContain("Opened wallet N777 (USD) for newco.");
+    expect((await purse(["wallets", "credit", "N777", "125.50"], env)).output).toMatch(
+      /Credited 125\.50 to N777/,
+    );
+    const overLimit = await purse(["wallets", "credit", "N777", "1.001"], env);
+    expect(overLimit.code).toBe(1);
+    expect(overLimit.output).toContain("This value should have at most 2 decimal places.");
+    expect(await query("select balance_minor::text as balance from wallets where number = 'N777'")).toEqual([
+      { balance: "12550" },
+    ]);
+    const voucher = await purse(
+      ["vouchers", "issue", "--currency", "USD", "--amount", "20.00", "--creator", "newco"],
+      env,
+    );
+    expect(voucher.output).toMatch(/voucher_number V-[0-9A-F]{8}/);
+    expect((await purse(["users", "block", "newco"], env)).output).toContain("newco is blocked.");
+    expect(await query("select blocked from users where login = 'newco'")).toEqual([{ blocked: true }]);
+    expect((await purse(["currencies", "disable", "EUR", "--direction", "checkout"], env)).code).toBe(0);
+    expect(await query("select enabled, checkout_enabled from currencies where code = 'EUR'")).toEqual([
+      { enabled: true, checkout_enabled: false },
+    ]);
+    const missing = await purse(["users", "block", "nobody"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain('No user with login "nobody"');
+    expect((await purse(["audit"], env)).code).toBe(0);
+  });
+
   it("stops on bad configuration with one line naming each variable", async () => {
     const run = await purse(["migrate"], { ...env, PORT: "eighty", PURSE_RATE_LIMIT_PER_MINUTE: "0" });
     expect(run.code).toBe(1);

@@ -1,6 +1,7 @@
 import { FixtureError } from "@purse/engine";
 import { Command } from "commander";
 import { ConfigError } from "../config/config.ts";
+import { registerAdmin } from "./commands/admin.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerClients } from "./commands/clients.ts";
 import { registerMigrate } from "./commands/migrate.ts";
@@ -17,7 +18,7 @@ registerMigrate(program);
 registerSeed(program);
 registerAudit(program);
 registerWebhooks(program);
-registerClients(program);
+registerAdmin(program, registerClients(program));
 
 try {
   await program.parseAsync(process.argv);

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
 import { withDatabase } from "../with-database.ts";
 
-export function registerClients(program: Command): void {
+export function registerClients(program: Command): Command {
   const clients = program.command("clients").description("manage API clients");
   clients
     .command("rotate-webhook-secret")
@@ -23,4 +23,5 @@ export function registerClients(program: Command): void {
         console.log(`Deliveries carry both signatures for the next ${hours} hour(s).`);
       }),
     );
+  return clients;
 }

@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { PurseError } from "../errors/index.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { decimalTextToMinor } from "../money/index.ts";
+import type { Database } from "../persistence/database.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { hashSecret } from "../secrets/index.ts";
+import { userIdByLogin } from "./admin-users.ts";
+
+/** Operator switches on a currency (the `purse currencies` command). */
+export async function setCurrencyFlag(
+  db: Database,
+  code: string,
+  flag: "enabled" | "checkout" | "transfer",
+  on: boolean,
+): Promise<void> {
+  const column = { enabled: "enabled", checkout: "checkout_enabled", transfer: "transfer_enabled" }[flag];
+  const updated = await rows(
+    db.em(),
+    sql<{ id: number }>`update currencies set ${sql.ref(column)} = ${on} where code = ${code} returning id`,
+  );
+  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+}
+
+export interface IssuedVoucher {
+  readonly number: string;
+  readonly code: string;
+}
+
+/**
+ * Issues a paid voucher: its value moves from equity to the voucher account, from which activation
+ * later pays. The code is returned once and stored only as a hash.
+ */
+export async function issueVoucher(
+  db: Database,
+  voucher: { currency: string; amount: string; type: 1 | 2; creatorLogin: string; expiresAt: Date },
+): Promise<IssuedVoucher> {
+  const creatorId = await userIdByLogin(db, voucher.creatorLogin);
+  const issued = {
+    number: `V-${randomBytes(4).toString("hex").toUpperCase()}`,
+    code: [0, 1, 2].map(() => randomBytes(2).readUInt16BE(0).toString().padStart(5, "0").slice(-4)).join("-"),
+  };
+  const codeHash = await hashSecret(issued.code);
+  await db.em().transactional(async (em) => {
+    const currency = await firstRow(
+      em,
+      sql<{
+        id: number;
+        precession: number;
+      }>`select id, precession from currencies where code = ${voucher.currency}`,
+    );
+    if (!currency) throw new Error(`no currency ${voucher.currency}`);
+    const amount = decimalTextToMinor(voucher.amount, Number(currency.precession));
+    if (amount <= 0n) throw new Error("the amount must be positive");
+    const purchase = await recordMovement(em, {
+      userId: creatorId,
+      type: TransactionType.TRANSFER,
+      status: TransactionStatus.SUCCESS,
+      label: "Voucher purchase",
+      walletFromId: null,
+      walletToId: null,
+      currencyId: currency.id,
+      amountMinor: amount,
+      commissionMinor: 0n,
+      amountFromMinor: amount,
+      amountToMinor: amount,
+      description: `Voucher ${issued.number}`,
+      legs: [
+        { account: "equity", amountMinor: -amount },
+        { account: "voucher", amountMinor: amount },
+      ],
+    });
+    await sql`insert into vouchers (number, code_hash, currency_id, amount_minor, type, expired_at, creator_user_id,
+        purchase_transaction_id)
+      values (${issued.number}, ${codeHash}, ${currency.id}, ${amount.toString()}, ${voucher.type}, ${voucher.expiresAt},
+        ${creatorId}, ${purchase.id})`.execute(em.getKysely());
+  });
+  return issued;
+}

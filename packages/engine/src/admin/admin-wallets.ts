@@ -1,0 +1,83 @@
+import { randomInt } from "node:crypto";
+import { PurseError } from "../errors/index.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { findWalletsByNumber } from "../ledger/wallet-store.ts";
+import { decimalTextToMinor, formatMinor, parseAmount } from "../money/index.ts";
+import type { Database } from "../persistence/database.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { WalletStatus, type WalletStatusName } from "../wallet/wallet-status.ts";
+import { userIdByLogin } from "./admin-users.ts";
+
+/** Operator verbs for wallets (the `purse wallets` command). */
+export async function createWallet(
+  db: Database,
+  wallet: { login: string; currency: string; amountLimit: string; number?: string },
+): Promise<string> {
+  const userId = await userIdByLogin(db, wallet.login);
+  const currency = await firstRow(
+    db.em(),
+    sql<{
+      id: number;
+      precession: number;
+    }>`select id, precession from currencies where code = ${wallet.currency}`,
+  );
+  if (!currency) throw new Error(`no currency ${wallet.currency}`);
+  const number =
+    wallet.number ?? `${wallet.currency.slice(0, 1)}${String(randomInt(100_000_000, 999_999_999))}`;
+  const limit = decimalTextToMinor(wallet.amountLimit, Number(currency.precession));
+  await sql`insert into wallets (user_id, number, currency_id, amount_limit_minor)
+    values (${userId}, ${number}, ${currency.id}, ${limit.toString()})`.execute(db.em().getKysely());
+  return number;
+}
+
+export async function setWalletStatus(db: Database, number: string, status: WalletStatusName): Promise<void> {
+  const updated = await rows(
+    db.em(),
+    sql<{ id: string }>`update wallets set status = ${WalletStatus[status]}, updated_at = now()
+      where number = ${number} returning id`,
+  );
+  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+}
+
+/**
+ * Credits a wallet from the currency's equity account (an operator deposit): one balanced
+ * movement, with the wallet locked and its amountLimit respected.
+ */
+export async function creditWallet(
+  db: Database,
+  number: string,
+  amount: string,
+  note: string,
+): Promise<number> {
+  return db.em().transactional(async (em) => {
+    const wallet = (await findWalletsByNumber(em, [number], { lock: true })).get(number);
+    if (!wallet) throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
+    const minor = parseAmount(amount, wallet.currency.precession);
+    if (wallet.balanceMinor + minor > wallet.amountLimitMinor) {
+      throw new PurseError("MAX_AMOUNT", "amount", {
+        max: formatMinor(wallet.amountLimitMinor, wallet.currency.precession),
+        currency: wallet.currency.code,
+      });
+    }
+    const recorded = await recordMovement(em, {
+      userId: wallet.userId,
+      type: TransactionType.DEPOSIT,
+      status: TransactionStatus.SUCCESS,
+      label: "Operator credit",
+      walletFromId: null,
+      walletToId: wallet.id,
+      currencyId: wallet.currencyId,
+      amountMinor: minor,
+      commissionMinor: 0n,
+      amountFromMinor: minor,
+      amountToMinor: minor,
+      description: note,
+      legs: [
+        { account: "equity", amountMinor: -minor },
+        { account: "wallet", walletId: wallet.id, amountMinor: minor },
+      ],
+    });
+    return recorded.id;
+  });
+}

@@ -1,0 +1,3 @@
+export * from "./admin-catalogue.ts";
+export * from "./admin-users.ts";
+export * from "./admin-wallets.ts";

@@ -1,0 +1,161 @@
+import {
+  createClient,
+  createUser,
+  createWallet,
+  creditWallet,
+  issueVoucher,
+  openSecretBox,
+  setCurrencyFlag,
+  setUserBlocked,
+  setWalletStatus,
+} from "@purse/engine";
+import type { Command } from "commander";
+import { readConfig } from "../../config/config.ts";
+import { withDatabase } from "../with-database.ts";
+
+/** Operator verbs: users, clients, wallets, vouchers and currency switches. */
+export function registerAdmin(program: Command, clients: Command): void {
+  const users = program.command("users").description("create users, block and unblock them");
+  users
+    .command("create")
+    .requiredOption("--login <login>")
+    .requiredOption("--password <password>")
+    .requiredOption("--name <name>")
+    .option("--role <role>", "merchant or partner", "merchant")
+    .description("create a user who can sign in on the payment page and own wallets")
+    .action((o: { login: string; password: string; name: string; role: string }) =>
+      withDatabase(async (db) => {
+        if (o.role !== "merchant" && o.role !== "partner")
+          throw new Error("--role takes merchant or partner");
+        const id = await createUser(db, { login: o.login, password: o.password, name: o.name, role: o.role });
+        console.log(`Created ${o.role} ${o.login} (user ${id}).`);
+      }),
+    );
+  for (const [verb, blocked] of [
+    ["block", true],
+    ["unblock", false],
+  ] as const) {
+    users
+      .command(verb)
+      .argument("<login>")
+      .description(`${verb} a user (blocked users cannot pay or be paid)`)
+      .action((login: string) =>
+        withDatabase(async (db) => {
+          await setUserBlocked(db, login, blocked).catch(() => {
+            throw new Error(`No user with login "${login}"`);
+          });
+          console.log(`${login} is ${blocked ? "blocked" : "unblocked"}.`);
+        }),
+      );
+  }
+
+  clients
+    .command("create")
+    .requiredOption("--user <login>", "the user the client acts for")
+    .description("issue API credentials (shown once: store them now)")
+    .action((o: { user: string }) =>
+      withDatabase(async (db) => {
+        const issued = await createClient(db, await openSecretBox(db, readConfig().secretKey), o.user);
+        console.log(`client_id      ${issued.clientId}`);
+        console.log(`client_secret  ${issued.clientSecret}`);
+        console.log(`form_token     ${issued.formToken}`);
+        console.log(`webhook_secret ${issued.webhookSecret}`);
+      }),
+    );
+
+  const wallets = program.command("wallets").description("create wallets, credit them, change their status");
+  wallets
+    .command("create")
+    .requiredOption("--user <login>")
+    .requiredOption("--currency <code>")
+    .option("--limit <amount>", "amountLimit", "1000000")
+    .option("--number <number>", "the wallet number (default: generated)")
+    .description("open a wallet for a user")
+    .action((o: { user: string; currency: string; limit: string; number?: string }) =>
+      withDatabase(async (db) => {
+        const number = await createWallet(db, {
+          login: o.user,
+          currency: o.currency,
+          amountLimit: o.limit,
+          ...(o.number ? { number: o.number } : {}),
+        });
+        console.log(`Opened wallet ${number} (${o.currency}) for ${o.user}.`);
+      }),
+    );
+  wallets
+    .command("credit")
+    .argument("<number>")
+    .argument("<amount>", 'decimal, e.g. "100.00"')
+    .option("--note <text>", "description of the credit", "Operator credit")
+    .description("credit a wallet from the currency's equity account (a balanced ledger movement)")
+    .action((number: string, amount: string, o: { note: string }) =>
+      withDatabase(async (db) => {
+        const id = await creditWallet(db, number, amount, o.note);
+        console.log(`Credited ${amount} to ${number} (transaction ${id}).`);
+      }),
+    );
+  wallets
+    .command("status")
+    .argument("<number>")
+    .argument("<status>", "NEW, ACTIVE or DELETED")
+    .description("change a wallet's status")
+    .action((number: string, status: string) =>
+      withDatabase(async (db) => {
+        if (status !== "NEW" && status !== "ACTIVE" && status !== "DELETED") {
+          throw new Error("status is NEW, ACTIVE or DELETED");
+        }
+        await setWalletStatus(db, number, status).catch(() => {
+          throw new Error(`No wallet ${number}`);
+        });
+        console.log(`Wallet ${number} is ${status}.`);
+      }),
+    );
+
+  const vouchers = program.command("vouchers").description("issue vouchers");
+  vouchers
+    .command("issue")
+    .requiredOption("--currency <code>")
+    .requiredOption("--amount <amount>")
+    .requiredOption("--creator <login>")
+    .option("--type <type>", "1 bought by a partner, 2 bought by a merchant", "1")
+    .option("--days <days>", "valid for this many days", "30")
+    .description("issue a paid voucher (the code is shown once)")
+    .action((o: { currency: string; amount: string; creator: string; type: string; days: string }) =>
+      withDatabase(async (db) => {
+        if (o.type !== "1" && o.type !== "2") throw new Error("--type is 1 or 2");
+        const issued = await issueVoucher(db, {
+          currency: o.currency,
+          amount: o.amount,
+          type: o.type === "1" ? 1 : 2,
+          creatorLogin: o.creator,
+          expiresAt: new Date(Date.now() + Number(o.days) * 86_400_000),
+        });
+        console.log(`voucher_number ${issued.number}`);
+        console.log(`voucher_code   ${issued.code}`);
+      }),
+    );
+
+  const currencies = program.command("currencies").description("enable or disable a currency or a direction");
+  for (const [verb, on] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const) {
+    currencies
+      .command(verb)
+      .argument("<code>")
+      .option("--direction <direction>", "only checkout or transfer")
+      .description(`${verb} a currency, or one direction of it`)
+      .action((code: string, o: { direction?: string }) =>
+        withDatabase(async (db) => {
+          const flag = o.direction ?? "enabled";
+          if (flag !== "enabled" && flag !== "checkout" && flag !== "transfer") {
+            throw new Error("--direction is checkout or transfer");
+          }
+          await setCurrencyFlag(db, code, flag, on).catch(() => {
+            throw new Error(`No currency ${code}`);
+          });
+          console.log(`${code}${o.direction ? ` ${o.direction}` : ""} ${on ? "enabled" : "disabled"}.`);
+        }),
+      );
+  }
+}
