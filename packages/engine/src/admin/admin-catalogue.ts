@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { PurseError } from "../errors/index.ts";
-import { recordMovement } from "../ledger/record-movement.ts";
-import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { TransactionStatus } from "../ledger/transaction-codes.ts";
 import { decimalTextToMinor } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { hashSecret } from "../secrets/index.ts";
+import { recordVoucher } from "../voucher-activation/record-voucher.ts";
 import { userIdByLogin } from "./admin-users.ts";
 
 /** Operator switches on a currency (the `purse currencies` command). */
@@ -53,28 +53,17 @@ export async function issueVoucher(
     if (!currency) throw new Error(`no currency ${voucher.currency}`);
     const amount = decimalTextToMinor(voucher.amount, Number(currency.precession));
     if (amount <= 0n) throw new Error("the amount must be positive");
-    const purchase = await recordMovement(em, {
-      userId: creatorId,
-      type: TransactionType.TRANSFER,
-      status: TransactionStatus.SUCCESS,
-      label: "Voucher purchase",
-      walletFromId: null,
-      walletToId: null,
+    await recordVoucher(em, {
+      number: issued.number,
+      codeHash,
       currencyId: currency.id,
       amountMinor: amount,
-      commissionMinor: 0n,
-      amountFromMinor: amount,
-      amountToMinor: amount,
-      description: `Voucher ${issued.number}`,
-      legs: [
-        { account: "equity", amountMinor: -amount },
-        { account: "voucher", amountMinor: amount },
-      ],
+      type: voucher.type,
+      status: 0,
+      expiresAt: voucher.expiresAt,
+      creatorUserId: creatorId,
+      purchaseStatus: TransactionStatus.SUCCESS,
     });
-    await sql`insert into vouchers (number, code_hash, currency_id, amount_minor, type, expired_at, creator_user_id,
-        purchase_transaction_id)
-      values (${issued.number}, ${codeHash}, ${currency.id}, ${amount.toString()}, ${voucher.type}, ${voucher.expiresAt},
-        ${creatorId}, ${purchase.id})`.execute(em.getKysely());
   });
   return issued;
 }

@@ -5,11 +5,16 @@ import type { Fixture } from "../fixture/fixture-schema.ts";
 import { parseFixture } from "../fixture/parse-fixture.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
-import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import {
+  TransactionStatus,
+  type TransactionStatusCode,
+  TransactionType,
+} from "../ledger/transaction-codes.ts";
 import { decimalTextToMinor } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { rows, sql, toId } from "../persistence/sql.ts";
 import { generateWebhookSecret, hashPassword, hashSecret } from "../secrets/index.ts";
+import { recordVoucher } from "../voucher-activation/record-voucher.ts";
 import { WalletStatus } from "../wallet/wallet-status.ts";
 
 export interface SeedSummary {
@@ -164,33 +169,17 @@ async function insertFixture(em: SqlEntityManager, fixture: Fixture, hashed: Has
   for (const [index, v] of fixture.vouchers.entries()) {
     const currency = currencyOf(v.currency);
     const amount = decimalTextToMinor(v.amount, currency.precession);
-    // A paid, pending voucher's value sits in the voucher account until it is activated.
-    const held = v.transaction_status === TransactionStatus.SUCCESS && v.status === 0;
-    const purchase = await recordMovement(em, {
-      userId: v.creator_user_id,
-      type: TransactionType.TRANSFER,
-      status: v.transaction_status as 1 | 2 | 3 | 4,
-      label: "Voucher purchase",
-      walletFromId: null,
-      walletToId: null,
+    await recordVoucher(em, {
+      number: v.voucher_number,
+      codeHash: hashed.voucherCodes[index] ?? "",
       currencyId: currency.id,
       amountMinor: amount,
-      commissionMinor: 0n,
-      amountFromMinor: amount,
-      amountToMinor: amount,
-      description: `Voucher ${v.voucher_number}`,
-      legs: held
-        ? [
-            { account: "equity", amountMinor: -amount },
-            { account: "voucher", amountMinor: amount },
-          ]
-        : [],
+      type: v.type,
+      status: v.status,
+      expiresAt: new Date(`${v.expired_at.replace(" ", "T")}Z`),
+      creatorUserId: v.creator_user_id,
+      purchaseStatus: v.transaction_status as TransactionStatusCode,
     });
-    await sql`insert into vouchers (number, code_hash, currency_id, amount_minor, type, status, expired_at,
-        creator_user_id, purchase_transaction_id)
-      values (${v.voucher_number}, ${hashed.voucherCodes[index]}, ${currency.id}, ${amount.toString()}, ${v.type},
-        ${v.status}, ${`${v.expired_at.replace(" ", "T")}Z`}::timestamptz, ${v.creator_user_id},
-        ${purchase.id})`.execute(em.getKysely());
   }
   // Explicit ids were inserted; move the identity sequences past them.
   for (const table of ["users", "wallets", "rates", "clients", "vouchers", "transactions", "postings"]) {

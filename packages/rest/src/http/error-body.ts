@@ -1,4 +1,4 @@
-import { PurseError } from "@purse/engine";
+import type { PurseError } from "@purse/engine";
 
 /** Contract: `{"status": false, "message": ..., "errors": {field: [text]}, "translation": key}`. */
 export interface ErrorBody {
@@ -22,5 +22,3 @@ export function purseErrorBody(error: PurseError): ErrorBody | { error: string }
   if (error.definition.kind === "oauth") return { error: error.message };
   return errorBody(error.message, error.field, error.translation);
 }
-
-export { PurseError };

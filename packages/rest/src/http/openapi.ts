@@ -3,9 +3,13 @@ import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 
+export const openApiPath = "/openapi.json";
+export const docsPath = "/docs";
+
 /**
  * OpenAPI 3.1 generated from the routes' zod schemas (the same ones that validate requests),
- * served at /openapi.json, with a reference page at /docs whose assets ship in the package.
+ * served at /openapi.json, with a reference page at /docs whose script ships in the package
+ * (`/docs/js/scalar.js`): no CDN, no web fonts from elsewhere.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -14,23 +18,41 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: {
         title: "Purse wallet payment API",
         version: "1.0.0",
-        description:
-          "Wallets, checkout links, transfers, vouchers and history. Amounts are exact decimal strings in requests. " +
-          'Errors: {"status": false, "message": ..., "errors": {field: [text]}, "translation": key}.',
+        description: [
+          "Wallets, checkout links, transfers, vouchers and history.",
+          "Send amounts as decimal strings; balances and limits come back as JSON numbers, transaction",
+          "detail amounts as decimal strings.",
+          'Errors: `{"status": false, "message": "...", "errors": {"<field>": ["..."]}, "translation": "..."}`;',
+          '`/token` errors follow RFC 6749: `{"error": "invalid_client"}`.',
+        ].join(" "),
       },
+      tags: [
+        { name: "Authentication", description: "Client credentials and bearer tokens" },
+        { name: "Checkout", description: "Hosted payment links" },
+        { name: "Transfers" },
+        { name: "Vouchers" },
+        { name: "Transactions" },
+        { name: "Wallets" },
+        { name: "Currencies" },
+      ],
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", description: "Access token from POST /token" },
+          clientBasic: {
+            type: "http",
+            scheme: "basic",
+            description: "client_id and client_secret as HTTP Basic (RFC 6749 2.3.1), for POST /token",
+          },
         },
       },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  app.get(openApiPath, { schema: { hide: true } }, async () => app.swagger());
   await app.register(scalar, {
-    routePrefix: "/docs",
-    configuration: { url: "/openapi.json" },
+    routePrefix: docsPath,
+    configuration: { url: openApiPath, withDefaultFonts: false, title: "Purse API reference" },
     logLevel: "warn",
   });
 }

@@ -17,4 +17,5 @@ export type RestApp = FastifyInstance<
   ZodTypeProvider
 >;
 
+/** One route file's export: declares its route(s) on the app, closing over the engine. */
 export type RegisterRoute = (app: RestApp, deps: EngineDependencies) => void;

@@ -4,8 +4,11 @@ import { z } from "zod";
 export const errorSchema = z
   .object({
     status: z.literal(false),
-    message: z.string().describe("The specification's message text"),
-    errors: z.record(z.string(), z.array(z.string())).optional().describe("Per-field messages"),
+    message: z.string().describe("The specification's message text (the first failure's)"),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .describe("Per-field messages, present when the failure belongs to a request field"),
     translation: z
       .string()
       .optional()
@@ -18,6 +21,17 @@ export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ status: z.literal(true), data });
 }
 
+/** The answer a route gives inside the envelope. */
+export function ok<T>(data: T): { status: true; data: T } {
+  return { status: true, data };
+}
+
+/** Errors a route with a JSON body can give before it runs. */
+export const bodyErrors = {
+  400: errorSchema.describe("The body is not valid JSON"),
+  415: errorSchema.describe("The body is not sent as application/json"),
+} as const;
+
 /** Error responses every bearer-authenticated route can give. */
 export const bearerErrors = {
   401: errorSchema.describe("Missing, unknown, expired or revoked token: Unauthorized"),
@@ -25,33 +39,27 @@ export const bearerErrors = {
   422: errorSchema.describe("Validation failure with the specification's message"),
 } as const;
 
-/** A decimal amount as clients send it: text such as "10.50" (a bare number is accepted too). */
+/** A lookup that found nothing the caller may see. */
+export const notFound = {
+  404: errorSchema.describe("Nothing of the caller's matches: Not found"),
+} as const;
+
+/** Marks a route as needing `Authorization: Bearer <token>` in the OpenAPI document. */
+export const bearerSecurity = [{ bearer: [] }];
+
+/**
+ * A decimal amount as clients send it: text such as "10.50", or a bare number. It reaches the
+ * engine as text; the engine decides whether it is numeric, positive and precise enough.
+ */
 export const amountInput = z
   .union([z.string(), z.number()])
-  .describe('Decimal amount as a string, e.g. "10.50"; a bare number is accepted')
+  .describe('Decimal amount, preferably as a string such as "10.50"; a bare number is accepted')
   .transform((value) => String(value));
 
-/** Optional text; contract: an empty string means absent. */
+/** Optional text; contract: an empty string means absent (the engine treats it so). */
 export const optionalText = z.string().nullish();
 
-export const currencyListShape = z
-  .object({
-    id: z.number(),
-    code: z.string(),
-    name: z.string(),
-    rate: z.number(),
-    icon: z.string(),
-    precession: z.number().describe("Decimal places (spelled as in the specification)"),
-    prefix: z.string(),
-    min_amount: z.number(),
-    max_amount: z.number(),
-  })
-  .meta({ id: "WalletCurrency" });
-
-export const currencyLookupShape = z
-  .object({ id: z.number(), code: z.string(), name: z.string(), rate: z.number(), prefix: z.string() })
-  .meta({ id: "LookupCurrency" });
-
-export const currencyDetailShape = z
-  .object({ id: z.number(), code: z.string(), precession: z.number() })
-  .meta({ id: "DetailCurrency" });
+/** A query parameter documented as an integer but read as text, so the engine words the errors. */
+export function integerQuery(description: string) {
+  return z.string().meta({ type: "integer", description });
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { amountInput, bodyErrors, envelope, errorSchema, optionalText } from "../schemas/common.ts";
+
+/** All strings in the specification; `id` and `amount` are also accepted as bare numbers. */
+export const createCheckoutBody = z.object({
+  wallet_to: z.string().describe("Receiving wallet: of the merchant or partner whose form token signs"),
+  wallet_from: z.string().describe("Paying wallet"),
+  amount: amountInput,
+  id: z
+    .union([z.string(), z.number()])
+    .transform((value) => String(value))
+    .describe("Your payment id; unique per receiving user"),
+  signature: optionalText.describe(
+    'SHA-256 hex of the compact JSON {"wallet_to","wallet_from","amount","id","secret"} (string values, ' +
+      "this key order), secret = your form token",
+  ),
+  success_url: optionalText.describe("Where the payer goes after paying"),
+  cancel_url: optionalText.describe("Where the payer goes after cancelling"),
+  status_url: optionalText.describe("Receives the payment status webhook (POST)"),
+  user_info: z.string().describe("Identifies the payer; unique per receiving user"),
+});
+
+export const checkoutCreated = envelope(
+  z.object({
+    url: z.string().describe("The hosted payment page"),
+    expired_at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC; the link works until then"),
+  }),
+);
+
+export const createCheckoutResponses = {
+  200: checkoutCreated,
+  ...bodyErrors,
+  422: errorSchema.describe(
+    "Signature not identical, Order id is not unique, Wallet to/from not exists, amount errors, " +
+      "Currencies are not equals, Currency is disabled, Direction not active, User is blocked",
+  ),
+} as const;

@@ -1,0 +1,51 @@
+import { issueToken } from "@purse/engine";
+import type { RegisterRoute } from "../http/route-context.ts";
+import { issuedToken, issueTokenBody, oauthError } from "./issue-token.schemas.ts";
+
+/** POST /token: client credentials (RFC 6749 4.4) as JSON, form fields or HTTP Basic. No envelope. */
+export const registerIssueToken: RegisterRoute = (app, deps) => {
+  app.post(
+    "/token",
+    {
+      schema: {
+        operationId: "issueToken",
+        tags: ["Authentication"],
+        summary: "Obtain an access token",
+        security: [{}, { clientBasic: [] }],
+        body: issueTokenBody,
+        response: {
+          200: issuedToken,
+          400: oauthError.describe("invalid_request, unsupported_grant_type or invalid_scope"),
+          401: oauthError.describe("Unknown client or wrong secret: invalid_client"),
+        },
+      },
+    },
+    async (request, reply) => {
+      const basic = basicCredentials(request.headers.authorization);
+      const token = await issueToken(deps, {
+        grantType: request.body.grant_type,
+        clientId: request.body.client_id ?? basic?.clientId,
+        clientSecret: request.body.client_secret ?? basic?.clientSecret,
+        scope: request.body.scope,
+      });
+      return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(token);
+    },
+  );
+};
+
+/** RFC 6749 2.3.1: `Basic base64(urlencode(client_id):urlencode(client_secret))`. */
+function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | null {
+  const match = /^Basic\s+(\S+)\s*$/i.exec(header ?? "");
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return null;
+  try {
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon)),
+      clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
+  } catch {
+    return null;
+  }
+}

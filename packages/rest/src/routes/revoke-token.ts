@@ -1,0 +1,29 @@
+import { PurseError, revokeToken } from "@purse/engine";
+import type { RegisterRoute } from "../http/route-context.ts";
+import { oauthError } from "./issue-token.schemas.ts";
+import { revokeTokenBody, tokenRevoked } from "./revoke-token.schemas.ts";
+
+/**
+ * POST /token/revoke (RFC 7009): the token stops authenticating at once. Knowing the token is the
+ * authority to revoke it; an unknown token is not an error, so the answer reveals nothing.
+ */
+export const registerRevokeToken: RegisterRoute = (app, deps) => {
+  app.post(
+    "/token/revoke",
+    {
+      schema: {
+        operationId: "revokeToken",
+        tags: ["Authentication"],
+        summary: "Revoke an access token (RFC 7009)",
+        body: revokeTokenBody,
+        response: { 200: tokenRevoked, 400: oauthError.describe("No token given: invalid_request") },
+      },
+    },
+    async (request) => {
+      const token = request.body.token?.trim();
+      if (!token) throw new PurseError("OAUTH_INVALID_REQUEST", "token");
+      await revokeToken(deps, token);
+      return {};
+    },
+  );
+};

@@ -1,0 +1,57 @@
+import type { CurrencyView } from "@purse/engine";
+import { z } from "zod";
+
+/**
+ * Views carry exact decimal text; fields the specification types as numbers become JSON numbers
+ * here, at the last moment, and nowhere else.
+ */
+export const toNumber = (text: string): number => Number(text);
+
+/** The currency as the wallet list shows it. */
+export const listCurrencySchema = z
+  .object({
+    id: z.number(),
+    code: z.string(),
+    name: z.string(),
+    rate: z.number().describe("Exchange rate (USD per unit)"),
+    icon: z.string(),
+    precession: z.number().describe("Decimal places (spelled as in the specification)"),
+    prefix: z.string(),
+    min_amount: z.number().describe("Minimum transaction amount"),
+    max_amount: z.number().describe("Maximum transaction amount"),
+  })
+  .meta({ id: "WalletCurrency" });
+
+/** The currency as wallet-exists and wallet-search show it. */
+export const lookupCurrencySchema = z
+  .object({ id: z.number(), code: z.string(), name: z.string(), rate: z.number(), prefix: z.string() })
+  .meta({ id: "LookupCurrency" });
+
+/** The currency as the transaction detail shows it. */
+export const detailCurrencySchema = z
+  .object({ id: z.number(), code: z.string(), precession: z.number() })
+  .meta({ id: "DetailCurrency" });
+
+export function listCurrency(currency: CurrencyView): z.infer<typeof listCurrencySchema> {
+  return {
+    id: currency.id,
+    code: currency.code,
+    name: currency.name,
+    rate: toNumber(currency.rate),
+    icon: currency.icon,
+    precession: currency.precession,
+    prefix: currency.prefix,
+    min_amount: toNumber(currency.minAmount),
+    max_amount: toNumber(currency.maxAmount),
+  };
+}
+
+export function lookupCurrency(currency: CurrencyView): z.infer<typeof lookupCurrencySchema> {
+  return {
+    id: currency.id,
+    code: currency.code,
+    name: currency.name,
+    rate: toNumber(currency.rate),
+    prefix: currency.prefix,
+  };
+}
