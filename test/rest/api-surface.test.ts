@@ -1,3 +1,4 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
@@ -28,6 +29,9 @@ describe("the API's surface", () => {
     const response = await api.call("GET", "/openapi.json");
     expect(response.status).toBe(200);
     expect(response.body.openapi).toMatch(/^3\.1\./);
+    const validation = await new Validator().validate(response.body);
+    expect(validation.errors ?? []).toEqual([]);
+    expect(validation.valid).toBe(true);
     expect(Object.keys(response.body.paths).sort()).toEqual([...specPaths].sort());
     const transfer = response.body.paths["/api/transaction/transfer"].post;
     expect(transfer.security).toEqual([{ bearer: [] }]);

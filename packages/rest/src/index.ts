@@ -1,3 +1,11 @@
-export { errorBody, purseErrorBody } from "./http/error-body.ts";
-export { installErrorHandling } from "./http/error-handling.ts";
-export { buildRestApp, type RestApiOptions, restApi } from "./rest-api.ts";
+export {
+  type BuildRestAppOptions,
+  buildOpenApiDocument,
+  buildRestApp,
+  openApiDocument,
+  type RestApiOptions,
+  restApi,
+} from "./build-rest-api.ts";
+export { type ErrorBody, errorBody, purseErrorBody } from "./http/error-body.ts";
+export { answerError, installErrorHandling } from "./http/error-handling.ts";
+export { docsPath, openApiPath } from "./http/openapi.ts";

@@ -1,0 +1,119 @@
+import { defaultEngineOptions, type EngineDependencies } from "@purse/engine";
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { registerFormBodies, registerJsonBodies } from "./http/body-parsers.ts";
+import { installErrorHandling } from "./http/error-handling.ts";
+import { installOAuthErrors } from "./http/oauth-errors.ts";
+import { registerOpenApi } from "./http/openapi.ts";
+import type { RegisterRoute, RestApp } from "./http/route-context.ts";
+import { registerPayPage } from "./pay-page/register-pay-page.ts";
+import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
+import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
+import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
+import { registerCreateCheckout } from "./routes/create-checkout.ts";
+import { registerIssueToken } from "./routes/issue-token.ts";
+import { registerListHistory } from "./routes/list-history.ts";
+import { registerListRates } from "./routes/list-rates.ts";
+import { registerListWallets } from "./routes/list-wallets.ts";
+import { registerPayCheckout } from "./routes/pay-checkout.ts";
+import { registerRevokeToken } from "./routes/revoke-token.ts";
+import { registerSearchWallet } from "./routes/search-wallet.ts";
+import { registerShowTransaction } from "./routes/show-transaction.ts";
+import { registerTransferFunds } from "./routes/transfer-funds.ts";
+import { registerVoucherInfo } from "./routes/voucher-info.ts";
+
+/** The JSON API: bearer, signature or no authentication, JSON bodies only. */
+const jsonRoutes: readonly RegisterRoute[] = [
+  registerCreateCheckout,
+  registerPayCheckout,
+  registerCaptchaChallenge,
+  registerTransferFunds,
+  registerConfirmVoucher,
+  registerVoucherInfo,
+  registerListHistory,
+  registerShowTransaction,
+  registerListWallets,
+  registerCheckWalletsExist,
+  registerSearchWallet,
+  registerListRates,
+];
+
+/** RFC 6749 and RFC 7009: JSON or form bodies, `{"error": code}` answers. */
+const tokenRoutes: readonly RegisterRoute[] = [registerIssueToken, registerRevokeToken];
+
+export interface RestApiOptions {
+  readonly deps: EngineDependencies;
+}
+
+/**
+ * Every path of the wallet payment API, its OpenAPI document (/openapi.json) and reference page
+ * (/docs), and the hosted payment page. Encapsulated: its body parsers and validators apply to
+ * its own routes only. Errors use the host's handler, so install `installErrorHandling` on it.
+ */
+export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps }) => {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerJsonBodies(app);
+  await registerOpenApi(app);
+  for (const register of jsonRoutes) register(typed(app), deps);
+  await app.register(async (oauth) => {
+    await registerFormBodies(oauth);
+    installOAuthErrors(oauth);
+    for (const register of tokenRoutes) register(typed(oauth), deps);
+  });
+  await app.register(async (page) => {
+    await registerFormBodies(page);
+    registerPayPage(typed(page), deps);
+  });
+};
+
+function typed(app: FastifyInstance): RestApp {
+  return app.withTypeProvider<ZodTypeProvider>();
+}
+
+export interface BuildRestAppOptions {
+  /** Fastify's logger option (default: off). */
+  readonly logger?: FastifyServerOptions["logger"];
+}
+
+/** A server with only the REST API: for tests, and a minimal deployment. Call `listen` on it. */
+export async function buildRestApp(
+  deps: EngineDependencies,
+  options: BuildRestAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 5000 } });
+  installErrorHandling(app);
+  await app.register(restApi, { deps });
+  return app;
+}
+
+/** The OpenAPI 3.1 document of an app that has `restApi` registered. */
+export async function openApiDocument(app: FastifyInstance): Promise<OpenAPIV3_1.Document> {
+  await app.ready();
+  return app.swagger() as OpenAPIV3_1.Document;
+}
+
+/**
+ * The OpenAPI 3.1 document without a running engine (for build steps and client generators):
+ * routes are declared but never called, so the engine is a stand-in that refuses to be used.
+ */
+export async function buildOpenApiDocument(): Promise<OpenAPIV3_1.Document> {
+  const app = await buildRestApp(documentOnlyDependencies());
+  try {
+    return await openApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
+
+function documentOnlyDependencies(): EngineDependencies {
+  const options = { ...defaultEngineOptions, payUrl: "http://localhost/pay" };
+  const stand = { options } as Partial<EngineDependencies> as EngineDependencies;
+  return new Proxy(stand, {
+    get(target, key, receiver) {
+      if (key === "options") return Reflect.get(target, key, receiver);
+      throw new Error(`The OpenAPI document builder has no engine (asked for ${String(key)}).`);
+    },
+  });
+}

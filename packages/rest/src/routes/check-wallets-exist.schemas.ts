@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { bearerErrors, envelope, notFound } from "../schemas/common.ts";
+import { lookupCurrencySchema } from "../schemas/currency.ts";
+
+/** Both are needed; a missing one is a lookup of nothing, so Not found like any other miss. */
+export const checkWalletsExistQuery = z.object({
+  number_to: z.string().optional().describe("The caller's own wallet number (required)"),
+  number_from: z.string().optional().describe("The other user's wallet number (required)"),
+});
+
+export const checkWalletsExistResponses = {
+  200: envelope(
+    z.object({
+      wallet_to_id: z.number(),
+      number_to: z.string().describe("The caller's wallet"),
+      wallet_from_id: z.number(),
+      number_from: z.string().describe("The other user's wallet"),
+      currency: lookupCurrencySchema,
+    }),
+  ),
+  ...bearerErrors,
+  ...notFound,
+} as const;

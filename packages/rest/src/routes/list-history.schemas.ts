@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { bearerErrors, envelope, integerQuery } from "../schemas/common.ts";
+
+/** Read as text: the engine checks dates, ranges and codes and words the errors. */
+export const listHistoryQuery = z.object({
+  startDate: z.string().describe("YYYY-MM-DD"),
+  endDate: z.string().describe("YYYY-MM-DD, inclusive"),
+  page: integerQuery("Page number, from 1"),
+  itemsPerPage: integerQuery("1 to 100"),
+  walletNumber: z.string().optional().describe("Only transactions touching this wallet"),
+  type: integerQuery("TRANSFER=1, DEPOSIT=2, WITHDRAW=3").optional(),
+  status: integerQuery("PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4").optional(),
+});
+
+const historyItem = z
+  .object({
+    id: z.number(),
+    type: z.number().describe("TRANSFER=1, DEPOSIT=2, WITHDRAW=3"),
+    status: z.number().describe("PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4"),
+    wallet_from: z.string(),
+    wallet_to: z.string(),
+    currency_from_code: z.string(),
+    currency_to_code: z.string(),
+    amount_from: z.number().describe("Debited from wallet_from (amount plus any commission it paid)"),
+    amount_to: z.number().describe("Credited to wallet_to"),
+    total_usd: z.number().describe("Change of the caller's balance, in USD at the currency's rate"),
+    description: z.string(),
+    additional: z.string(),
+    voucher_number: z.string().describe("The activated voucher, for voucher activations"),
+    created_at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+    updated_at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+  })
+  .meta({ id: "HistoryItem" });
+
+export type HistoryItem = z.infer<typeof historyItem>;
+
+export const listHistoryResponses = {
+  200: envelope(
+    z.object({
+      items: z.array(historyItem).describe("Newest first"),
+      meta: z.object({
+        per_page: z.number(),
+        page: z.number().describe("Current page"),
+        last_page: z.number().describe("Number of pages"),
+        total: z.number().describe("Number of transactions"),
+      }),
+    }),
+  ),
+  ...bearerErrors,
+} as const;

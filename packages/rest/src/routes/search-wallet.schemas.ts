@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { bearerErrors, envelope, notFound } from "../schemas/common.ts";
+import { lookupCurrencySchema } from "../schemas/currency.ts";
+
+export const searchWalletParams = z.object({
+  wallet_number: z.string().describe("Another user's wallet number"),
+});
+
+export const searchWalletResponses = {
+  200: envelope(z.object({ id: z.number(), number: z.string(), currency: lookupCurrencySchema })),
+  ...bearerErrors,
+  ...notFound,
+} as const;

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { bearerErrors, envelope, notFound } from "../schemas/common.ts";
+import { detailCurrencySchema } from "../schemas/currency.ts";
+
+/** At least one of the two; the engine says which is missing. */
+export const showTransactionQuery = z.object({
+  id: z.string().optional().meta({ type: "integer", description: "Internal transaction id" }),
+  external_id: z.string().optional().describe("Your own id (the transfer's payment_id)"),
+});
+
+const transactionDetail = z
+  .object({
+    id: z.number(),
+    external_id: z.string(),
+    amount: z.string().describe("Decimal string"),
+    commission: z.string().describe("Decimal string"),
+    type: z.enum(["DEPOSIT", "WITHDRAW", "TRANSFER"]),
+    status: z.enum(["FAIL", "PENDING", "SUCCESS", "CANCEL"]),
+    currency: detailCurrencySchema,
+    processing_pay: z.object({
+      payment_id: z.string(),
+      signature: z.string(),
+      transaction_id: z.number(),
+      wallet_from: z.string(),
+      wallet_to: z.string(),
+      currency_to: z.string(),
+      currency_from: z.string(),
+      amount: z.number(),
+      status: z.string(),
+      cancel: z.boolean(),
+    }),
+  })
+  .meta({ id: "TransactionDetail" });
+
+export type TransactionDetail = z.infer<typeof transactionDetail>;
+
+export const showTransactionResponses = {
+  200: envelope(transactionDetail),
+  ...bearerErrors,
+  ...notFound,
+} as const;
