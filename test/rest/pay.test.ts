@@ -130,3 +130,34 @@ describe("pay with the captcha on and a per-minute limit", () => {
     expect(limited.body.message).toBe("Method locked please try again later");
   });
 });
+
+describe("a checkout whose id the merchant already used for a transfer", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api.close());
+
+  it("is still paid; the transfer keeps the external id", async () => {
+    const checkout = await createCheckout(api, site, "3.00");
+    const acme = await api.token("acme");
+    const transfer = await api.call("POST", "/api/transaction/transfer", {
+      token: acme,
+      body: {
+        wallet_from: "U100000010",
+        wallet_to: "U100000020",
+        amount: "1.00",
+        payment_id: checkout.paymentId,
+      },
+    });
+    expect(transfer.status).toBe(200);
+    const paid = await api.call("POST", pay, {
+      body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+    });
+    expect(paid.status).toBe(200);
+    const shown = await api.call("GET", `/api/transaction/show?external_id=${checkout.paymentId}`, {
+      token: acme,
+    });
+    expect(shown.body.data.id).toBe(transfer.body.data.id);
+  });
+});

@@ -29,6 +29,19 @@ export interface PayCheckoutResult {
   readonly redirectUrl: string;
 }
 
+/**
+ * The checkout's id becomes the payment's external_id, so the merchant finds it with
+ * `show?external_id=`; unless the merchant already used that id for a transfer of its own.
+ */
+async function externalIdFor(em: SqlEntityManager, checkout: CheckoutRecord): Promise<string | null> {
+  const taken = await firstRow(
+    em,
+    sql<{ id: string }>`select id from transactions
+      where user_id = ${checkout.merchantUserId} and external_id = ${checkout.paymentId} limit 1`,
+  );
+  return taken ? null : checkout.paymentId;
+}
+
 /** Labels by the receiver's role (spec: merchant "Deposit of funds", partner "Sell Funds"). */
 const labels = { merchant: "Deposit", partner: "Sell Funds" } as const;
 
@@ -116,7 +129,7 @@ async function pay(
     commissionMinor: fee,
     amountFromMinor: checkout.amountMinor,
     amountToMinor: credit,
-    externalId: checkout.paymentId,
+    externalId: await externalIdFor(em, checkout),
     description: `Checkout ${checkout.paymentId}`,
     legs: [
       { account: "wallet", walletId: sender.id, amountMinor: -checkout.amountMinor },
@@ -145,7 +158,7 @@ async function cancel(
     commissionMinor: 0n,
     amountFromMinor: 0n,
     amountToMinor: 0n,
-    externalId: checkout.paymentId,
+    externalId: await externalIdFor(em, checkout),
     description: `Checkout ${checkout.paymentId}`,
     legs: [],
   });

@@ -1,0 +1,265 @@
+import { Writable } from "node:stream";
+import type { EngineDependencies } from "@purse/engine";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "../build-rest-api.ts";
+import { type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
+
+const transferPath = "/api/transaction/transfer";
+
+describe("the HTTP edges: unknown paths, bodies, content types, failures", () => {
+  let api: RestHarness;
+  let acme: string;
+  beforeAll(async () => {
+    api = await startRestHarness();
+    acme = await api.token("acme");
+  });
+  afterAll(() => api.close());
+
+  it("answers an unknown path with 404 Not found in the error shape", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/nothing-here"],
+      ["POST", "/api/transaction/transfers"],
+      ["DELETE", "/api/wallets"],
+    ] as const) {
+      const response = await api.call(method, path);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ status: false, message: "Not found" });
+    }
+  });
+
+  it("answers malformed JSON with 400 and a helpful message", async () => {
+    const response = await api.call("POST", transferPath, {
+      token: acme,
+      body: '{"wallet_from": "U100000010",',
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ status: false, message: "The body is not valid JSON; send a JSON object." });
+  });
+
+  it("answers a body that is not JSON with 415", async () => {
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/xml"]) {
+      const response = await api.call("POST", transferPath, {
+        token: acme,
+        body: "wallet_from=U100000010",
+        headers: { "content-type": contentType },
+      });
+      expect(response.status, contentType).toBe(415);
+      expect(response.body).toEqual({ status: false, message: "Send the body as application/json." });
+    }
+  });
+
+  it("treats an empty or absent body as {} so the first missing field is reported", async () => {
+    const empty = await api.call("POST", transferPath, {
+      token: acme,
+      body: "",
+      headers: { "content-type": "application/json" },
+    });
+    const absent = await api.call("POST", transferPath, { token: acme });
+    for (const response of [empty, absent]) {
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual({
+        status: false,
+        message: "This value should not be blank.",
+        errors: { wallet_from: ["This value should not be blank."] },
+      });
+    }
+  });
+
+  it("answers a JSON body that is not an object with 422 This value is not valid.", async () => {
+    for (const body of ["[1, 2]", '"text"', "42", "null"]) {
+      const response = await api.call("POST", transferPath, {
+        token: acme,
+        body,
+        headers: { "content-type": "application/json" },
+      });
+      expect(response.status, body).toBe(422);
+      expect(response.body).toEqual({ status: false, message: "This value is not valid." });
+    }
+  });
+
+  it("checks the bearer token before the body", async () => {
+    const response = await api.call("POST", transferPath, {
+      body: "{oops",
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+  });
+
+  it("never answers 500 for odd input on any path", async () => {
+    const token = acme;
+    const attempts: [string, string, unknown][] = [
+      ["POST", transferPath, { wallet_from: ["a"], wallet_to: { x: 1 }, amount: [1] }],
+      ["POST", "/api/processing/checkout", { wallet_to: 1, amount: {}, id: [], user_info: false }],
+      ["POST", "/api/vouchers/activation/confirm", { voucher_number: 5, voucher_code: null }],
+      ["GET", "/api/transactions/histories?page=x&page=y&startDate[a]=1", undefined],
+      ["GET", "/api/transaction/show?id=99999999999999999999999&external_id=", undefined],
+      ["GET", "/api/wallet-exists?number_to[]=a", undefined],
+      ["GET", `/api/wallets/search/${"x".repeat(3000)}`, undefined],
+      ["GET", "/api/vouchers/activation/info?voucher_number=%00&voucher_code=%ff", undefined],
+      ["POST", "/token", { grant_type: ["client_credentials"] }],
+      ["POST", "/token/revoke", { token: { nested: true } }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const response = await api.call<unknown>(method, path, { token, body });
+      expect(response.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(response.status, `${method} ${path}`).toBeLessThan(500);
+    }
+  });
+});
+
+describe("an unexpected failure", () => {
+  it("answers 500 Internal server error and keeps the details in the log only", async () => {
+    const lines: string[] = [];
+    const logs = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const api = await startRestHarness({ logger: { level: "error", stream: logs } });
+    try {
+      const db = api.deps.db;
+      const broken: EngineDependencies = {
+        ...api.deps,
+        db: new Proxy(db, {
+          get(target, key, receiver) {
+            if (key === "em") {
+              return () => {
+                throw new Error("connection to 10.0.0.7 refused: password=hunter2");
+              };
+            }
+            return Reflect.get(target, key, receiver);
+          },
+        }),
+      };
+      const { buildRestApp } = await import("../build-rest-api.ts");
+      const app = await buildRestApp(broken, { logger: { level: "error", stream: logs } });
+      try {
+        const response = await app.inject({ method: "GET", url: "/api/currencies/rates" });
+        expect(response.statusCode).toBe(500);
+        expect(response.json()).toEqual({ status: false, message: "Internal server error" });
+        expect(response.body).not.toContain("hunter2");
+        expect(lines.join("")).toContain("hunter2");
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe("the OpenAPI document and the reference page", () => {
+  let api: RestHarness;
+  beforeAll(async () => {
+    api = await startRestHarness();
+  });
+  afterAll(() => api.close());
+
+  const specPaths = {
+    "/token": ["post"],
+    "/token/revoke": ["post"],
+    "/api/processing/checkout": ["post"],
+    "/api/processing/pay": ["post"],
+    "/api/transaction/transfer": ["post"],
+    "/api/vouchers/activation/confirm": ["post"],
+    "/api/vouchers/activation/info": ["get"],
+    "/api/transactions/histories": ["get"],
+    "/api/transaction/show": ["get"],
+    "/api/wallets": ["get"],
+    "/api/wallet-exists": ["get"],
+    "/api/wallets/search/{wallet_number}": ["get"],
+    "/api/currencies/rates": ["get"],
+  };
+
+  it("is OpenAPI 3.1 and describes every path of the specification, and only those", async () => {
+    const response = await api.call<OpenApi>("GET", "/openapi.json");
+    expect(response.status).toBe(200);
+    const document = response.body;
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info.title).toEqual(expect.any(String));
+    expect(Object.keys(document.paths).sort()).toEqual(Object.keys(specPaths).sort());
+    for (const [path, methods] of Object.entries(specPaths)) {
+      expect(Object.keys(document.paths[path] ?? {}), path).toEqual(methods);
+    }
+    expect(document.components.securitySchemes["bearer"]).toEqual(
+      expect.objectContaining({ type: "http", scheme: "bearer" }),
+    );
+    expect(document.components.schemas["Error"]).toBeDefined();
+  });
+
+  it("marks bearer routes and lists their error responses with the error schema", async () => {
+    const document = (await api.call<OpenApi>("GET", "/openapi.json")).body;
+    const bearerRoutes: [string, string, string[]][] = [
+      ["/api/transaction/transfer", "post", ["200", "401", "403", "422"]],
+      ["/api/vouchers/activation/confirm", "post", ["200", "401", "403", "422"]],
+      ["/api/vouchers/activation/info", "get", ["200", "401", "403", "422"]],
+      ["/api/transactions/histories", "get", ["200", "401", "403", "422"]],
+      ["/api/transaction/show", "get", ["200", "401", "403", "404", "422"]],
+      ["/api/wallets", "get", ["200", "401", "403"]],
+      ["/api/wallet-exists", "get", ["200", "401", "403", "404"]],
+      ["/api/wallets/search/{wallet_number}", "get", ["200", "401", "403", "404"]],
+    ];
+    for (const [path, method, statuses] of bearerRoutes) {
+      const operation = document.paths[path]?.[method];
+      expect(operation?.security, path).toEqual([{ bearer: [] }]);
+      expect(Object.keys(operation?.responses ?? {}), path).toEqual(expect.arrayContaining(statuses));
+      for (const status of statuses.filter((code) => code !== "200")) {
+        const schema = operation?.responses[status]?.content?.["application/json"]?.schema;
+        expect(schema, `${path} ${status}`).toEqual(expect.objectContaining({ $ref: "#/components/schemas/Error" }));
+      }
+    }
+    expect(document.paths["/api/currencies/rates"]?.["get"]?.security).toBeUndefined();
+    const transfer = document.paths["/api/transaction/transfer"]?.["post"];
+    const properties = transfer?.requestBody?.content["application/json"]?.schema.properties ?? {};
+    expect(Object.keys(properties)).toEqual(["wallet_from", "wallet_to", "amount", "payment_id", "description"]);
+    const history = document.paths["/api/transactions/histories"]?.["get"];
+    expect(history?.parameters?.map((parameter) => [parameter.name, parameter.in, parameter.required])).toEqual([
+      ["startDate", "query", true],
+      ["endDate", "query", true],
+      ["page", "query", true],
+      ["itemsPerPage", "query", true],
+      ["walletNumber", "query", false],
+      ["type", "query", false],
+      ["status", "query", false],
+    ]);
+  });
+
+  it("is the same document when built without an engine", async () => {
+    const served = (await api.call<OpenApi>("GET", "/openapi.json")).body;
+    expect(await buildOpenApiDocument()).toEqual(served);
+  });
+
+  it("serves a reference page at /docs whose assets come from this server, not a CDN", async () => {
+    const response = await fetch(`${api.url}/docs`, { redirect: "follow" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? "");
+    expect(references.length).toBeGreaterThan(0);
+    for (const reference of references) expect(reference).not.toMatch(/^(https?:)?\/\//);
+    expect(html).not.toMatch(/cdn\.jsdelivr|unpkg\.com|fonts\.(googleapis|scalar)\.com/);
+    const scripts = references.filter((reference) => reference.endsWith(".js"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const asset = await fetch(new URL(script, `${api.url}/docs/`));
+      expect(asset.status, script).toBe(200);
+    }
+  });
+});
+
+interface OpenApiOperation {
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+
+interface OpenApi {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+}
