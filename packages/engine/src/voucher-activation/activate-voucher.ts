@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
@@ -13,6 +14,7 @@ import { checkOperationLimits } from "../operation/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { verifySecret } from "../secrets/index.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
+import { findPriorRequest } from "../transfer/prior-request.ts";
 import { checkVoucherActivation, VoucherStatus } from "../voucher/index.ts";
 import { findVoucher, type VoucherRecord } from "./voucher-store.ts";
 
@@ -21,6 +23,8 @@ export interface VoucherActivationInput {
   readonly voucherCode?: string | null;
   readonly walletTo?: string | null;
   readonly additional?: string | null;
+  /** The `Idempotency-Key` header: a retry with the same key answers the first activation again. */
+  readonly idempotencyKey?: string | null;
 }
 
 export interface VoucherActivation {
@@ -44,6 +48,13 @@ export async function activateVoucher(
   const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
   const voucherCode = requiredText(input.voucherCode, "voucher_code");
   const walletNumber = requiredText(input.walletTo, "wallet_to");
+  const idempotencyKey = optionalText(input.idempotencyKey);
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([voucherNumber, walletNumber]))
+    .digest("hex");
+  const keys = { externalId: null, idempotencyKey, fingerprint };
+  const prior = await findPriorRequest(deps.db.em(), actor.userId, keys);
+  if (prior !== null) return { message: voucherActivated, transactionId: prior };
   // The slow code hash is checked before any lock is taken.
   const codeMatches = await voucherCodeMatches(deps, voucherNumber, voucherCode);
   const lockKey = routeLockKey("voucher-activation", actor.userId, voucherNumber);
@@ -85,6 +96,8 @@ export async function activateVoucher(
         amountToMinor: split.creditMinor,
         description: `Voucher ${voucher.number}`,
         additional: optionalText(input.additional) ?? "",
+        idempotencyKey,
+        requestHash: fingerprint,
         legs: [
           { account: "voucher", amountMinor: -split.debitMinor },
           { account: "wallet", walletId: wallet.id, amountMinor: split.creditMinor },

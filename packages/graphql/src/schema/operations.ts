@@ -66,6 +66,7 @@ const VoucherInput = builder.inputType("VoucherActivationInput", {
     voucherCode: t.string({ required: true }),
     walletTo: t.string({ required: true }),
     additional: t.string(),
+    idempotencyKey: t.string(),
   }),
 });
 

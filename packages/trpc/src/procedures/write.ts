@@ -42,6 +42,7 @@ export const activate = authedProcedure
       voucherCode: z.string(),
       walletTo: z.string(),
       additional: z.string().nullish(),
+      idempotencyKey: z.string().nullish(),
     }),
   )
   .output(z.object({ message: z.string(), transactionId: z.number() }))
