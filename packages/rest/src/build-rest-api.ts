@@ -3,10 +3,11 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifySer
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { registerFormBodies, registerJsonBodies } from "./http/body-parsers.ts";
-import { installErrorHandling } from "./http/error-handling.ts";
+import { answerError, installErrorHandling } from "./http/error-handling.ts";
 import { installOAuthErrors } from "./http/oauth-errors.ts";
-import { registerOpenApi } from "./http/openapi.ts";
+import { openApiPath, registerOpenApi } from "./http/openapi.ts";
 import type { RegisterRoute, RestApp } from "./http/route-context.ts";
+import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
@@ -48,13 +49,16 @@ export interface RestApiOptions {
 
 /**
  * Every path of the wallet payment API, its OpenAPI document (/openapi.json) and reference page
- * (/docs), and the hosted payment page. Encapsulated: its body parsers and validators apply to
- * its own routes only. Errors use the host's handler, so install `installErrorHandling` on it.
+ * (/docs), and the hosted payment page. Encapsulated: its body parsers, validators and error
+ * handler apply to its own routes only; unknown paths are the host's, so give the host
+ * `installErrorHandling` too (as `buildRestApp` does) for one error shape everywhere.
  */
 export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps }) => {
+  app.setErrorHandler(answerError);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerJsonBodies(app);
+  rejectNulCharacters(app);
   await registerOpenApi(app);
   for (const register of jsonRoutes) register(typed(app), deps);
   await app.register(async (oauth) => {
@@ -88,10 +92,11 @@ export async function buildRestApp(
   return app;
 }
 
-/** The OpenAPI 3.1 document of an app that has `restApi` registered. */
+/** The OpenAPI 3.1 document of an app that has `restApi` registered (what /openapi.json serves). */
 export async function openApiDocument(app: FastifyInstance): Promise<OpenAPIV3_1.Document> {
-  await app.ready();
-  return app.swagger() as OpenAPIV3_1.Document;
+  const response = await app.inject({ method: "GET", url: openApiPath });
+  if (response.statusCode !== 200) throw new Error(`${openApiPath} answered ${response.statusCode}`);
+  return response.json<OpenAPIV3_1.Document>();
 }
 
 /**

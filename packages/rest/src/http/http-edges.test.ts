@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import type { EngineDependencies } from "@purse/engine";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../build-rest-api.ts";
 import { type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
@@ -34,7 +35,10 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
       headers: { "content-type": "application/json" },
     });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: false, message: "The body is not valid JSON; send a JSON object." });
+    expect(response.body).toEqual({
+      status: false,
+      message: "The body is not valid JSON; send a JSON object.",
+    });
   });
 
   it("answers a body that is not JSON with 415", async () => {
@@ -174,11 +178,17 @@ describe("the OpenAPI document and the reference page", () => {
     "/api/currencies/rates": ["get"],
   };
 
-  it("is OpenAPI 3.1 and describes every path of the specification, and only those", async () => {
+  it("is valid OpenAPI 3.1 and describes every path of the specification, and only those", async () => {
     const response = await api.call<OpenApi>("GET", "/openapi.json");
     expect(response.status).toBe(200);
     const document = response.body;
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    const validator = new Validator();
+    const raw = await api.call<Record<string, unknown>>("GET", "/openapi.json");
+    const result = await validator.validate(raw.body);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
     expect(document.info.title).toEqual(expect.any(String));
     expect(Object.keys(document.paths).sort()).toEqual(Object.keys(specPaths).sort());
     for (const [path, methods] of Object.entries(specPaths)) {
@@ -208,15 +218,25 @@ describe("the OpenAPI document and the reference page", () => {
       expect(Object.keys(operation?.responses ?? {}), path).toEqual(expect.arrayContaining(statuses));
       for (const status of statuses.filter((code) => code !== "200")) {
         const schema = operation?.responses[status]?.content?.["application/json"]?.schema;
-        expect(schema, `${path} ${status}`).toEqual(expect.objectContaining({ $ref: "#/components/schemas/Error" }));
+        expect(schema, `${path} ${status}`).toEqual(
+          expect.objectContaining({ $ref: "#/components/schemas/Error" }),
+        );
       }
     }
     expect(document.paths["/api/currencies/rates"]?.["get"]?.security).toBeUndefined();
     const transfer = document.paths["/api/transaction/transfer"]?.["post"];
     const properties = transfer?.requestBody?.content["application/json"]?.schema.properties ?? {};
-    expect(Object.keys(properties)).toEqual(["wallet_from", "wallet_to", "amount", "payment_id", "description"]);
+    expect(Object.keys(properties)).toEqual([
+      "wallet_from",
+      "wallet_to",
+      "amount",
+      "payment_id",
+      "description",
+    ]);
     const history = document.paths["/api/transactions/histories"]?.["get"];
-    expect(history?.parameters?.map((parameter) => [parameter.name, parameter.in, parameter.required])).toEqual([
+    expect(
+      history?.parameters?.map((parameter) => [parameter.name, parameter.in, parameter.required]),
+    ).toEqual([
       ["startDate", "query", true],
       ["endDate", "query", true],
       ["page", "query", true],

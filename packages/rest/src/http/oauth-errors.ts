@@ -25,7 +25,8 @@ export function installOAuthErrors(app: FastifyInstance): void {
       }
       return reply.code(error.status).send({ error: error.message });
     }
-    if (error.validation || requestProblems.has(error.code)) {
+    const invalidInput = PurseError.is(error) && error.definition.kind === "validation";
+    if (invalidInput || error.validation || requestProblems.has(error.code)) {
       return reply.code(400).send({ error: "invalid_request" });
     }
     return answerError(error, request, reply);

@@ -1,7 +1,8 @@
 import swagger from "@fastify/swagger";
 import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
-import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { transformObject } from "./openapi-components.ts";
 
 export const openApiPath = "/openapi.json";
 export const docsPath = "/docs";
@@ -47,7 +48,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject,
   });
   app.get(openApiPath, { schema: { hide: true } }, async () => app.swagger());
   await app.register(scalar, {

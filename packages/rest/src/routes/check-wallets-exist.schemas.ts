@@ -17,7 +17,7 @@ export const checkWalletsExistResponses = {
       number_from: z.string().describe("The other user's wallet"),
       currency: lookupCurrencySchema,
     }),
-  ),
+  ).describe("Both wallets exist and are active"),
   ...bearerErrors,
   ...notFound,
 } as const;

@@ -14,7 +14,9 @@ export const confirmVoucherHeaders = z.looseObject({
 
 /** The specification shows no envelope here: `{"message": ...}`. */
 export const confirmVoucherResponses = {
-  200: z.object({ message: z.string().describe("Confirmation of voucher activation") }),
+  200: z
+    .object({ message: z.string().describe("Confirmation of voucher activation") })
+    .describe("Activated (no envelope, as the specification shows)"),
   ...bodyErrors,
   ...bearerErrors,
 } as const;

@@ -1,4 +1,4 @@
-import { activateVoucher, type VoucherActivationInput } from "@purse/engine";
+import { activateVoucher } from "@purse/engine";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bearerSecurity } from "../schemas/common.ts";
@@ -25,15 +25,13 @@ export const registerConfirmVoucher: RegisterRoute = (app, deps) => {
       },
     },
     async (request) => {
-      // The engine reads idempotencyKey once its voucher input declares it; until then it is ignored.
-      const input: VoucherActivationInput & { idempotencyKey?: string | undefined } = {
+      const activation = await activateVoucher(deps, actorOf(request), {
         voucherNumber: request.body.voucher_number,
         voucherCode: request.body.voucher_code,
         walletTo: request.body.wallet_to,
         additional: request.body.additional,
         idempotencyKey: request.headers["idempotency-key"],
-      };
-      const activation = await activateVoucher(deps, actorOf(request), input);
+      });
       return { message: activation.message };
     },
   );

@@ -25,7 +25,7 @@ export const checkoutCreated = envelope(
     url: z.string().describe("The hosted payment page"),
     expired_at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC; the link works until then"),
   }),
-);
+).describe("The payment link");
 
 export const createCheckoutResponses = {
   200: checkoutCreated,

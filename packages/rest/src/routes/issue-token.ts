@@ -12,9 +12,10 @@ export const registerIssueToken: RegisterRoute = (app, deps) => {
         tags: ["Authentication"],
         summary: "Obtain an access token",
         security: [{}, { clientBasic: [] }],
+        consumes: ["application/json", "application/x-www-form-urlencoded"],
         body: issueTokenBody,
         response: {
-          200: issuedToken,
+          200: issuedToken.describe("The token (no envelope)"),
           400: oauthError.describe("invalid_request, unsupported_grant_type or invalid_scope"),
           401: oauthError.describe("Unknown client or wrong secret: invalid_client"),
         },

@@ -45,6 +45,6 @@ export const listHistoryResponses = {
         total: z.number().describe("Number of transactions"),
       }),
     }),
-  ),
+  ).describe("One page of the history"),
   ...bearerErrors,
 } as const;

@@ -9,4 +9,4 @@ const rate = z
   })
   .meta({ id: "Rate" });
 
-export const listRatesResponses = { 200: envelope(z.array(rate)) } as const;
+export const listRatesResponses = { 200: envelope(z.array(rate)).describe("Exchange rates") } as const;

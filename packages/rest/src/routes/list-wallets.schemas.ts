@@ -19,6 +19,6 @@ const wallet = z
 export type Wallet = z.infer<typeof wallet>;
 
 export const listWalletsResponses = {
-  200: envelope(z.array(wallet)),
+  200: envelope(z.array(wallet)).describe("The caller's wallets (deleted ones left out)"),
   ...bearerErrors,
 } as const;

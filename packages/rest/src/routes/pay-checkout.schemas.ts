@@ -16,7 +16,7 @@ export const payCheckoutResponses = {
       transaction_id: z.number(),
       redirect_url: z.string().describe("success_url or cancel_url"),
     }),
-  ),
+  ).describe("Paid or cancelled"),
   ...bodyErrors,
   404: errorSchema.describe("Unknown payment link"),
   422: errorSchema.describe(

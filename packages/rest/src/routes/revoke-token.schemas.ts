@@ -7,4 +7,4 @@ export const revokeTokenBody = z.object({
 });
 
 /** RFC 7009 2.2: the body carries nothing; 200 also for unknown or already revoked tokens. */
-export const tokenRevoked = z.object({});
+export const tokenRevoked = z.object({}).describe("Revoked, or nothing to revoke");

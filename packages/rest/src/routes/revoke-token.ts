@@ -15,6 +15,7 @@ export const registerRevokeToken: RegisterRoute = (app, deps) => {
         operationId: "revokeToken",
         tags: ["Authentication"],
         summary: "Revoke an access token (RFC 7009)",
+        consumes: ["application/json", "application/x-www-form-urlencoded"],
         body: revokeTokenBody,
         response: { 200: tokenRevoked, 400: oauthError.describe("No token given: invalid_request") },
       },

@@ -7,7 +7,9 @@ export const searchWalletParams = z.object({
 });
 
 export const searchWalletResponses = {
-  200: envelope(z.object({ id: z.number(), number: z.string(), currency: lookupCurrencySchema })),
+  200: envelope(z.object({ id: z.number(), number: z.string(), currency: lookupCurrencySchema })).describe(
+    "The wallet",
+  ),
   ...bearerErrors,
   ...notFound,
 } as const;

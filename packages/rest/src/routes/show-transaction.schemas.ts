@@ -35,7 +35,7 @@ const transactionDetail = z
 export type TransactionDetail = z.infer<typeof transactionDetail>;
 
 export const showTransactionResponses = {
-  200: envelope(transactionDetail),
+  200: envelope(transactionDetail).describe("The transaction"),
   ...bearerErrors,
   ...notFound,
 } as const;

@@ -26,7 +26,7 @@ export const transferFundsResponses = {
       id: z.number().describe("Transaction id"),
       message: z.string().describe("Confirmation of success"),
     }),
-  ),
+  ).describe("Transferred (or the first result again, for a repeated payment_id or Idempotency-Key)"),
   ...bodyErrors,
   ...bearerErrors,
 } as const;

@@ -17,6 +17,6 @@ export const voucherInfoResponses = {
       status: z.number().describe("0 awaiting activation, 1 activated, 2 closed"),
       expired_at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
     }),
-  ),
+  ).describe("The voucher, redeemable by the caller"),
   ...bearerErrors,
 } as const;

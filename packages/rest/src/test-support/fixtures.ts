@@ -7,8 +7,20 @@ import { sampleFixture } from "@purse/engine/testing";
  */
 export function errorWorld() {
   const world = sampleFixture();
-  world.users.push({ id: 4, name: "Dora Blocked", role: "merchant", blocked: true, login: "dora", password: "dora-pass" });
-  world.clients.push({ user_id: 4, client_id: "dora", client_secret: "dora-secret", form_token: "dora-form-token" });
+  world.users.push({
+    id: 4,
+    name: "Dora Blocked",
+    role: "merchant",
+    blocked: true,
+    login: "dora",
+    password: "dora-pass",
+  });
+  world.clients.push({
+    user_id: 4,
+    client_id: "dora",
+    client_secret: "dora-secret",
+    form_token: "dora-form-token",
+  });
   world.currencies.push(
     currency(3, "GBP", { enabled: false }),
     currency(4, "CHF", { directions: { checkout: false, transfer: false } }),
@@ -31,6 +43,8 @@ export function errorWorld() {
     voucher("V-0004", { expired_at: "2020-01-01 00:00:00" }),
     voucher("V-0005", { transaction_status: 1 }),
     voucher("V-0006", { creator_user_id: 4 }),
+    voucher("V-0007", {}),
+    voucher("V-0008", {}),
   );
   return world;
 }
@@ -50,8 +64,22 @@ function currency(id: number, code: string, overrides: Record<string, unknown>) 
   };
 }
 
-function wallet(id: number, userId: number, number: string, code: string, overrides: Record<string, unknown> = {}) {
-  return { id, user_id: userId, number, currency: code, amount: "100.00", amountLimit: "1000000.00", ...overrides };
+function wallet(
+  id: number,
+  userId: number,
+  number: string,
+  code: string,
+  overrides: Record<string, unknown> = {},
+) {
+  return {
+    id,
+    user_id: userId,
+    number,
+    currency: code,
+    amount: "100.00",
+    amountLimit: "1000000.00",
+    ...overrides,
+  };
 }
 
 /** A partner-bought USD voucher (type 1, so merchants may activate it), code 0000-0000-0000. */

@@ -33,13 +33,18 @@ export interface RestHarness {
   call<T = ErrorBody>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
   /** A bearer token for a fixture client (secret defaults to `<client>-secret`). */
   token(clientId: string, secret?: string): Promise<string>;
-  /** Runs SQL against this harness's own database (to set up states the API cannot reach). */
-  sql(text: string, values?: unknown[]): Promise<void>;
+  /**
+   * Changes one issued token's row in this harness's own database, for states the API cannot
+   * reach: e.g. `"scope = 'read'"`, or an expiry in the past.
+   */
+  changeToken(token: string, assignments: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface HarnessOptions extends TestEngineOptions {
   readonly logger?: BuildRestAppOptions["logger"];
+  /** Changes what the app is given (e.g. a route lock that holds on longer), not what the test sees. */
+  readonly wrapDeps?: (deps: EngineDependencies) => EngineDependencies;
 }
 
 /**
@@ -47,15 +52,20 @@ export interface HarnessOptions extends TestEngineOptions {
  * or `fixture`) and the real Redis; tests talk to it with `fetch`.
  */
 export async function startRestHarness(options: HarnessOptions = {}): Promise<RestHarness> {
-  const { logger, ...engineOptions } = options;
+  const { logger, wrapDeps, ...engineOptions } = options;
   const engine = await createTestEngine(engineOptions);
-  const app = await buildRestApp(engine.deps, logger === undefined ? {} : { logger });
+  const appDeps = wrapDeps ? wrapDeps(engine.deps) : engine.deps;
+  const app = await buildRestApp(appDeps, logger === undefined ? {} : { logger });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("the app is not on a TCP port");
   const url = `http://127.0.0.1:${address.port}`;
 
-  async function call<T>(method: string, path: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
+  async function call<T>(
+    method: string,
+    path: string,
+    callOptions: CallOptions = {},
+  ): Promise<CallResult<T>> {
     const headers: Record<string, string> = { ...callOptions.headers };
     if (callOptions.token !== undefined) headers["authorization"] = `Bearer ${callOptions.token}`;
     let body: string | undefined;
@@ -66,7 +76,21 @@ export async function startRestHarness(options: HarnessOptions = {}): Promise<Re
     }
     const response = await fetch(`${url}${path}`, { method, headers, body });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : null) as T,
+    };
+  }
+
+  async function sql(text: string, values: unknown[] = []): Promise<void> {
+    const client = new pg.Client({ connectionString: engine.database.url });
+    await client.connect();
+    try {
+      await client.query(text, values);
+    } finally {
+      await client.end();
+    }
   }
 
   return {
@@ -79,24 +103,25 @@ export async function startRestHarness(options: HarnessOptions = {}): Promise<Re
       const response = await call<{ access_token: string }>("POST", "/token", {
         body: { grant_type: "client_credentials", client_id: clientId, client_secret: secret, scope: "api" },
       });
-      if (response.status !== 200) throw new Error(`no token for ${clientId}: ${JSON.stringify(response.body)}`);
+      if (response.status !== 200)
+        throw new Error(`no token for ${clientId}: ${JSON.stringify(response.body)}`);
       return response.body.access_token;
     },
-    async sql(text, values = []) {
-      const client = new pg.Client({ connectionString: engine.database.url });
-      await client.connect();
-      try {
-        await client.query(text, values);
-      } finally {
-        await client.end();
-      }
-    },
+    // Tokens are stored as the hex SHA-256 of their text.
+    changeToken: (token, assignments) =>
+      sql(
+        `update access_tokens set ${assignments} where token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+        [token],
+      ),
     async close() {
       await app.close();
       await engine.close();
     },
   };
 }
+
+/** Waits, for tests that need requests to overlap. */
+export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 type TypeName = "string" | "number" | "boolean" | "object" | "array";
 
@@ -106,6 +131,28 @@ export function shapeOf(value: unknown): Record<string, TypeName> {
     throw new Error(`not an object: ${JSON.stringify(value)}`);
   }
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, Array.isArray(item) ? "array" : (typeof item as TypeName)]),
+    Object.entries(value).map(([key, item]) => [
+      key,
+      Array.isArray(item) ? "array" : (typeof item as TypeName),
+    ]),
   );
+}
+
+/** The exact error body the contract prescribes for `message` (and its field and translation). */
+export function errorOf(message: string, field?: string, translation?: string): ErrorBody {
+  return {
+    status: false,
+    message,
+    ...(field === undefined ? {} : { errors: { [field]: [message] } }),
+    ...(translation === undefined ? {} : { translation }),
+  };
+}
+
+/** The caller's wallet balances by number, as GET /api/wallets reports them. */
+export async function balancesOf(api: RestHarness, token: string): Promise<Record<string, number>> {
+  const response = await api.call<Envelope<{ number: string; amount: number }[]>>("GET", "/api/wallets", {
+    token,
+  });
+  if (response.status !== 200) throw new Error(`GET /api/wallets answered ${response.status}`);
+  return Object.fromEntries(response.body.data.map((wallet) => [wallet.number, wallet.amount]));
 }

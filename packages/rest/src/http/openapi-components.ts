@@ -1,0 +1,38 @@
+import type { SwaggerTransformObject } from "@fastify/swagger";
+import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
+
+/**
+ * fastify-type-provider-zod puts every schema with an id into the document twice (an `Input` and
+ * an output variant) whether used or not; keep only the component schemas something refers to.
+ */
+export const transformObject: SwaggerTransformObject = (documentObject) => {
+  const document = jsonSchemaTransformObject(documentObject);
+  if (!("components" in document) || !document.components?.schemas) return document;
+  const schemas = document.components.schemas;
+  const used = new Set<string>();
+  const pending = referencedSchemas(document.paths);
+  while (pending.length > 0) {
+    const name = pending.pop();
+    if (name === undefined || used.has(name)) continue;
+    used.add(name);
+    pending.push(...referencedSchemas(schemas[name]));
+  }
+  // The schemas object is the transform's own fresh copy, so trimming it in place is safe.
+  for (const name of Object.keys(schemas)) {
+    if (!used.has(name)) Reflect.deleteProperty(schemas, name);
+  }
+  return document;
+};
+
+const schemaReference = /^#\/components\/schemas\/(.+)$/;
+
+function referencedSchemas(node: unknown): string[] {
+  if (typeof node !== "object" || node === null) return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    const match = key === "$ref" && typeof value === "string" ? schemaReference.exec(value) : null;
+    if (match?.[1]) found.push(decodeURIComponent(match[1]));
+    else found.push(...referencedSchemas(value));
+  }
+  return found;
+}

@@ -1,0 +1,289 @@
+import { checkoutSignature } from "@purse/engine";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorWorld } from "../test-support/fixtures.ts";
+import {
+  balancesOf,
+  type Envelope,
+  errorOf,
+  type RestHarness,
+  shapeOf,
+  startRestHarness,
+} from "../test-support/rest-harness.ts";
+
+const path = "/api/processing/checkout";
+const formTokens: Record<string, string> = {
+  U100000010: "acme-form-token",
+  G100000013: "acme-form-token",
+  C100000014: "acme-form-token",
+  U100000040: "dora-form-token",
+};
+
+let sequence = 0;
+
+/** A checkout body signed with the form token of wallet_to's owner (or `secret`). */
+function signed(
+  fields: { wallet_to: string; wallet_from: string; amount: string; id?: string },
+  secret?: string,
+) {
+  sequence += 1;
+  const id = fields.id ?? `order-${sequence}`;
+  const signedFields = { ...fields, id };
+  return {
+    ...signedFields,
+    signature: checkoutSignature(signedFields, secret ?? formTokens[fields.wallet_to] ?? "acme-form-token"),
+    success_url: "https://shop.example/success",
+    cancel_url: "https://shop.example/cancel",
+    status_url: "https://shop.example/webhook",
+    user_info: `payer-${id}`,
+  };
+}
+
+describe("POST /api/processing/checkout", () => {
+  let api: RestHarness;
+  beforeAll(async () => {
+    api = await startRestHarness({ fixture: errorWorld() });
+  });
+  afterAll(() => api.close());
+
+  it("creates a payment link valid until expired_at, without a bearer token", async () => {
+    const response = await api.call<Envelope<{ url: string; expired_at: string }>>("POST", path, {
+      body: signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "25.00" }),
+    });
+    expect(response.status).toBe(200);
+    expect(shapeOf(response.body)).toEqual({ status: "boolean", data: "object" });
+    expect(shapeOf(response.body.data)).toEqual({ url: "string", expired_at: "string" });
+    expect(response.body.data.url).toMatch(/^http:\/\/localhost\/pay\/\S+$/);
+    expect(response.body.data.expired_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const expires = Date.parse(`${response.body.data.expired_at.replace(" ", "T")}Z`);
+    expect(expires - Date.now()).toBeGreaterThan(29 * 60_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(30 * 60_000);
+  });
+
+  it("accepts the amount and id as bare numbers, signed as their text", async () => {
+    const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount: "12.5", id: "90210" };
+    const body = { ...signed(fields), amount: 12.5, id: 90210 };
+    const response = await api.call("POST", path, { body });
+    expect(response.status).toBe(200);
+  });
+
+  it("is paid on the hosted page's call and then shows as the receiver's DEPOSIT with its signature", async () => {
+    const body = signed({
+      wallet_to: "U100000010",
+      wallet_from: "U100000020",
+      amount: "20.00",
+      id: "paid-1",
+    });
+    const created = await api.call<Envelope<{ url: string }>>("POST", path, { body });
+    const link = created.body.data.url;
+    const acme = await api.token("acme");
+    const before = (await balancesOf(api, acme))["U100000010"] ?? 0;
+    const paid = await api.call<Envelope<{ status: string; transaction_id: number; redirect_url: string }>>(
+      "POST",
+      "/api/processing/pay",
+      {
+        body: {
+          token: link.slice(link.lastIndexOf("/") + 1),
+          login: "bolt",
+          password: "bolt-pass",
+          action: "pay",
+        },
+      },
+    );
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toEqual({
+      status: "SUCCESS",
+      transaction_id: expect.any(Number),
+      redirect_url: "https://shop.example/success",
+    });
+    // The receiver gets 20.00 less 1.5% commission.
+    expect((await balancesOf(api, acme))["U100000010"]).toBeCloseTo(before + 19.7, 2);
+    const shown = await api.call<Envelope<Record<string, unknown>>>(
+      "GET",
+      `/api/transaction/show?id=${paid.body.data.transaction_id}`,
+      { token: acme },
+    );
+    expect(shown.body.data).toEqual(
+      expect.objectContaining({ type: "DEPOSIT", status: "SUCCESS", amount: "20.00", commission: "0.30" }),
+    );
+    expect(shown.body.data["processing_pay"]).toEqual(
+      expect.objectContaining({ payment_id: "paid-1", signature: body.signature, amount: 20, cancel: false }),
+    );
+  });
+
+  const blank = "This value should not be blank.";
+  it.each([
+    [
+      "amount empty",
+      { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "" }) },
+      blank,
+      "amount",
+    ],
+    [
+      "wallet_to missing",
+      {
+        ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }),
+        wallet_to: undefined,
+      },
+      blank,
+      "wallet_to",
+    ],
+    [
+      "wallet_from null",
+      { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), wallet_from: null },
+      blank,
+      "wallet_from",
+    ],
+    [
+      "user_info missing",
+      {
+        ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }),
+        user_info: undefined,
+      },
+      blank,
+      "user_info",
+    ],
+    [
+      "amount not numeric",
+      signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "abc" }),
+      "This value should be of type numeric.",
+      "amount",
+    ],
+    [
+      "amount of the wrong type",
+      { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), amount: [5] },
+      "This value should be of type numeric.",
+      "amount",
+    ],
+    [
+      "success_url of the wrong type",
+      { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), success_url: 7 },
+      "This value is not valid.",
+      "success_url",
+    ],
+    [
+      "wallet_to unknown",
+      signed({ wallet_to: "U999", wallet_from: "U100000020", amount: "5" }),
+      "Wallet to not exists",
+      "wallet_to",
+    ],
+    [
+      "wallet_to inactive",
+      signed({ wallet_to: "U100000012", wallet_from: "U100000020", amount: "5" }),
+      "Wallet to not exists",
+      "wallet_to",
+    ],
+    [
+      "wallet_from unknown",
+      signed({ wallet_to: "U100000010", wallet_from: "U999", amount: "5" }),
+      "Wallet from not exists",
+      "wallet_from",
+    ],
+    [
+      "wallet_from deleted",
+      signed({ wallet_to: "U100000010", wallet_from: "U100000022", amount: "5" }),
+      "Wallet from not exists",
+      "wallet_from",
+    ],
+    [
+      "signature missing",
+      {
+        ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }),
+        signature: undefined,
+      },
+      "Signature not identical",
+      "signature",
+    ],
+    [
+      "signature of another secret",
+      signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }, "bolt-form-token"),
+      "Signature not identical",
+      "signature",
+    ],
+    [
+      "signature over other fields",
+      { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), amount: "6" },
+      "Signature not identical",
+      "signature",
+    ],
+    [
+      "below the minimum",
+      signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "0.50" }),
+      "Minimum amount exceeded 1.00 for USD",
+      "amount",
+    ],
+    [
+      "above the maximum",
+      signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "10000.01" }),
+      "Maximum amount exceeded 10000.00 for USD",
+      "amount",
+    ],
+    [
+      "more than the payer has",
+      signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "300.00" }),
+      "Amount is not correct",
+      undefined,
+    ],
+    [
+      "currencies differ",
+      signed({ wallet_to: "U100000010", wallet_from: "E100000021", amount: "5" }),
+      "Currencies are not equals",
+      undefined,
+    ],
+    [
+      "currency disabled",
+      signed({ wallet_to: "G100000013", wallet_from: "G100000023", amount: "5" }),
+      "Currency is disabled",
+      undefined,
+    ],
+    [
+      "direction closed",
+      signed({ wallet_to: "C100000014", wallet_from: "C100000024", amount: "5" }),
+      "Direction not active",
+      undefined,
+    ],
+  ])("refuses %s with 422 and the spec's message", async (_name, body, message, field) => {
+    const response = await api.call("POST", path, { body });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(errorOf(message, field));
+  });
+
+  it("refuses a blocked receiver or payer with User is blocked", async () => {
+    const receiver = await api.call("POST", path, {
+      body: signed({ wallet_to: "U100000040", wallet_from: "U100000020", amount: "5" }),
+    });
+    expect(receiver.status).toBe(422);
+    expect(receiver.body).toEqual(
+      errorOf("User is blocked", undefined, "server_error.recipient_account_is_blocked"),
+    );
+    const payer = await api.call("POST", path, {
+      body: signed({ wallet_to: "U100000010", wallet_from: "U100000040", amount: "5" }),
+    });
+    expect(payer.status).toBe(422);
+    expect(payer.body).toEqual(
+      errorOf("User is blocked", undefined, "server_error.sender_account_is_blocked"),
+    );
+  });
+
+  it("refuses a reused id (Order id is not unique) and a reused user_info", async () => {
+    const first = signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5", id: "unique-1" });
+    expect((await api.call("POST", path, { body: first })).status).toBe(200);
+    const sameId = signed({
+      wallet_to: "U100000010",
+      wallet_from: "U100000020",
+      amount: "6",
+      id: "unique-1",
+    });
+    const again = await api.call("POST", path, { body: { ...sameId, user_info: "someone-else" } });
+    expect(again.status).toBe(422);
+    expect(again.body).toEqual(errorOf("Order id is not unique", "id"));
+    const sameUser = signed({
+      wallet_to: "U100000010",
+      wallet_from: "U100000020",
+      amount: "5",
+      id: "unique-2",
+    });
+    const reused = await api.call("POST", path, { body: { ...sameUser, user_info: first.user_info } });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toEqual(errorOf("User info is not unique", "user_info"));
+  });
+});
