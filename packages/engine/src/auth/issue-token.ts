@@ -27,7 +27,9 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   if (!request.grantType) throw new PurseError("OAUTH_INVALID_REQUEST", "grant_type");
   if (request.grantType !== "client_credentials")
     throw new PurseError("OAUTH_UNSUPPORTED_GRANT_TYPE", "grant_type");
-  if (!request.clientId || !request.clientSecret) throw new PurseError("OAUTH_INVALID_CLIENT");
+  if (!request.clientId || !request.clientSecret || request.clientId.includes("\u0000")) {
+    throw new PurseError("OAUTH_INVALID_CLIENT");
+  }
   const scope = request.scope?.trim() || apiScope;
   if (scope.split(/\s+/).some((item) => item !== apiScope))
     throw new PurseError("OAUTH_INVALID_SCOPE", "scope");

@@ -1,7 +1,7 @@
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { optionalText, requiredText } from "../input/text-fields.ts";
+import { optionalText, refuseNul, requiredText } from "../input/text-fields.ts";
 import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
@@ -43,7 +43,7 @@ export async function createCheckout(
   const paymentId = requiredText(input.id, "id");
   const userInfo = requiredText(input.userInfo, "user_info");
   checkAmountSyntax(amountText, "amount");
-  const signature = input.signature?.trim() ?? "";
+  const signature = refuseNul(input.signature, "signature")?.trim() ?? "";
 
   const em = deps.db.em();
   const wallets = await findWalletsByNumber(em, [walletTo, walletFrom], { lock: false });
@@ -70,8 +70,8 @@ export async function createCheckout(
         success_url, cancel_url, status_url, expired_at)
       values (${hashOpaqueToken(token)}, ${receiver.userId}, ${client}, ${paymentId}, ${userInfo},
         ${sender.id}, ${receiver.id}, ${currency.id}, ${amountMinor.toString()}, ${split.feeMinor.toString()},
-        ${signature}, ${optionalText(input.successUrl) ?? ""}, ${optionalText(input.cancelUrl) ?? ""},
-        ${optionalText(input.statusUrl) ?? ""}, ${expiresAt})`.execute(em.getKysely());
+        ${signature}, ${optionalText(input.successUrl, "success_url") ?? ""}, ${optionalText(input.cancelUrl, "cancel_url") ?? ""},
+        ${optionalText(input.statusUrl, "status_url") ?? ""}, ${expiresAt})`.execute(em.getKysely());
   } catch (error) {
     if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
       throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");

@@ -1,14 +1,20 @@
 import { PurseError } from "../errors/index.ts";
 
+/** PostgreSQL text cannot hold NUL; such input is refused as invalid rather than failing in SQL. */
+export function refuseNul<T extends string | null | undefined>(value: T, field: string): T {
+  if (typeof value === "string" && value.includes("\u0000")) throw new PurseError("INVALID_VALUE", field);
+  return value;
+}
+
 /** A required text field: missing, null or only spaces is "This value should not be blank." */
 export function requiredText(value: string | null | undefined, field: string): string {
-  const text = value?.trim();
+  const text = refuseNul(value, field)?.trim();
   if (!text) throw new PurseError("BLANK", field);
   return text;
 }
 
 /** Contract: an empty string in an optional field means the field is absent. */
-export function optionalText(value: string | null | undefined): string | null {
-  const text = value?.trim();
+export function optionalText(value: string | null | undefined, field: string): string | null {
+  const text = refuseNul(value, field)?.trim();
   return text ? text : null;
 }

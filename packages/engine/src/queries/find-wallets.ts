@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { refuseNul } from "../input/text-fields.ts";
 import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
 import { type WalletView, walletView } from "./views.ts";
 
@@ -22,6 +23,8 @@ export async function checkWalletsExist(
   numberFrom: string | null | undefined,
 ): Promise<WalletPairView> {
   requireAccess(actor);
+  refuseNul(numberTo, "number_to");
+  refuseNul(numberFrom, "number_from");
   if (!numberTo || !numberFrom) throw new PurseError("NOT_FOUND");
   const wallets = await findWalletsByNumber(deps.db.em(), [numberTo, numberFrom], { lock: false });
   const walletTo = wallets.get(numberTo);
@@ -38,6 +41,7 @@ export async function searchWallet(
   number: string | null | undefined,
 ): Promise<WalletView> {
   requireAccess(actor);
+  refuseNul(number, "wallet_number");
   if (!number) throw new PurseError("NOT_FOUND");
   const wallet = (await findWalletsByNumber(deps.db.em(), [number], { lock: false })).get(number);
   if (!isActive(wallet) || wallet.userId === actor.userId) throw new PurseError("NOT_FOUND");

@@ -1,4 +1,5 @@
 import { PurseError } from "../errors/index.ts";
+import { refuseNul } from "../input/text-fields.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 
 export type QueryValue = string | number | null | undefined;
@@ -33,7 +34,9 @@ export function readHistoryFilter(input: HistoryInput): HistoryFilter {
   const end = requiredDate(input.endDate, "endDate");
   const page = requiredInteger(input.page, "page", 1, Number.MAX_SAFE_INTEGER);
   const perPage = requiredInteger(input.itemsPerPage, "itemsPerPage", 1, maxItemsPerPage);
-  const walletNumber = blank(input.walletNumber) ? null : String(input.walletNumber).trim();
+  const walletNumber = blank(input.walletNumber)
+    ? null
+    : refuseNul(String(input.walletNumber).trim(), "walletNumber");
   const type = optionalCode(input.type, "type", Object.values(TransactionType));
   const status = optionalCode(input.status, "status", Object.values(TransactionStatus));
   return { from, until: new Date(end.getTime() + 86_400_000), page, perPage, walletNumber, type, status };

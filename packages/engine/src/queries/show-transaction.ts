@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { refuseNul } from "../input/text-fields.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
@@ -55,7 +56,7 @@ export async function showTransaction(
 ): Promise<TransactionDetailView> {
   requireAccess(actor);
   const id = text(query.id);
-  const externalId = text(query.externalId);
+  const externalId = refuseNul(text(query.externalId), "external_id");
   if (id === null && externalId === null) throw new PurseError("BLANK", "id");
   if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
   const match =

@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { refuseNul } from "../input/text-fields.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor, parseDecimal } from "../money/index.ts";
 import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
@@ -149,6 +150,7 @@ function conditions(userId: number, search: TransactionSearch) {
     if (!parseDecimal(text)) throw new PurseError("NOT_NUMERIC", field);
     return text;
   };
+  refuseNul(search.walletNumber, "walletNumber");
   const min = amount(search.minAmount, "minAmount");
   const max = amount(search.maxAmount, "maxAmount");
   return sql.join(

@@ -258,3 +258,29 @@ async function usdTotal(engine: TestEngine): Promise<string> {
   );
   return row?.total ?? "missing";
 }
+
+describe("transferFunds input hygiene", () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await createTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  it("refuses a NUL character as an invalid value instead of failing in SQL", async () => {
+    const error = await failure(
+      transferFunds(engine.deps, acme, { walletFrom: "U100000010", walletTo: "U1\u0000", amount: "1.00" }),
+    );
+    expect(error).toMatchObject({ code: "INVALID_VALUE", field: "wallet_to" });
+  });
+
+  it("refuses a token without the api scope: Sorry scope missed", async () => {
+    const error = await failure(
+      transferFunds(
+        engine.deps,
+        { ...acme, scope: "other" },
+        { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" },
+      ),
+    );
+    expect(error.message).toBe("Sorry scope missed");
+  });
+});

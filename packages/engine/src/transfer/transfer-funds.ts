@@ -1,4 +1,5 @@
 import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
@@ -35,6 +36,7 @@ export async function transferFunds(
   actor: Actor,
   input: TransferInput,
 ): Promise<TransferResult> {
+  requireAccess(actor);
   const request = readTransferRequest(input);
   await deps.rateLimiter.consume(actor.userId, "transfer");
   const lockKey = routeLockKey("transfer", actor.userId, request.fingerprint);

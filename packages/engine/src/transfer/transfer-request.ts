@@ -29,8 +29,8 @@ export function readTransferRequest(input: TransferInput): TransferRequest {
   const walletFrom = requiredText(input.walletFrom, "wallet_from");
   const walletTo = requiredText(input.walletTo, "wallet_to");
   const amount = normaliseDecimalText(checkAmountSyntax(input.amount, "amount"));
-  const paymentId = optionalText(input.paymentId);
-  const description = optionalText(input.description) ?? "";
+  const paymentId = optionalText(input.paymentId, "payment_id");
+  const description = optionalText(input.description, "description") ?? "";
   const fingerprint = createHash("sha256")
     .update(JSON.stringify([walletFrom, walletTo, amount, description]))
     .digest("hex");
@@ -40,7 +40,7 @@ export function readTransferRequest(input: TransferInput): TransferRequest {
     amount,
     paymentId,
     description,
-    idempotencyKey: optionalText(input.idempotencyKey),
+    idempotencyKey: optionalText(input.idempotencyKey, "Idempotency-Key"),
     fingerprint,
   };
 }

@@ -48,7 +48,7 @@ export async function activateVoucher(
   const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
   const voucherCode = requiredText(input.voucherCode, "voucher_code");
   const walletNumber = requiredText(input.walletTo, "wallet_to");
-  const idempotencyKey = optionalText(input.idempotencyKey);
+  const idempotencyKey = optionalText(input.idempotencyKey, "Idempotency-Key");
   const fingerprint = createHash("sha256")
     .update(JSON.stringify([voucherNumber, walletNumber]))
     .digest("hex");
@@ -95,7 +95,7 @@ export async function activateVoucher(
         amountFromMinor: split.debitMinor,
         amountToMinor: split.creditMinor,
         description: `Voucher ${voucher.number}`,
-        additional: optionalText(input.additional) ?? "",
+        additional: optionalText(input.additional, "additional") ?? "",
         idempotencyKey,
         requestHash: fingerprint,
         legs: [
