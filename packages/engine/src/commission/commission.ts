@@ -1,30 +1,19 @@
 import type { CommissionRule, Operation } from "../currency/currency-record.ts";
 import { percentOfHalfUp } from "../money/index.ts";
 
+// The rule's shape lives with the currency it belongs to; re-exported so rule code needs one import.
 export type { CommissionRule, Operation };
 
-/** How a payment splits: the payer's debit is always the receiver's credit plus the fee. */
-export interface PaymentSplit {
-  readonly debitMinor: bigint;
-  readonly creditMinor: bigint;
-  readonly feeMinor: bigint;
-}
-
-/** Percent of the amount, rounded half-up to a minor unit, plus the fixed part. */
-export function commissionFor(amountMinor: bigint, rule: CommissionRule): bigint {
-  return percentOfHalfUp(amountMinor, rule.percent) + rule.fixedMinor;
-}
-
 /**
- * Contract: on a transfer the sender pays amount + commission; on checkout and voucher the
- * receiver gets amount − commission. A commission larger than the amount takes the whole amount,
- * so a credit is never negative.
+ * The commission on an amount: `percent`% of it rounded half-up to a whole minor unit, plus the
+ * fixed part (already whole minor units, so only the percentage ever needs rounding). bigint all the
+ * way: no amount or percentage is too large or too fine to be exact.
  */
-export function splitPayment(operation: Operation, amountMinor: bigint, rule: CommissionRule): PaymentSplit {
-  const commission = commissionFor(amountMinor, rule);
-  if (operation === "transfer") {
-    return { debitMinor: amountMinor + commission, creditMinor: amountMinor, feeMinor: commission };
+export function commissionFor(amountMinor: bigint, rule: CommissionRule): bigint {
+  // A negative amount or rule would turn the fee into a payout: a bug upstream, never a business case.
+  if (amountMinor < 0n) throw new RangeError(`commission of a negative amount (${amountMinor})`);
+  if (rule.percent.coefficient < 0n || rule.fixedMinor < 0n) {
+    throw new RangeError("a commission rule cannot be negative");
   }
-  const fee = commission > amountMinor ? amountMinor : commission;
-  return { debitMinor: amountMinor, creditMinor: amountMinor - fee, feeMinor: fee };
+  return percentOfHalfUp(amountMinor, rule.percent) + rule.fixedMinor;
 }

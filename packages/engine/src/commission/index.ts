@@ -1,1 +1,2 @@
 export * from "./commission.ts";
+export * from "./payment-split.ts";

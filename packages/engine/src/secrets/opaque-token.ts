@@ -1,18 +1,23 @@
 import { createHash, randomBytes } from "node:crypto";
 
+const prefixPattern = /^[a-z]{1,16}$/;
+
 /**
- * Bearer tokens and checkout link tokens: 256 random bits, readable prefix. Only their SHA-256 is
- * stored (a fast hash is right here: the token itself is unguessable), so lookups stay one query.
+ * An unguessable bearer value (access tokens `pat_…`, checkout links `chk_…`): 256 random bits in
+ * base64url behind a readable prefix, so a leaked token says what it is (and secret scanners can
+ * spot it).
  */
 export function generateOpaqueToken(prefix = "pat"): string {
+  if (!prefixPattern.test(prefix))
+    throw new RangeError(`token prefix must be 1-16 lowercase letters: ${prefix}`);
   return `${prefix}_${randomBytes(32).toString("base64url")}`;
 }
 
+/**
+ * What is stored and looked up instead of the token: SHA-256 hex. A fast hash is right here (unlike
+ * passwords): the token has 256 random bits, so there is nothing to brute-force, and a lookup stays
+ * one indexed query.
+ */
 export function hashOpaqueToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
-}
-
-/** A Standard Webhooks signing secret: `whsec_` and 24 random bytes in base64. */
-export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString("base64")}`;
 }

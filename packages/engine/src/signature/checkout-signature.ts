@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
-import { hexDigestsEqual } from "./constant-time.ts";
 import { compactJson, phpJsonEncode } from "./json-forms.ts";
+import { sha256Hex, sha256HexEqual } from "./sha256-hex.ts";
 
+/** The checkout request fields the signature covers, as the client sent them (strings). */
 export interface CheckoutSignedFields {
   readonly wallet_to: string;
   readonly wallet_from: string;
@@ -11,7 +11,11 @@ export interface CheckoutSignedFields {
 
 export type JsonForm = "js" | "php";
 
-/** SHA-256 hex of `{"wallet_to","wallet_from","amount","id","secret"}` in that key order. */
+/**
+ * The checkout `signature` (contract): SHA-256 hex of the compact JSON text of
+ * `{"wallet_to","wallet_from","amount","id","secret"}`, keys in that order, every value a string,
+ * `secret` the form token of the client owning wallet_to. `form` picks the JSON text's escaping.
+ */
 export function checkoutSignature(
   fields: CheckoutSignedFields,
   secret: string,
@@ -24,17 +28,20 @@ export function checkoutSignature(
     id: fields.id,
     secret,
   };
-  const text = form === "js" ? compactJson(payload) : phpJsonEncode(payload);
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return sha256Hex(form === "js" ? compactJson(payload) : phpJsonEncode(payload));
 }
 
-/** Accepts the signature in either JSON form; compares in constant time. */
+/**
+ * True when `signature` is the checkout signature in either JSON form. Both forms are always
+ * computed and compared in constant time, so the answer's timing says nothing about which form or
+ * how much of it matched. A missing or malformed signature is false, never an exception.
+ */
 export function verifyCheckoutSignature(
   fields: CheckoutSignedFields,
   secret: string,
-  signature: string,
+  signature: string | null | undefined,
 ): boolean {
-  const js = hexDigestsEqual(checkoutSignature(fields, secret, "js"), signature);
-  const php = hexDigestsEqual(checkoutSignature(fields, secret, "php"), signature);
+  const js = sha256HexEqual(checkoutSignature(fields, secret, "js"), signature);
+  const php = sha256HexEqual(checkoutSignature(fields, secret, "php"), signature);
   return js || php;
 }

@@ -1,42 +1,74 @@
 import type { Role } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import type { WalletStatusName } from "../wallet/wallet-status.ts";
+import {
+  COMPLETED_PURCHASE_STATUS,
+  VOUCHER_ACTIVATION_CURRENCY,
+  VoucherStatus,
+  VoucherType,
+  type VoucherTypeCode,
+} from "./voucher-codes.ts";
+import { isVoucherExpired } from "./voucher-expiry.ts";
 
-export const VoucherStatus = { PENDING: 0, ACTIVATED: 1, CLOSED: 2 } as const;
-/** Who bought the voucher: a partner (1) or a merchant (2). */
-export const VoucherType = { PARTNER_PURCHASED: 1, MERCHANT_PURCHASED: 2 } as const;
-/** The associated purchase must be completed (status 3). */
-const completedTransaction = 3;
-const activationCurrency = "USD";
-
+/** A voucher as the rules see it; status and type are the stored codes, unknown codes included. */
 export interface VoucherFacts {
+  /** Whether the given code matches the stored secret: the caller runs the slow hash. */
   readonly codeMatches: boolean;
   readonly status: number;
   readonly type: number;
   readonly expiredAt: Date;
   readonly creatorBlocked: boolean;
+  /** Status of the transaction that paid for the voucher. */
   readonly transactionStatus: number;
   readonly currencyCode: string;
   readonly amountMinor: bigint;
 }
 
+export interface ActivatorFacts {
+  readonly userId: number;
+  readonly role: Role;
+  readonly blocked: boolean;
+}
+
+export interface WalletToFacts {
+  readonly userId: number;
+  readonly status: WalletStatusName;
+  readonly currencyCode: string;
+}
+
 export interface ActivationFacts {
+  /** The global switch (settings: voucher_activation_enabled). */
   readonly activationEnabled: boolean;
   /** Null when no voucher has that number. */
   readonly voucher: VoucherFacts | null;
-  readonly activator: { readonly userId: number; readonly role: Role; readonly blocked: boolean };
+  readonly activator: ActivatorFacts;
   /** Null when no wallet has that number. */
-  readonly walletTo: {
-    readonly userId: number;
-    readonly status: WalletStatusName;
-    readonly currencyCode: string;
-  } | null;
+  readonly walletTo: WalletToFacts | null;
   readonly now: Date;
 }
 
 /**
- * The spec's ten activation rules (rule 1, the token, is the caller's), in the spec's order.
- * Throws the first broken rule's error; returns true when the voucher may be activated.
+ * The spec's voucher activation rules (rule 1, the bearer token, is the door's), checked in this
+ * order; the first broken rule is thrown:
+ *
+ *   1. activation is switched on                        → VOUCHER_ACTIVATION_DISABLED
+ *   2. the activating user is not blocked (rule 4)      → USER_BLOCKED
+ *   3. the voucher exists and the code matches (2, 3)   → VOUCHER_INVALID
+ *   4. its creator is not blocked (rule 4)              → VOUCHER_INVALID
+ *   5. it is pending, status 0 (rule 5)                 → VOUCHER_CLOSED
+ *   6. it has not expired: now < expired_at (rule 6)    → VOUCHER_CLOSED
+ *   7. its purchase transaction has status 3 (rule 7)   → VOUCHER_INVALID
+ *   8. partner ↔ type 2, merchant ↔ type 1 (rule 8)     → VOUCHER_INVALID
+ *   9. the voucher is in USD (follows from rule 10)     → VOUCHER_INVALID
+ *  10. wallet_to exists, is ACTIVE, is the activator's (rule 9) → WALLET_TO_NOT_EXISTS
+ *  11. wallet_to is a USD wallet (rule 10)              → ONLY_USD_WALLET
+ *
+ * The spec's numbering otherwise, with two choices where it says nothing. The activator's own
+ * block is checked before any voucher is looked at, so a blocked account cannot use confirm or
+ * info to find out which voucher numbers and codes are valid. A voucher in another currency could
+ * never be credited to the USD wallet rule 10 demands, so the voucher is what is invalid (and the
+ * info call says so too), rather than every wallet the user tries. Wallet ownership comes before
+ * its currency, so nobody learns the currency of another user's wallet.
  */
 export function checkVoucherActivation(facts: ActivationFacts): true {
   checkVoucherRedeemable(facts);
@@ -44,46 +76,32 @@ export function checkVoucherActivation(facts: ActivationFacts): true {
   return true;
 }
 
-/** Rules 2 to 8: everything about the voucher and who redeems it (also the info call's checks). */
+/** Steps 1 to 9: the voucher and who redeems it; also all the info call checks. */
 export function checkVoucherRedeemable(facts: Omit<ActivationFacts, "walletTo">): void {
-  if (!facts.activationEnabled) throw new PurseError("VOUCHER_ACTIVATION_DISABLED");
   const { voucher, activator } = facts;
-  // Rules 2 and 3: the voucher exists and the code matches its stored secret.
-  if (!voucher?.codeMatches) throw new PurseError("VOUCHER_INVALID");
-  // Rule 4: neither the activating user nor the creator is blocked.
+  if (!facts.activationEnabled) throw new PurseError("VOUCHER_ACTIVATION_DISABLED");
   if (activator.blocked) throw new PurseError("USER_BLOCKED");
+  if (!voucher?.codeMatches) throw new PurseError("VOUCHER_INVALID");
   if (voucher.creatorBlocked) throw new PurseError("VOUCHER_INVALID");
-  // Rules 5 and 6: still pending and not expired.
   if (voucher.status !== VoucherStatus.PENDING || isVoucherExpired(voucher, facts.now)) {
     throw new PurseError("VOUCHER_CLOSED");
   }
-  // Rule 7: the purchase completed.
-  if (voucher.transactionStatus !== completedTransaction) throw new PurseError("VOUCHER_INVALID");
-  // Rule 8: partners activate merchant-bought vouchers, merchants partner-bought ones.
-  const allowedType =
-    activator.role === "partner" ? VoucherType.MERCHANT_PURCHASED : VoucherType.PARTNER_PURCHASED;
-  if (voucher.type !== allowedType) throw new PurseError("VOUCHER_INVALID");
+  if (voucher.transactionStatus !== COMPLETED_PURCHASE_STATUS) throw new PurseError("VOUCHER_INVALID");
+  if (voucher.type !== activatableType(activator.role)) throw new PurseError("VOUCHER_INVALID");
+  if (voucher.currencyCode !== VOUCHER_ACTIVATION_CURRENCY) throw new PurseError("VOUCHER_INVALID");
 }
 
-/** Rules 9 and 10: wallet_to is an active USD wallet of the activating user. */
-export function checkActivationTarget(
-  facts: Pick<ActivationFacts, "walletTo" | "activator" | "voucher">,
-): void {
-  const { walletTo, activator, voucher } = facts;
+/** Steps 10 and 11: wallet_to is an active USD wallet of the activating user. */
+export function checkActivationTarget(facts: Pick<ActivationFacts, "walletTo" | "activator">): void {
+  const { walletTo, activator } = facts;
   if (walletTo?.status !== "ACTIVE" || walletTo.userId !== activator.userId) {
     throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
   }
-  if (walletTo.currencyCode !== activationCurrency || voucher?.currencyCode !== activationCurrency) {
+  if (walletTo.currencyCode !== VOUCHER_ACTIVATION_CURRENCY)
     throw new PurseError("ONLY_USD_WALLET", "wallet_to");
-  }
 }
 
-/** A voucher is expired from the instant `expired_at` is reached. */
-export function isVoucherExpired(voucher: Pick<VoucherFacts, "expiredAt">, now: Date): boolean {
-  return now.getTime() >= voucher.expiredAt.getTime();
-}
-
-/** The sweep closes vouchers that are still pending past their expiry. */
-export function shouldCloseVoucher(voucher: Pick<VoucherFacts, "status" | "expiredAt">, now: Date): boolean {
-  return voucher.status === VoucherStatus.PENDING && isVoucherExpired(voucher, now);
+/** Rule 8: each role activates the vouchers the other role bought. */
+export function activatableType(role: Role): VoucherTypeCode {
+  return role === "partner" ? VoucherType.MERCHANT_PURCHASED : VoucherType.PARTNER_PURCHASED;
 }
