@@ -38,6 +38,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PURSE_DATA_DIR: z.string().min(1).default("./.purse-data"),
   PURSE_SECRET_KEY: z.string().min(32, "must be at least 32 characters of random text").optional(),
+  NODE_ENV: z.string().optional(),
   PURSE_REDIS_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits or : . _ -")
@@ -45,6 +46,8 @@ const environmentSchema = z.object({
 });
 
 export interface PurseConfig {
+  /** `NODE_ENV=production`, the one production switch (contract: "Configuration"). */
+  readonly production: boolean;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly port: number;
@@ -86,6 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
   const value = parsed.data;
   const baseUrl = value.BASE_URL ?? `http://localhost:${value.PORT}`;
   return {
+    production: value.NODE_ENV === "production",
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
     port: value.PORT,
