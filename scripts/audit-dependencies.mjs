@@ -24,7 +24,9 @@ console.log(
 if (serious > 0) {
   for (const [name, finding] of Object.entries(report.vulnerabilities ?? {})) {
     if (finding.severity === "high" || finding.severity === "critical") {
-      console.error(`  ${finding.severity}: ${name} (${finding.range}) — fix: ${JSON.stringify(finding.fixAvailable)}`);
+      console.error(
+        `  ${finding.severity}: ${name} (${finding.range}) — fix: ${JSON.stringify(finding.fixAvailable)}`,
+      );
     }
   }
   process.exit(1);
