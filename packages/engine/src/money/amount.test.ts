@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PurseError } from "../errors/index.ts";
-import { formatMinor, parseAmount, percentOfHalfUp } from "./amount.ts";
+import { checkAmountSyntax, formatMinor, maxAmountLength, parseAmount, percentOfHalfUp } from "./amount.ts";
 import { parseDecimal } from "./decimal.ts";
 
 function codeOf(run: () => unknown): string | undefined {
@@ -25,6 +25,15 @@ describe("parseAmount", () => {
     expect(codeOf(() => parseAmount("0", 2))).toBe("NOT_POSITIVE");
     expect(codeOf(() => parseAmount("-5", 2))).toBe("NOT_POSITIVE");
     expect(codeOf(() => parseAmount("1.001", 2))).toBe("TOO_PRECISE");
+  });
+  it("refuses an amount longer than a few dozen characters before reading its digits", () => {
+    const padded = `1.${"0".repeat(100_000)}`;
+    expect(codeOf(() => parseAmount(padded, 2))).toBe("NOT_NUMERIC");
+    expect(codeOf(() => checkAmountSyntax(padded))).toBe("NOT_NUMERIC");
+    expect(codeOf(() => parseAmount(`${"9".repeat(100_000)}`, 2))).toBe("NOT_NUMERIC");
+    const longest = `1.${"0".repeat(maxAmountLength - 2)}`;
+    expect(parseAmount(longest, 2)).toBe(100n);
+    expect(codeOf(() => parseAmount(`${longest}0`, 2))).toBe("NOT_NUMERIC");
   });
   it("fills the precession into the overflow message", () => {
     try {

@@ -56,5 +56,14 @@ describe("formatting", () => {
   it("normalises trailing zeros away", () => {
     expect(normaliseDecimalText({ coefficient: 9200n, scale: 4 })).toBe("0.92");
     expect(normaliseDecimalText({ coefficient: 10n, scale: 1 })).toBe("1");
+    expect(normaliseDecimalText({ coefficient: -1200n, scale: 3 })).toBe("-1.2");
+    expect(normaliseDecimalText({ coefficient: 1000n, scale: 0 })).toBe("1000");
+    expect(normaliseDecimalText({ coefficient: 1000n, scale: 2 })).toBe("10");
+    expect(normaliseDecimalText({ coefficient: 0n, scale: 5 })).toBe("0");
+    expect(normaliseDecimalText({ coefficient: 105n, scale: 2 })).toBe("1.05");
+  });
+  it("strips many trailing zeros in one pass", () => {
+    const value = parseDecimal(`1.${"0".repeat(20_000)}`);
+    expect(value && normaliseDecimalText(value)).toBe("1");
   });
 });
