@@ -28,10 +28,13 @@ export interface EngineOptions {
   readonly checkoutLifetimeMs: number;
   /** How long a route lock is held at most; it covers one request. */
   readonly routeLockTtlMs: number;
+  /** Checkout redirect and notification URLs must be `https` (NODE_ENV=production). */
+  readonly requireHttpsUrls: boolean;
 }
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {
   tokenLifetimeSeconds: 2_592_000,
   checkoutLifetimeMs: 30 * 60 * 1000,
   routeLockTtlMs: 10_000,
+  requireHttpsUrls: false,
 };

@@ -17,6 +17,7 @@ export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./ch
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
+export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export {
   eventStream,
   inProcessEventBus,

@@ -1,14 +1,15 @@
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { optionalText, refuseNul, requiredText } from "../input/text-fields.ts";
+import { refuseNul, requiredText } from "../input/text-fields.ts";
+import { optionalWebUrl } from "../input/web-url.ts";
 import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { isUniqueViolation, rows, sql, toId } from "../persistence/sql.ts";
 import { formatTimestamp } from "../queries/timestamps.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
-import { verifyCheckoutSignature } from "../signature/index.ts";
+import { type SentAsNumber, verifyCheckoutSignature } from "../signature/index.ts";
 
 export interface CheckoutInput {
   readonly walletTo?: string | null;
@@ -20,6 +21,12 @@ export interface CheckoutInput {
   readonly cancelUrl?: string | null;
   readonly statusUrl?: string | null;
   readonly userInfo?: string | null;
+  /**
+   * Which of amount and id the request carried as JSON numbers (their text above is the number's
+   * JSON text): the signature may then cover that number instead of a string. Doors whose input
+   * is typed text leave it out.
+   */
+  readonly sentAsNumber?: SentAsNumber;
 }
 
 export interface CreatedCheckout {
@@ -44,6 +51,10 @@ export async function createCheckout(
   const userInfo = requiredText(input.userInfo, "user_info");
   checkAmountSyntax(amountText, "amount");
   const signature = refuseNul(input.signature, "signature")?.trim() ?? "";
+  const urlRules = { requireHttps: deps.options.requireHttpsUrls };
+  const successUrl = optionalWebUrl(input.successUrl, "success_url", urlRules) ?? "";
+  const cancelUrl = optionalWebUrl(input.cancelUrl, "cancel_url", urlRules) ?? "";
+  const statusUrl = optionalWebUrl(input.statusUrl, "status_url", urlRules) ?? "";
 
   const em = deps.db.em();
   const wallets = await findWalletsByNumber(em, [walletTo, walletFrom], { lock: false });
@@ -54,6 +65,7 @@ export async function createCheckout(
     receiver,
     { walletTo, walletFrom, amount: amountText, id: paymentId },
     signature,
+    input.sentAsNumber ?? {},
   );
   const { sender } = checkWalletPair(wallets.get(walletFrom) ?? null, receiver);
   const currency = sender.currency;
@@ -70,8 +82,7 @@ export async function createCheckout(
         success_url, cancel_url, status_url, expired_at)
       values (${hashOpaqueToken(token)}, ${receiver.userId}, ${client}, ${paymentId}, ${userInfo},
         ${sender.id}, ${receiver.id}, ${currency.id}, ${amountMinor.toString()}, ${split.feeMinor.toString()},
-        ${signature}, ${optionalText(input.successUrl, "success_url") ?? ""}, ${optionalText(input.cancelUrl, "cancel_url") ?? ""},
-        ${optionalText(input.statusUrl, "status_url") ?? ""}, ${expiresAt})`.execute(em.getKysely());
+        ${signature}, ${successUrl}, ${cancelUrl}, ${statusUrl}, ${expiresAt})`.execute(em.getKysely());
   } catch (error) {
     if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
       throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");
@@ -94,6 +105,7 @@ async function signingClient(
   receiver: WalletRecord,
   fields: { walletTo: string; walletFrom: string; amount: string; id: string },
   signature: string,
+  sentAsNumber: SentAsNumber,
 ): Promise<number> {
   if (signature === "") throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");
   const clients = await rows(
@@ -108,6 +120,7 @@ async function signingClient(
       { wallet_to: fields.walletTo, wallet_from: fields.walletFrom, amount: fields.amount, id: fields.id },
       deps.secretBox.open(client.form_token_sealed),
       signature,
+      sentAsNumber,
     ),
   );
   if (!signed) throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");

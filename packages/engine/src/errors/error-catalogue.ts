@@ -37,6 +37,8 @@ export const errorCatalogue = {
   INVALID_VALUE: { message: "This value is not valid.", status: 422, kind: "validation" },
   /** A date is not of the form YYYY-MM-DD. */
   INVALID_DATE: { message: "This value is not a valid date.", status: 422, kind: "validation" },
+  /** A redirect or notification URL that is not an absolute http(s) URL without credentials. */
+  INVALID_URL: { message: "This value is not a valid URL.", status: 422, kind: "validation" },
   /** A number is outside the allowed range (page, itemsPerPage). */
   OUT_OF_RANGE: {
     message: "This value should be between %min% and %max%.",

@@ -33,7 +33,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       events: coordination.events,
       captcha: config.captcha ? altchaCaptcha(secretBox.derive("captcha")) : disabledCaptcha,
       now: () => new Date(),
-      options: { ...defaultEngineOptions, payUrl: config.payUrl },
+      options: { ...defaultEngineOptions, payUrl: config.payUrl, requireHttpsUrls: config.production },
     };
     return {
       config,
