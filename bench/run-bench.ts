@@ -1,0 +1,308 @@
+/**
+ * `npm run bench`: in one run on the same PostgreSQL and Redis, Purse's transfers against the bare
+ * reference server, pgledger driven by pgbench, and pgbench TPC-B-like; start-up to ready, resident
+ * memory under load, and two Purse processes. Writes the figures into docs/benchmark.md (unless
+ * PURSE_BENCH_SMOKE is set, as in CI, where it only proves the bench still runs).
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
+import { bareSchema } from "./bare-transfer-server.ts";
+import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
+import { summariseProfiles } from "./cpu-profile-summary.ts";
+import { drive, type LoadResult, type LoadTarget } from "./load.ts";
+import { freePort, type PurseProcess, startPurse } from "./purse-process.ts";
+import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
+
+const smoke = Boolean(process.env["PURSE_BENCH_SMOKE"]);
+const seconds = Number(process.env["PURSE_BENCH_SECONDS"] ?? (smoke ? 2 : 15));
+const connections = Number(process.env["PURSE_BENCH_CONNECTIONS"] ?? 32);
+const redisUrl = process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379";
+const profileDir = process.env["PURSE_BENCH_PROFILE"] ? "/tmp/purse-bench-profile" : undefined;
+const accounts = 1024;
+
+function step(text: string): void {
+  console.log(`\n▸ ${text}`);
+}
+
+function line(label: string, result: LoadResult): string {
+  return `${label}: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${result.ok} ok, ${result.refused} refused, ${result.errors} errors)`;
+}
+
+async function purseTargets(servers: readonly PurseProcess[], runId: string): Promise<LoadTarget[]> {
+  const tokens: string[] = [];
+  for (let id = 1; id <= merchants; id += 1) {
+    const response = await fetch(`${servers[0]?.url}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        grant_type: "client_credentials",
+        client_id: `bench${id}`,
+        client_secret: "bench-secret",
+      }),
+    });
+    tokens.push(((await response.json()) as { access_token: string }).access_token);
+  }
+  return servers.map((server) => ({
+    url: server.url,
+    path: "/api/transaction/transfer",
+    request(sequence) {
+      const transfer = benchTransfer(sequence, runId);
+      return {
+        headers: { "content-type": "application/json", authorization: `Bearer ${tokens[transfer.from]}` },
+        body: JSON.stringify(transfer.body),
+      };
+    },
+  }));
+}
+
+async function purseDatabase(): Promise<ScratchDatabase> {
+  const database = await createScratchDatabase("purse_bench");
+  const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
+  await db.migrate();
+  await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
+  await db.close();
+  return database;
+}
+
+function purseEnvironment(database: ScratchDatabase): Record<string, string> {
+  return {
+    DATABASE_URL: database.url,
+    REDIS_URL: redisUrl,
+    PURSE_SECRET_KEY: benchSecretKey,
+    PURSE_RATE_LIMIT_PER_MINUTE: "1000000",
+    PURSE_WEBHOOK_WORKER: "off",
+    PURSE_REDIS_PREFIX: database.name,
+  };
+}
+
+interface Figures {
+  purse: LoadResult;
+  readyAfterMs: number;
+  peakRssMb: number;
+  audit: string;
+  twoProcesses: LoadResult;
+  bare: LoadResult;
+  pgledger: number | string;
+  tpcb: number | string;
+  profile: string[];
+}
+
+async function measurePurse(): Promise<
+  Pick<Figures, "purse" | "readyAfterMs" | "peakRssMb" | "audit" | "profile">
+> {
+  step("Purse: one process, POST /api/transaction/transfer with payment_id");
+  const database = await purseDatabase();
+  try {
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+    const server = await startPurse(purseEnvironment(database), profileDir);
+    console.log(`  ready after ${server.readyAfterMs.toFixed(0)} ms`);
+    let purse: LoadResult;
+    try {
+      const targets = await purseTargets([server], randomBytes(3).toString("hex"));
+      await drive(targets, connections, 1); // warm-up: pools, JIT, prepared statements
+      server.sampleMemory();
+      purse = await drive(targets, connections, seconds);
+      console.log(`  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB`);
+    } finally {
+      await server.stop();
+    }
+    const auditDb = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 1 });
+    const report = await auditLedger(auditDb);
+    await auditDb.close();
+    const audit = report.ok ? `balanced (${report.transactions} transactions)` : "BREACHED";
+    console.log(`  ledger ${audit}`);
+    if (!report.ok) process.exitCode = 1;
+    return {
+      purse,
+      readyAfterMs: server.readyAfterMs,
+      peakRssMb: server.peakRssMb(),
+      audit,
+      profile: profileDir ? await summariseProfiles(profileDir) : [],
+    };
+  } finally {
+    await database.drop();
+  }
+}
+
+async function measureTwoProcesses(): Promise<LoadResult> {
+  step("Purse: two processes on one PostgreSQL and Redis, the load split between them");
+  const database = await purseDatabase();
+  const servers = await Promise.all([
+    startPurse(purseEnvironment(database)),
+    startPurse(purseEnvironment(database)),
+  ]);
+  try {
+    const targets = await purseTargets(servers, randomBytes(3).toString("hex"));
+    await drive(targets, connections, 1);
+    const result = await drive(targets, connections, seconds);
+    console.log(`  ${line("transfers", result)}`);
+    return result;
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database.drop();
+  }
+}
+
+async function measureBare(): Promise<LoadResult> {
+  step("Bare reference: node:http + pg + raw SQL, one transaction per transfer, no auth, no Redis");
+  const database = await createScratchDatabase("purse_bare");
+  await database.sql(bareSchema);
+  await database.sql(`insert into accounts select n, 100000000 from generate_series(1, ${accounts}) n`);
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      fileURLToPath(new URL("./bare-transfer-server.ts", import.meta.url)),
+      database.url,
+      String(port),
+    ],
+    { stdio: ["ignore", "inherit", "inherit", "ipc"] },
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once("message", () => resolve());
+      child.once("exit", (code) => reject(new Error(`the bare server exited with ${code}`)));
+    });
+    const target: LoadTarget = {
+      url: `http://127.0.0.1:${port}`,
+      path: "/transfer",
+      request(sequence) {
+        const from = 1 + (sequence % accounts);
+        const to = 1 + ((from + (sequence % (accounts - 1))) % accounts);
+        return {
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ from, to, amount: 100 }),
+        };
+      },
+    };
+    await drive([target], connections, 1);
+    const result = await drive([target], connections, seconds);
+    console.log(`  ${line("transfers", result)}`);
+    return result;
+  } finally {
+    child.kill("SIGTERM");
+    await database.drop();
+  }
+}
+
+async function measurePgledger(): Promise<number | string> {
+  step(
+    `pgledger (bench/pgledger, unmodified): pgledger_create_transfer driven by pgbench, ${connections} clients`,
+  );
+  const database = await createScratchDatabase("purse_pgledger");
+  try {
+    for (const file of [
+      "vendor/scoville-pgsql-ulid/ulid-to-uuid.sql",
+      "vendor/scoville-pgsql-ulid/uuid-to-ulid.sql",
+      "pgledger.sql",
+    ]) {
+      await database.sql(await readFile(new URL(`./pgledger/${file}`, import.meta.url), "utf8"));
+    }
+    await database.sql(`
+      create table bench_accounts (n int primary key, id text not null);
+      insert into bench_accounts select n, (select id from pgledger_create_account('bench ' || n, 'USD'))
+        from generate_series(1, ${accounts}) n;`);
+    const script = `/tmp/purse-pgledger-${database.name}.sql`;
+    await writeFile(
+      script,
+      [
+        `\\set a random(1, ${accounts})`,
+        `\\set b 1 + (:a + random(0, ${accounts - 2})) % ${accounts}`,
+        "select id from pgledger_create_transfer((select id from bench_accounts where n = :a), (select id from bench_accounts where n = :b), 1.00);",
+      ].join("\n"),
+    );
+    const tps = pgbench([
+      "-n",
+      "-c",
+      String(connections),
+      "-j",
+      "2",
+      "-M",
+      "prepared",
+      "-T",
+      String(seconds),
+      "-f",
+      script,
+      database.name,
+    ]);
+    await rm(script, { force: true });
+    console.log(`  ${tps} transfers/s`);
+    return tps;
+  } finally {
+    await database.drop();
+  }
+}
+
+async function measureTpcb(): Promise<number | string> {
+  step("pgbench TPC-B-like (scale 10, 16 clients, prepared): the machine's ceiling");
+  const database = await createScratchDatabase("purse_pgbench");
+  try {
+    const initialised = pgbench(["-i", "-s", "10", "-q", database.name]);
+    if (typeof initialised === "string" && !initialised.startsWith("no tps")) return initialised;
+    const tps = pgbench(["-c", "16", "-j", "2", "-M", "prepared", "-T", String(seconds), database.name]);
+    console.log(`  ${tps} tps`);
+    return tps;
+  } finally {
+    await database.drop();
+  }
+}
+
+function ratio(part: number, whole: number | string): string {
+  return typeof whole === "number" && whole > 0 ? (part / whole).toFixed(2) : "n/a";
+}
+
+function report(figures: Figures): string {
+  const { purse, bare, twoProcesses } = figures;
+  const rate = (value: number | string) =>
+    typeof value === "number" ? `${value.toFixed(0)}/s` : `not measured: ${value}`;
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)}, one run, ${connections} connections, ${seconds} s per phase, everything on this machine's cores:`,
+    "",
+    "| measure | figure | target |",
+    "|---|---|---|",
+    `| Purse transfers (with payment_id) | ${purse.perSecond.toFixed(0)}/s, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ${purse.refused} refused, ${purse.errors} errors | p99 ≤ 50 ms |`,
+    `| bare server (node:http + pg) | ${bare.perSecond.toFixed(0)}/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms | |`,
+    `| pgledger via pgbench | ${rate(figures.pgledger)} | |`,
+    `| pgbench TPC-B-like | ${typeof figures.tpcb === "number" ? `${figures.tpcb.toFixed(0)} tps` : figures.tpcb} | |`,
+    `| Purse / bare | ${ratio(purse.perSecond, bare.perSecond)} | ≥ 0.6 |`,
+    `| Purse / pgledger | ${ratio(purse.perSecond, figures.pgledger)} | |`,
+    `| two Purse processes | ${twoProcesses.perSecond.toFixed(0)}/s, p99 ${twoProcesses.p99} ms | overhead on 2 cores, not a gain |`,
+    `| start-up to /readyz 200 (migrated PostgreSQL) | ${figures.readyAfterMs.toFixed(0)} ms | < 1 500 ms |`,
+    `| Purse peak RSS under load | ${figures.peakRssMb.toFixed(0)} MB | < 250 MB |`,
+    `| ledger after the run | ${figures.audit} | balanced |`,
+    ...(figures.profile.length > 0
+      ? [
+          "",
+          "Where the server's CPU went (self time, `--cpu-prof`):",
+          "",
+          ...figures.profile.map((entry) => `- ${entry}`),
+        ]
+      : []),
+  ].join("\n");
+}
+
+async function writeResults(text: string): Promise<void> {
+  const path = new URL("../docs/benchmark.md", import.meta.url);
+  const document = await readFile(path, "utf8");
+  const start = "<!-- bench:results -->";
+  const end = "<!-- /bench:results -->";
+  const block = `${start}\n${text}\n${end}`;
+  const next = document.includes(start)
+    ? document.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
+    : `${document.trimEnd()}\n\n## Latest run\n\n${block}\n`;
+  await writeFile(path, next);
+}
+
+const purse = await measurePurse();
+const twoProcesses = await measureTwoProcesses();
+const bare = await measureBare();
+const pgledger = await measurePgledger();
+const tpcb = await measureTpcb();
+const text = report({ ...purse, twoProcesses, bare, pgledger, tpcb });
+console.log(`\n${text}`);
+if (!smoke) await writeResults(text);
