@@ -28,7 +28,8 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 export async function createTemplateDatabase(): Promise<string> {
   const name = `purse_test_tpl_${process.pid}_${randomBytes(3).toString("hex")}`;
   await withAdmin((client) => client.query(`create database ${name}`));
-  const db = await openDatabase({ kind: "postgres", url: databaseUrl(name) }, { poolSize: 1 });
+  // Two connections: the migration lock holds one transaction while the migrator books its table on another.
+  const db = await openDatabase({ kind: "postgres", url: databaseUrl(name) }, { poolSize: 2 });
   try {
     await db.migrate();
   } finally {
