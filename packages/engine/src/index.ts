@@ -25,7 +25,21 @@ export {
   type TransactionEventBus,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
-export { openSecretBox, type SecretBox, secretBoxFromKey } from "./keys/secret-keyring.ts";
+export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";
+export {
+  formTokenBinding,
+  type SealedColumn,
+  sealedColumns,
+  webhookSecretBinding,
+} from "./keys/sealed-columns.ts";
+export {
+  type DeploymentSecretBox,
+  openSecretBox,
+  type SealBinding,
+  type SecretBox,
+  secretBoxFromKey,
+  secretBoxFromKeys,
+} from "./keys/secret-keyring.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export {
   createRedisClients,

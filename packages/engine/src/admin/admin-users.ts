@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { PurseError } from "../errors/index.ts";
+import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, isUniqueViolation, rows, sql, toId } from "../persistence/sql.ts";
@@ -55,7 +56,9 @@ export async function createClient(db: Database, secretBox: SecretBox, login: st
     webhookSecret: generateWebhookSecret(),
   };
   await sql`insert into clients (user_id, client_id, secret_hash, form_token_sealed, webhook_secret_sealed)
-    values (${userId}, ${issued.clientId}, ${await hashSecret(issued.clientSecret)}, ${secretBox.seal(issued.formToken)},
-      ${secretBox.seal(issued.webhookSecret)})`.execute(db.em().getKysely());
+    values (${userId}, ${issued.clientId}, ${await hashSecret(issued.clientSecret)}, ${secretBox.seal(issued.formToken, formTokenBinding(issued.clientId))},
+      ${secretBox.seal(issued.webhookSecret, webhookSecretBinding(issued.clientId))})`.execute(
+    db.em().getKysely(),
+  );
   return issued;
 }

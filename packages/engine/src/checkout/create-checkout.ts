@@ -3,6 +3,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { refuseNul, requiredText } from "../input/text-fields.ts";
 import { optionalWebUrl } from "../input/web-url.ts";
+import { formTokenBinding } from "../keys/sealed-columns.ts";
 import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
@@ -112,13 +113,14 @@ async function signingClient(
     deps.db.em(),
     sql<{
       id: string;
+      client_id: string;
       form_token_sealed: string;
-    }>`select id, form_token_sealed from clients where user_id = ${receiver.userId}`,
+    }>`select id, client_id, form_token_sealed from clients where user_id = ${receiver.userId}`,
   );
   const signed = clients.find((client) =>
     verifyCheckoutSignature(
       { wallet_to: fields.walletTo, wallet_from: fields.walletFrom, amount: fields.amount, id: fields.id },
-      deps.secretBox.open(client.form_token_sealed),
+      deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
       signature,
       sentAsNumber,
     ),

@@ -1,8 +1,10 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { verifyUserPassword } from "../auth/verify-user-password.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { announce } from "../events/index.ts";
 import { requiredText } from "../input/text-fields.ts";
+import { formTokenBinding } from "../keys/sealed-columns.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
@@ -10,7 +12,6 @@ import { routeLockKey } from "../locks/index.ts";
 import { formatMinor } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
-import { verifyPassword } from "../secrets/index.ts";
 import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
 
@@ -97,8 +98,8 @@ async function checkPayer(
     deps.db.em(),
     sql<{ id: string; password_hash: string }>`select id, password_hash from users where login = ${login}`,
   );
-  const valid = user !== undefined && (await verifyPassword(password, user.password_hash));
-  if (!valid || toId(user.id) !== checkout.walletFromOwnerId) throw new PurseError("HASH_NOT_VALID");
+  const valid = await verifyUserPassword(deps.db, user, password);
+  if (!valid || !user || toId(user.id) !== checkout.walletFromOwnerId) throw new PurseError("HASH_NOT_VALID");
 }
 
 async function pay(
@@ -178,7 +179,10 @@ async function complete(
     where id = ${checkout.id}`.execute(em.getKysely());
   const client = await firstRow(
     em,
-    sql<{ form_token_sealed: string }>`select form_token_sealed from clients where id = ${checkout.clientId}`,
+    sql<{
+      client_id: string;
+      form_token_sealed: string;
+    }>`select client_id, form_token_sealed from clients where id = ${checkout.clientId}`,
   );
   if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
   const precession = checkout.currency.precession;
@@ -196,7 +200,7 @@ async function complete(
       amount: formatMinor(checkout.amountMinor, precession),
       commission: formatMinor(succeeded ? checkout.commissionMinor : 0n, precession),
       status: succeeded ? "SUCCESS" : "CANCEL",
-      formToken: deps.secretBox.open(client.form_token_sealed),
+      formToken: deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
     }),
   });
 }

@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decryptSecret, deriveSecretKey, encryptSecret } from "./secret-box.ts";
+import {
+  boxKey,
+  decryptSecret,
+  deriveSecretKey,
+  encryptSecret,
+  openSecret,
+  sealedKeyId,
+  sealSecret,
+  secretKeyId,
+} from "./secret-box.ts";
 
 const key = deriveSecretKey("a key of at least thirty-two characters!");
 const otherKey = deriveSecretKey("another key entirely, also long enough");
@@ -108,5 +117,51 @@ describe("encryptSecret and decryptSecret", () => {
   it("refuse a key that is not 256 bits", () => {
     expect(() => encryptSecret("secret", randomBytes(16))).toThrow(RangeError);
     expect(() => decryptSecret(encryptSecret("secret", key), randomBytes(31))).toThrow(RangeError);
+  });
+});
+
+describe("sealSecret and openSecret (v2: key id and bound context)", () => {
+  const current = boxKey("the current key, thirty-two characters or more");
+  const previous = boxKey("the previous key, thirty-two characters or more");
+  const context = "clients.form_token:acme";
+
+  it("write v2:<key id>:<iv>:<tag>:<ciphertext>, naming the key that sealed it", () => {
+    const sealed = sealSecret("acme-form-token", current, context);
+    expect(sealed).toMatch(/^v2:[0-9a-f]{8}(:[A-Za-z0-9_-]+){3}$/);
+    expect(sealedKeyId(sealed)).toBe(current.id);
+    expect(current.id).toBe(secretKeyId("the current key, thirty-two characters or more"));
+    expect(sealed).not.toContain("acme-form-token");
+  });
+
+  it("open with whichever key of the ring sealed it", () => {
+    const sealed = sealSecret("acme-form-token", previous, context);
+    expect(openSecret(sealed, [current, previous], context)).toBe("acme-form-token");
+    expect(() => openSecret(sealed, [current], context)).toThrow(/not in the ring/);
+  });
+
+  it("refuse a value moved to another row or field (the context is authenticated)", () => {
+    const sealed = sealSecret("acme-form-token", current, context);
+    expect(() => openSecret(sealed, [current], "clients.form_token:bolt")).toThrow(/cannot be opened/);
+    expect(() => openSecret(sealed, [current], "clients.webhook_secret:acme")).toThrow(/cannot be opened/);
+  });
+
+  it("refuse a key id rewritten to another key's (the id is authenticated too)", () => {
+    const sealed = sealSecret("acme-form-token", current, context);
+    const relabelled = sealed.replace(current.id, previous.id);
+    expect(() => openSecret(relabelled, [current, previous], context)).toThrow(/cannot be opened/);
+  });
+
+  it("still open v1 values (no key id, no context) with any key of the ring", () => {
+    const legacy = encryptSecret("acme-form-token", previous.key);
+    expect(sealedKeyId(legacy)).toBeNull();
+    expect(openSecret(legacy, [current, previous], context)).toBe("acme-form-token");
+    expect(openSecret(legacy.replaceAll(":", "."), [current, previous], "anything")).toBe("acme-form-token");
+    expect(() => openSecret(legacy, [current], context)).toThrow(/no key of the ring/);
+  });
+
+  it("refuse garbage without naming it", () => {
+    for (const bad of ["", "v2:zz:AAAA:AAAA:AAAA", "v2:0123abcd:AAAA", "v3:x"]) {
+      expect(() => openSecret(bad, [current], context)).toThrow();
+    }
   });
 });

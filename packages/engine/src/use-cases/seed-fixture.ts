@@ -3,6 +3,7 @@ import { checkFixtureReferences, type ExistingKeys } from "../fixture/check-refe
 import { FixtureError } from "../fixture/fixture-error.ts";
 import type { Fixture } from "../fixture/fixture-schema.ts";
 import { parseFixture } from "../fixture/parse-fixture.ts";
+import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import {
@@ -121,8 +122,10 @@ async function insertFixture(em: SqlEntityManager, fixture: Fixture, hashed: Has
   }
   for (const [index, c] of fixture.clients.entries()) {
     await sql`insert into clients (user_id, client_id, secret_hash, form_token_sealed, webhook_secret_sealed)
-      values (${c.user_id}, ${c.client_id}, ${hashed.clientSecrets[index]}, ${box.seal(c.form_token)},
-        ${box.seal(c.webhook_secret ?? generateWebhookSecret())})`.execute(em.getKysely());
+      values (${c.user_id}, ${c.client_id}, ${hashed.clientSecrets[index]}, ${box.seal(c.form_token, formTokenBinding(c.client_id))},
+        ${box.seal(c.webhook_secret ?? generateWebhookSecret(), webhookSecretBinding(c.client_id))})`.execute(
+      em.getKysely(),
+    );
   }
   const currencies = new Map(
     (

@@ -1,4 +1,5 @@
 import { PurseError } from "../errors/index.ts";
+import { webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { rows, sql } from "../persistence/sql.ts";
@@ -20,7 +21,7 @@ export async function rotateWebhookSecret(
     db.em(),
     sql<{ id: string }>`update clients set previous_webhook_secret_sealed = webhook_secret_sealed,
         previous_webhook_secret_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        webhook_secret_sealed = ${secretBox.seal(secret)}
+        webhook_secret_sealed = ${secretBox.seal(secret, webhookSecretBinding(clientId))}
       where client_id = ${clientId} returning id`,
   );
   if (updated.length === 0) throw new PurseError("NOT_FOUND");

@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
@@ -149,16 +150,22 @@ export class WebhookDispatcher {
   async #secrets(em: SqlEntityManager, delivery: ClaimedDelivery): Promise<string[]> {
     const client = await firstRow(
       em,
-      sql<{ current: string; previous: string | null; previous_until: Date | string | null }>`
-        select webhook_secret_sealed as current, previous_webhook_secret_sealed as previous,
+      sql<{
+        client_id: string;
+        current: string;
+        previous: string | null;
+        previous_until: Date | string | null;
+      }>`
+        select client_id, webhook_secret_sealed as current, previous_webhook_secret_sealed as previous,
           previous_webhook_secret_until as previous_until
         from clients where id = ${toId(delivery.client_id)}`,
     );
     if (!client) throw new Error(`client ${delivery.client_id} of webhook ${delivery.id} is gone`);
-    const secrets = [this.#options.secretBox.open(client.current)];
+    const binding = webhookSecretBinding(client.client_id);
+    const secrets = [this.#options.secretBox.open(client.current, binding)];
     const overlapping =
       client.previous && client.previous_until && new Date(client.previous_until) > this.#now();
-    if (overlapping && client.previous) secrets.push(this.#options.secretBox.open(client.previous));
+    if (overlapping && client.previous) secrets.push(this.#options.secretBox.open(client.previous, binding));
     return secrets;
   }
 

@@ -1,0 +1,35 @@
+import type { SealBinding } from "./secret-keyring.ts";
+
+/**
+ * Every column that holds a sealed value, so `purse keys rotate` finds them all. A new sealed column
+ * (e.g. voucher codes) is added here with the same binding its writer uses, and rotation covers it.
+ */
+export interface SealedColumn {
+  readonly table: string;
+  readonly column: string;
+  /** The column whose value is the binding's `row` (stable, unique, set at insert). */
+  readonly rowKey: string;
+  /** The binding's `field`: the logical secret, shared by columns that hold the same secret. */
+  readonly field: string;
+}
+
+export const sealedColumns: readonly SealedColumn[] = [
+  { table: "clients", column: "form_token_sealed", rowKey: "client_id", field: "form_token" },
+  { table: "clients", column: "webhook_secret_sealed", rowKey: "client_id", field: "webhook_secret" },
+  {
+    table: "clients",
+    column: "previous_webhook_secret_sealed",
+    rowKey: "client_id",
+    field: "webhook_secret",
+  },
+];
+
+/** A client's form token: it signs checkouts and the spec's webhook `signature`. */
+export function formTokenBinding(clientId: string): SealBinding {
+  return { table: "clients", field: "form_token", row: clientId };
+}
+
+/** A client's Standard Webhooks secret, current or previous (the same binding for both). */
+export function webhookSecretBinding(clientId: string): SealBinding {
+  return { table: "clients", field: "webhook_secret", row: clientId };
+}
