@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { divideHalfUp, formatMinor, parseDecimal, pow10 } from "../money/index.ts";
+import { formatMinor } from "../money/index.ts";
 import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { type HistoryFilter, type HistoryInput, readHistoryFilter } from "./history-filter.ts";
 import { formatTimestamp } from "./timestamps.ts";
@@ -16,7 +16,10 @@ export interface HistoryItemView {
   readonly currencyToCode: string;
   readonly amountFrom: string;
   readonly amountTo: string;
-  /** The change of the caller's balance in USD, at the currency's rate, to the cent. */
+  /**
+   * The change of the caller's USD balance (spec): the signed sum over the caller's USD wallets,
+   * so 0 for a movement in any other currency (nothing is converted at a rate).
+   */
   readonly totalUsd: string;
   readonly description: string;
   readonly additional: string;
@@ -38,7 +41,6 @@ interface HistoryRow {
   wallet_to: string | null;
   currency_code: string;
   precession: number;
-  rate: string;
   amount_from_minor: string;
   amount_to_minor: string;
   delta_minor: string;
@@ -65,7 +67,7 @@ export async function listHistory(
     em,
     sql<HistoryRow>`
       select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to,
-        c.code as currency_code, c.precession, c.rate::text as rate,
+        c.code as currency_code, c.precession,
         t.amount_from_minor, t.amount_to_minor,
         (case when wf.user_id = ${actor.userId} then -t.amount_from_minor else 0 end
           + case when wt.user_id = ${actor.userId} then t.amount_to_minor else 0 end) as delta_minor,
@@ -107,6 +109,9 @@ function conditions(userId: number, filter: HistoryFilter) {
   );
 }
 
+/** Wallets hold one currency and a movement stays in it: USD wallets are those of this code. */
+const usdCode = "USD";
+
 function itemView(row: HistoryRow): HistoryItemView {
   const precession = Number(row.precession);
   return {
@@ -119,18 +124,11 @@ function itemView(row: HistoryRow): HistoryItemView {
     currencyToCode: row.currency_code,
     amountFrom: formatMinor(toBigInt(row.amount_from_minor), precession),
     amountTo: formatMinor(toBigInt(row.amount_to_minor), precession),
-    totalUsd: usdValue(toBigInt(row.delta_minor), precession, row.rate),
+    totalUsd: row.currency_code === usdCode ? formatMinor(toBigInt(row.delta_minor), precession) : "0",
     description: row.description,
     additional: row.additional,
     voucherNumber: row.voucher_number ?? "",
     createdAt: formatTimestamp(row.created_at),
     updatedAt: formatTimestamp(row.updated_at),
   };
-}
-
-/** minor × rate, rounded half-up to cents. */
-function usdValue(minor: bigint, precession: number, rateText: string): string {
-  const rate = parseDecimal(rateText) ?? { coefficient: 1n, scale: 0 };
-  const cents = divideHalfUp(minor * rate.coefficient * 100n, pow10(precession + rate.scale));
-  return formatMinor(cents, 2);
 }

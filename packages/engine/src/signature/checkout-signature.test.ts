@@ -20,6 +20,9 @@ const jsText =
   '{"wallet_to":"U100000010","wallet_from":"U100000020","amount":"10.50","id":"order/7-é","secret":"acme-form-token"}';
 const phpText =
   '{"wallet_to":"U100000010","wallet_from":"U100000020","amount":"10.50","id":"order\\/7-\\u00e9","secret":"acme-form-token"}';
+// `json.dumps(obj)` in Python 3 (its output pasted here, with the digest Python's hashlib gave).
+const pythonText =
+  '{"wallet_to": "U100000010", "wallet_from": "U100000020", "amount": "10.50", "id": "order/7-\\u00e9", "secret": "acme-form-token"}';
 
 describe("checkoutSignature", () => {
   it("hashes the compact JSON.stringify text, keys in the contract's order", () => {
@@ -50,6 +53,27 @@ describe("checkoutSignature", () => {
     expect(checkoutSignature(shuffled, 's/é"q', "js")).toBe(sha256(text.replace("\\/", "/")));
   });
 
+  it("hashes Python json.dumps's text: spaced separators, \\u escapes, slash as is", () => {
+    expect(checkoutSignature(fields, secret, "python")).toBe(sha256(pythonText));
+    expect(checkoutSignature(fields, secret, "python")).toBe(
+      "5de65c071d6d414c03bb85135e9f0ffe5153150d0e8e5800ce64ea0e04d48c73",
+    );
+  });
+
+  it("writes amount or id as a JSON number token when asked", () => {
+    const text =
+      '{"wallet_to": "U100000010", "wallet_from": "U100000020", "amount": 10.5, "id": "order/7-\\u00e9", "secret": "acme-form-token"}';
+    const numeric = { ...fields, amount: "10.5" };
+    expect(checkoutSignature(numeric, secret, "python", { amount: "number" })).toBe(sha256(text));
+    // Python's hashlib over the same text
+    expect(sha256(text)).toBe("71e08c337e67ce85a18982634f2da16680433f092cfe534a97e27a86c5107674");
+    expect(checkoutSignature({ ...fields, id: "77" }, secret, "php", { id: "number" })).toBe(
+      sha256(
+        '{"wallet_to":"U100000010","wallet_from":"U100000020","amount":"10.50","id":77,"secret":"acme-form-token"}',
+      ),
+    );
+  });
+
   it("is one text in both forms when there is nothing PHP would escape", () => {
     const plain = { ...fields, id: "order-7" };
     expect(checkoutSignature(plain, secret, "php")).toBe(checkoutSignature(plain, secret, "js"));
@@ -61,6 +85,52 @@ describe("verifyCheckoutSignature", () => {
     expect(verifyCheckoutSignature(fields, secret, sha256(jsText))).toBe(true);
     expect(verifyCheckoutSignature(fields, secret, sha256(phpText))).toBe(true);
     expect(verifyCheckoutSignature(fields, secret, sha256(phpText).toUpperCase())).toBe(true);
+  });
+
+  it("accepts Python's form", () => {
+    expect(verifyCheckoutSignature(fields, secret, sha256(pythonText))).toBe(true);
+  });
+
+  describe("a field sent as a JSON number", () => {
+    const sent = { ...fields, amount: "10.5", id: "42" };
+    const text = (amount: string, id: string, spaced = false) => {
+      const [comma, colon] = spaced ? [", ", ": "] : [",", ":"];
+      return `{"wallet_to"${colon}"U100000010"${comma}"wallet_from"${colon}"U100000020"${comma}"amount"${colon}${amount}${comma}"id"${colon}${id}${comma}"secret"${colon}"acme-form-token"}`;
+    };
+
+    it("verifies over the number the request carried, in every form, and over its text", () => {
+      const numbers = { amount: true, id: true };
+      expect(verifyCheckoutSignature(sent, secret, sha256(text("10.5", '"42"')), numbers)).toBe(true);
+      expect(verifyCheckoutSignature(sent, secret, sha256(text('"10.5"', "42")), numbers)).toBe(true);
+      expect(verifyCheckoutSignature(sent, secret, sha256(text("10.5", "42", true)), numbers)).toBe(true);
+      expect(verifyCheckoutSignature(sent, secret, sha256(text('"10.5"', '"42"')), numbers)).toBe(true);
+    });
+
+    it("verifies a whole amount written as an integer or as PHP and Python write a float", () => {
+      const whole = { ...fields, amount: "10" };
+      for (const amount of ["10", "10.0"]) {
+        const digest = sha256(text(amount, '"order/7-é"'));
+        expect(verifyCheckoutSignature(whole, secret, digest, { amount: true })).toBe(true);
+      }
+      expect(
+        verifyCheckoutSignature(whole, secret, sha256(text("10.00", '"order/7-é"')), { amount: true }),
+      ).toBe(false);
+    });
+
+    it("refuses the number form when the request carried that field as a string", () => {
+      expect(verifyCheckoutSignature(sent, secret, sha256(text("10.5", '"42"')), { id: true })).toBe(false);
+      expect(verifyCheckoutSignature(sent, secret, sha256(text('"10.5"', "42")), { amount: true })).toBe(
+        false,
+      );
+      expect(verifyCheckoutSignature(sent, secret, sha256(text("10.5", '"42"')))).toBe(false);
+    });
+
+    it("refuses another number than the one sent", () => {
+      const numbers = { amount: true, id: true };
+      for (const amount of ["10.50", "10.51", "1.05e1"]) {
+        expect(verifyCheckoutSignature(sent, secret, sha256(text(amount, "42")), numbers)).toBe(false);
+      }
+    });
   });
 
   it.each<[string, CheckoutSignedFields]>([

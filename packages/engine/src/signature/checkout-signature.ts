@@ -1,7 +1,9 @@
-import { compactJson, phpJsonEncode } from "./json-forms.ts";
+import { encodeJson, type JsonForm, JsonNumberText, jsonForms } from "./json-forms.ts";
 import { sha256Hex, sha256HexEqual } from "./sha256-hex.ts";
 
-/** The checkout request fields the signature covers, as the client sent them (strings). */
+export type { JsonForm } from "./json-forms.ts";
+
+/** The checkout request fields the signature covers, as text (a number sent is its JSON text). */
 export interface CheckoutSignedFields {
   readonly wallet_to: string;
   readonly wallet_from: string;
@@ -9,39 +11,90 @@ export interface CheckoutSignedFields {
   readonly id: string;
 }
 
-export type JsonForm = "js" | "php";
+/** Which of the fields the request carried as JSON numbers (not strings). */
+export interface SentAsNumber {
+  readonly amount?: boolean;
+  readonly id?: boolean;
+}
+
+/** How each value is written in the signed object: a string, or a JSON number token. */
+export interface SignedValueKinds {
+  readonly amount?: "string" | "number";
+  readonly id?: "string" | "number";
+}
 
 /**
- * The checkout `signature` (contract): SHA-256 hex of the compact JSON text of
- * `{"wallet_to","wallet_from","amount","id","secret"}`, keys in that order, every value a string,
- * `secret` the form token of the client owning wallet_to. `form` picks the JSON text's escaping.
+ * The checkout `signature` (contract): SHA-256 hex of the JSON text of
+ * `{"wallet_to","wallet_from","amount","id","secret"}`, keys in that order, `secret` the form token
+ * of the client owning wallet_to. `form` is the encoder whose text is hashed; `kinds` writes amount
+ * or id as a JSON number token (its text as given, e.g. `10.5`) instead of a string.
  */
 export function checkoutSignature(
   fields: CheckoutSignedFields,
   secret: string,
   form: JsonForm = "js",
+  kinds: SignedValueKinds = {},
 ): string {
-  const payload = {
-    wallet_to: fields.wallet_to,
-    wallet_from: fields.wallet_from,
-    amount: fields.amount,
-    id: fields.id,
-    secret,
-  };
-  return sha256Hex(form === "js" ? compactJson(payload) : phpJsonEncode(payload));
+  const value = (text: string, kind: "string" | "number" | undefined) =>
+    kind === "number" ? new JsonNumberText(text) : text;
+  return sha256Hex(
+    encodeJson(
+      {
+        wallet_to: fields.wallet_to,
+        wallet_from: fields.wallet_from,
+        amount: value(fields.amount, kinds.amount),
+        id: value(fields.id, kinds.id),
+        secret,
+      },
+      form,
+    ),
+  );
 }
 
 /**
- * True when `signature` is the checkout signature in either JSON form. Both forms are always
- * computed and compared in constant time, so the answer's timing says nothing about which form or
- * how much of it matched. A missing or malformed signature is false, never an exception.
+ * True when `signature` is the checkout signature of these fields in one of the accepted texts:
+ * each of the three encoders' forms, values as strings, and, only for a field the request carried
+ * as a JSON number, that number as a JSON number (written as encoders write it: `10.5`, `10`, and
+ * for a whole number also `10.0`, PHP's and Python's rendering of a float). Every candidate is
+ * computed and compared in constant time, so the timing says nothing about which one matched.
+ * A missing or malformed signature is false, never an exception.
  */
 export function verifyCheckoutSignature(
   fields: CheckoutSignedFields,
   secret: string,
   signature: string | null | undefined,
+  sentAsNumber: SentAsNumber = {},
 ): boolean {
-  const js = sha256HexEqual(checkoutSignature(fields, secret, "js"), signature);
-  const php = sha256HexEqual(checkoutSignature(fields, secret, "php"), signature);
-  return js || php;
+  let matched = false;
+  for (const amount of spellings(fields.amount, sentAsNumber.amount === true)) {
+    for (const id of spellings(fields.id, sentAsNumber.id === true)) {
+      for (const form of jsonForms) {
+        const digest = checkoutSignature({ ...fields, amount: amount.text, id: id.text }, secret, form, {
+          amount: amount.kind,
+          id: id.kind,
+        });
+        // No short-circuit: every candidate is compared.
+        matched = sha256HexEqual(digest, signature) || matched;
+      }
+    }
+  }
+  return matched;
+}
+
+interface Spelling {
+  readonly text: string;
+  readonly kind: "string" | "number";
+}
+
+/** The value as a string always; as a JSON number too when it was sent as one. */
+function spellings(text: string, sentAsNumber: boolean): Spelling[] {
+  const asString: Spelling = { text, kind: "string" };
+  if (!sentAsNumber || !isJsonNumber(text)) return [asString];
+  const found: Spelling[] = [asString, { text, kind: "number" }];
+  if (/^-?\d+$/.test(text)) found.push({ text: `${text}.0`, kind: "number" });
+  return found;
+}
+
+function isJsonNumber(text: string): boolean {
+  return /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text);
 }

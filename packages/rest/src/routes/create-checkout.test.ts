@@ -66,6 +66,38 @@ describe("POST /api/processing/checkout", () => {
     expect(response.status).toBe(200);
   });
 
+  it("accepts the signature over Python json.dumps's text and over PHP json_encode's", async () => {
+    for (const form of ["python", "php"] as const) {
+      const fields = {
+        wallet_to: "U100000010",
+        wallet_from: "U100000020",
+        amount: "7.25",
+        id: `py/é-${form}`,
+      };
+      const body = { ...signed(fields), signature: checkoutSignature(fields, "acme-form-token", form) };
+      const response = await api.call("POST", path, { body });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  it("accepts a signature over the amount and id as the JSON numbers the request carried", async () => {
+    // A PHP module that sends {"amount": 10.5, "id": 4711} and signs json_encode of the same values.
+    const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount: "10.5", id: "4711" };
+    const signature = checkoutSignature(fields, "acme-form-token", "php", { amount: "number", id: "number" });
+    const response = await api.call("POST", path, {
+      body: { ...signed(fields), amount: 10.5, id: 4711, signature },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it("refuses a signature over a number when the request carried that field as a string", async () => {
+    const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount: "10.5", id: "4712" };
+    const signature = checkoutSignature(fields, "acme-form-token", "js", { amount: "number" });
+    const response = await api.call("POST", path, { body: { ...signed(fields), signature } });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(errorOf("Signature not identical", "signature"));
+  });
+
   it("is paid on the hosted page's call and then shows as the receiver's DEPOSIT with its signature", async () => {
     const body = signed({
       wallet_to: "U100000010",

@@ -21,13 +21,14 @@ export const registerCreateCheckout: RegisterRoute = (app, deps) => {
       const checkout = await createCheckout(deps, {
         walletTo: body.wallet_to,
         walletFrom: body.wallet_from,
-        amount: body.amount,
-        id: body.id,
+        amount: String(body.amount),
+        id: String(body.id),
         signature: body.signature,
         successUrl: body.success_url,
         cancelUrl: body.cancel_url,
         statusUrl: body.status_url,
         userInfo: body.user_info,
+        sentAsNumber: { amount: typeof body.amount === "number", id: typeof body.id === "number" },
       });
       return ok({ url: checkout.url, expired_at: checkout.expiredAt });
     },

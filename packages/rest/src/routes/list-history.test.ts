@@ -234,3 +234,38 @@ describe("GET /api/transactions/histories", () => {
     expect(response.body).toEqual(errorOf(message, field));
   });
 });
+
+describe("GET /api/transactions/histories: total_usd", () => {
+  let api: RestHarness;
+  beforeAll(async () => {
+    api = await startRestHarness();
+  });
+  afterAll(() => api.close());
+
+  it("is the change of the caller's USD balance: 0 for a EUR transfer, not its USD value", async () => {
+    const acme = await api.token("acme");
+    const transfer = async (body: Record<string, string>) => {
+      const response = await api.call<Envelope<{ id: number }>>("POST", "/api/transaction/transfer", {
+        token: acme,
+        body,
+      });
+      expect(response.status).toBe(200);
+      return response.body.data.id;
+    };
+    const euro = await transfer({ wallet_from: "E100000011", wallet_to: "E100000021", amount: "20.00" });
+    const dollar = await transfer({ wallet_from: "U100000010", wallet_to: "U100000020", amount: "20.00" });
+    const response = await api.call<Envelope<HistoryPage>>(
+      "GET",
+      `${path}?${around}&page=1&itemsPerPage=100`,
+      { token: acme },
+    );
+    const byId = new Map(response.body.data.items.map((item) => [item.id, item]));
+    // EUR at 1.087 USD would have been -21.9… before; the caller's USD wallets did not change.
+    expect(byId.get(euro)).toEqual(
+      expect.objectContaining({ currency_from_code: "EUR", amount_from: expect.any(Number), total_usd: 0 }),
+    );
+    expect(byId.get(euro)?.amount_from).toBeGreaterThan(20);
+    // USD: 20.00 plus 1% + 0.10 commission leaves the caller's USD balance.
+    expect(byId.get(dollar)).toEqual(expect.objectContaining({ amount_from: 20.3, total_usd: -20.3 }));
+  });
+});
