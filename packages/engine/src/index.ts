@@ -23,6 +23,7 @@ export {
   inProcessEventBus,
   type TransactionEvent,
   type TransactionEventBus,
+  UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
 export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";

@@ -1,2 +1,3 @@
 export * from "./announce.ts";
 export * from "./transaction-events.ts";
+export * from "./user-listeners.ts";

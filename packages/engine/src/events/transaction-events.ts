@@ -1,3 +1,5 @@
+import { UserListeners } from "./user-listeners.ts";
+
 /**
  * "A transaction changed" events, published after commit so subscribers (GraphQL and tRPC
  * subscriptions) never see a change that was rolled back. The bus fans out across processes.
@@ -13,27 +15,32 @@ export interface TransactionEvent {
 
 export interface TransactionEventBus {
   publish(event: TransactionEvent): void;
-  /** Every event from now on, until `signal` aborts. */
-  subscribe(signal?: AbortSignal): AsyncIterable<TransactionEvent>;
+  /** Every event of `userId`'s transactions from now on, until `signal` aborts. */
+  subscribe(userId: number, signal?: AbortSignal): AsyncIterable<TransactionEvent>;
 }
 
 /** For one process (embedded mode, tests): events stay in memory. */
 export function inProcessEventBus(): TransactionEventBus {
-  const listeners = new Set<(event: TransactionEvent) => void>();
+  const listeners = new UserListeners();
   return {
     publish(event) {
-      for (const listener of listeners) listener(event);
+      for (const userId of new Set(event.userIds)) listeners.deliver(userId, event);
     },
-    subscribe(signal) {
-      return eventStream(listeners, signal);
+    subscribe(userId, signal) {
+      return eventStream(listeners, userId, signal);
     },
   };
 }
 
-/** Adapts a listener set to an async iterable that ends when the signal aborts. */
+/**
+ * One user's events as an async iterable that ends when the signal aborts. `onFirst`/`onLast`
+ * let a transport subscribe to the user's topic while someone listens.
+ */
 export async function* eventStream(
-  listeners: Set<(event: TransactionEvent) => void>,
+  listeners: UserListeners,
+  userId: number,
   signal?: AbortSignal,
+  hooks: { onFirst?: (userId: number) => void; onLast?: (userId: number) => void } = {},
 ): AsyncGenerator<TransactionEvent> {
   const queue: TransactionEvent[] = [];
   let wake: (() => void) | undefined;
@@ -41,7 +48,7 @@ export async function* eventStream(
     queue.push(event);
     wake?.();
   };
-  listeners.add(listener);
+  if (listeners.add(userId, listener).first) hooks.onFirst?.(userId);
   const aborted = () => wake?.();
   signal?.addEventListener("abort", aborted);
   try {
@@ -57,7 +64,7 @@ export async function* eventStream(
       wake = undefined;
     }
   } finally {
-    listeners.delete(listener);
+    if (listeners.remove(userId, listener).last) hooks.onLast?.(userId);
     signal?.removeEventListener("abort", aborted);
   }
 }

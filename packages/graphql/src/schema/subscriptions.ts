@@ -21,9 +21,8 @@ builder.subscriptionFields((t) => ({
       const actor = await ctx.actor();
       const abort = new AbortController();
       try {
-        for await (const event of ctx.deps.events.subscribe(abort.signal)) {
-          if (event.userIds.includes(actor.userId)) yield event;
-        }
+        // The bus hands over only this user's events: nothing of anyone else is queued here.
+        yield* ctx.deps.events.subscribe(actor.userId, abort.signal);
       } finally {
         abort.abort();
       }

@@ -3,15 +3,18 @@ import {
   eventStream,
   type TransactionEvent,
   type TransactionEventBus,
+  UserListeners,
 } from "@purse/engine";
 import type { Redis } from "ioredis";
 
-const channel = (prefix: string | undefined) => `${prefix ? `${prefix}:` : ""}purse:transaction-events`;
+/** One channel per user: a process hears only the users someone is subscribed to on it. */
+const channelOf = (prefix: string | undefined, userId: number) =>
+  `${prefix ? `${prefix}:` : ""}purse:transaction-events:user:${userId}`;
 
 /**
- * Transaction events across processes over Redis pub/sub. With several independent nodes, events
- * are published to and received from every node, and duplicates are dropped, so losing one node
- * loses no event.
+ * Transaction events across processes over Redis pub/sub, published to each touched user's
+ * channel. With several independent nodes, events are published to and received from every node,
+ * and duplicates (per channel) are dropped, so losing one node loses no event.
  */
 export function redisEventBus(
   redisUrl: string,
@@ -21,31 +24,45 @@ export function redisEventBus(
   const subscribers = createRedisClients(redisUrl).map((client) =>
     client.duplicate({ enableOfflineQueue: true }),
   );
-  const listeners = new Set<(event: TransactionEvent) => void>();
+  const listeners = new UserListeners();
   const seen = new Map<string, number>();
-  const name = channel(prefix);
+  const userOf = new Map<string, number>();
 
-  const deliver = (message: string) => {
-    const key = message;
+  const deliver = (channel: string, message: string) => {
+    const userId = userOf.get(channel);
+    if (userId === undefined) return;
+    // The same event reaches this process once per node and once per touched user's channel.
+    const key = `${channel}\n${message}`;
     const now = Date.now();
     if (seen.has(key)) return;
     seen.set(key, now);
     if (seen.size > 10_000) for (const [old, at] of seen) if (at < now - 60_000) seen.delete(old);
-    const event = JSON.parse(message) as TransactionEvent;
-    for (const listener of listeners) listener(event);
+    listeners.deliver(userId, JSON.parse(message) as TransactionEvent);
   };
-  for (const subscriber of subscribers) {
-    subscriber.on("message", (_channel: string, message: string) => deliver(message));
-    subscriber.subscribe(name).catch(() => undefined);
-  }
+  for (const subscriber of subscribers) subscriber.on("message", deliver);
+  const hooks = {
+    onFirst(userId: number) {
+      const channel = channelOf(prefix, userId);
+      userOf.set(channel, userId);
+      for (const subscriber of subscribers) subscriber.subscribe(channel).catch(() => undefined);
+    },
+    onLast(userId: number) {
+      const channel = channelOf(prefix, userId);
+      userOf.delete(channel);
+      for (const subscriber of subscribers) subscriber.unsubscribe(channel).catch(() => undefined);
+    },
+  };
 
   return {
     publish(event) {
       const message = JSON.stringify(event);
-      for (const publisher of publishers) publisher.publish(name, message).catch(() => undefined);
+      for (const userId of new Set(event.userIds)) {
+        const channel = channelOf(prefix, userId);
+        for (const publisher of publishers) publisher.publish(channel, message).catch(() => undefined);
+      }
     },
-    subscribe(signal) {
-      return eventStream(listeners, signal);
+    subscribe(userId, signal) {
+      return eventStream(listeners, userId, signal, hooks);
     },
     async close() {
       await Promise.allSettled([...publishers, ...subscribers].map((client: Redis) => client.quit()));
