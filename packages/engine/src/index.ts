@@ -15,9 +15,9 @@ export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
+export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
-export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export {
   eventStream,
   inProcessEventBus,
@@ -26,6 +26,7 @@ export {
   UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
+export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";
 export {
   formTokenBinding,
@@ -42,15 +43,15 @@ export {
   secretBoxFromKeys,
 } from "./keys/secret-keyring.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
+export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
+export { maxAmountLength } from "./money/amount.ts";
 export {
-  createRedisClients,
-  MemoryRouteLock,
-  RedlockRouteLock,
-  type RouteLock,
-  routeLockKey,
-  waitForRedis,
-} from "./locks/index.ts";
-export { type Database, type DatabaseLocation, openDatabase } from "./persistence/database.ts";
+  type Database,
+  type DatabaseLocation,
+  MissingDatabaseError,
+  openDatabase,
+} from "./persistence/database.ts";
+export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
 export {
   getProfile,
   loadCurrencies,
@@ -73,9 +74,12 @@ export {
   type TransactionTotal,
 } from "./queries/transaction-search.ts";
 export type { CurrencyView, WalletView } from "./queries/views.ts";
-export { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./rate-limit/index.ts";
+export * from "./rate-limit/index.ts";
 export {
   checkoutSignature,
+  type JsonForm,
+  type SentAsNumber,
+  type SignedValueKinds,
   verifyCheckoutSignature,
   verifyWebhookSignature,
   webhookSignature,
@@ -84,6 +88,7 @@ export { type TransferResult, transferFunds, transferSucceeded } from "./transfe
 export type { TransferInput } from "./transfer/transfer-request.ts";
 export { type AuditCheck, type AuditReport, auditLedger } from "./use-cases/audit-ledger.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./use-cases/seed-fixture.ts";
+export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {
   activateVoucher,
   type VoucherActivation,

@@ -1,3 +1,2 @@
 export * from "./memory-rate-limiter.ts";
 export * from "./rate-limiter.ts";
-export * from "./redis-rate-limiter.ts";

@@ -1,30 +1,88 @@
-import { PurseError } from "../errors/index.ts";
-import { defaultWindowMs, type RateLimiter, type RateLimitOptions } from "./rate-limiter.ts";
+import {
+  consumeOrThrow,
+  defaultWindowMs,
+  type RateLimiter,
+  type RateLimitOptions,
+  type RateLimitVerdict,
+} from "./rate-limiter.ts";
 
-/** A sliding window per key in process memory: the embedded mode, and the fallback when Redis is gone. */
+export interface MemoryRateLimitOptions extends RateLimitOptions {
+  /**
+   * Most keys held at once. Keys before a user is known include client addresses, which a flood
+   * can make up freely: past the cap the least recently used key is forgotten, so memory stays
+   * bounded (that key merely starts a fresh window).
+   */
+  readonly maxKeys?: number;
+}
+
+export const defaultMaxKeys = 100_000;
+
+/**
+ * A sliding window per key in process memory: the embedded mode, and the fallback when Redis is
+ * gone. Windows that have fully expired are swept out, and the map never holds more than
+ * `maxKeys` keys.
+ */
 export class MemoryRateLimiter implements RateLimiter {
+  /** Call times per key, oldest first; Map order is least recently used first. */
   readonly #calls = new Map<string, number[]>();
   readonly #limit: number;
   readonly #windowMs: number;
+  readonly #maxKeys: number;
+  #nextSweepAt = 0;
 
-  constructor(options: RateLimitOptions) {
+  constructor(options: MemoryRateLimitOptions) {
     this.#limit = options.limitPerMinute;
     this.#windowMs = options.windowMs ?? defaultWindowMs;
+    this.#maxKeys = options.maxKeys ?? defaultMaxKeys;
   }
 
-  async consume(userId: string | number, route: string): Promise<void> {
-    const key = `${route}:${userId}`;
+  /** Keys currently held (for tests and metrics). */
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  async attempt(key: string | number, route: string): Promise<RateLimitVerdict> {
+    const id = `${route}:${key}`;
     const now = Date.now();
-    const recent = (this.#calls.get(key) ?? []).filter((at) => at > now - this.#windowMs);
-    if (recent.length >= this.#limit) {
-      this.#calls.set(key, recent);
-      throw new PurseError("RATE_LIMITED");
+    this.#sweep(now);
+    const since = now - this.#windowMs;
+    const recent = (this.#calls.get(id) ?? []).filter((at) => at > since);
+    // Re-inserting moves the key to the most recently used end.
+    this.#calls.delete(id);
+    const oldest = recent[0];
+    if (recent.length >= this.#limit && oldest !== undefined) {
+      this.#calls.set(id, recent);
+      return { admitted: false, retryAfterMs: Math.max(1, oldest + this.#windowMs - now) };
     }
     recent.push(now);
-    this.#calls.set(key, recent);
+    this.#calls.set(id, recent);
+    this.#evictOverCap();
+    return { admitted: true };
+  }
+
+  consume(key: string | number, route: string): Promise<void> {
+    return consumeOrThrow(this, key, route);
   }
 
   async close(): Promise<void> {
     this.#calls.clear();
+  }
+
+  /** At most once per window: drops keys whose newest call has left the window. */
+  #sweep(now: number): void {
+    if (now < this.#nextSweepAt) return;
+    this.#nextSweepAt = now + this.#windowMs;
+    const since = now - this.#windowMs;
+    for (const [id, times] of this.#calls) {
+      if ((times.at(-1) ?? 0) <= since) this.#calls.delete(id);
+    }
+  }
+
+  #evictOverCap(): void {
+    while (this.#calls.size > this.#maxKeys) {
+      const leastRecent = this.#calls.keys().next();
+      if (leastRecent.done) return;
+      this.#calls.delete(leastRecent.value);
+    }
   }
 }

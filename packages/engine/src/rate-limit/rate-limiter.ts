@@ -1,7 +1,20 @@
-/** Per-user, per-route request budget: over it, `Method locked please try again later`. */
+import { PurseError } from "../errors/index.ts";
+
+/** What a limiter answers for one call: admitted, or refused with the wait until a slot frees. */
+export type RateLimitVerdict =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly retryAfterMs: number };
+
+/**
+ * A request budget per key and route (a sliding window): over it, `Method locked please try
+ * again later`. The key is a user id once the caller is known, or a client id, login or client
+ * address before (see abuse-limits.ts).
+ */
 export interface RateLimiter {
-  /** Counts one call; throws RATE_LIMITED when the user already used the route's budget. */
-  consume(userId: string | number, route: string): Promise<void>;
+  /** Counts one call; refused calls are not counted, so a caller that waits gets back in. */
+  attempt(key: string | number, route: string): Promise<RateLimitVerdict>;
+  /** Counts one call; throws RATE_LIMITED when the key already used the route's budget. */
+  consume(key: string | number, route: string): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -13,3 +26,13 @@ export interface RateLimitOptions {
 }
 
 export const defaultWindowMs = 60_000;
+
+/** `consume` in terms of `attempt`, for every implementation. */
+export async function consumeOrThrow(
+  limiter: Pick<RateLimiter, "attempt">,
+  key: string | number,
+  route: string,
+): Promise<void> {
+  const verdict = await limiter.attempt(key, route);
+  if (!verdict.admitted) throw new PurseError("RATE_LIMITED");
+}

@@ -3,8 +3,8 @@ import { disabledCaptcha } from "../captcha/index.ts";
 import { defaultEngineOptions, type EngineDependencies } from "../engine-dependencies.ts";
 import { inProcessEventBus, type TransactionEventBus } from "../events/index.ts";
 import { secretBoxFromKey } from "../keys/secret-keyring.ts";
-import { createRedisClients, MemoryRouteLock, RedlockRouteLock, waitForRedis } from "../locks/index.ts";
-import { MemoryRateLimiter, RedisRateLimiter } from "../rate-limit/index.ts";
+import { MemoryRouteLock, type RouteLock } from "../locks/index.ts";
+import { MemoryRateLimiter, type RateLimiter } from "../rate-limit/index.ts";
 import { seedFixture } from "../use-cases/seed-fixture.ts";
 import { sampleFixture } from "./sample-fixture.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
@@ -25,13 +25,22 @@ export interface TestEngine {
 export interface TestEngineOptions {
   /** The fixture to seed (default: the sample world); `null` seeds nothing. */
   fixture?: unknown;
-  /** Route locks and rate limits on the real Redis (default) or in process. */
-  coordination?: "redis" | "memory";
+  /**
+   * Route locks and rate limits: in process (default), or given by the caller, e.g. the Redis
+   * ones from @purse/server's composition (the engine itself holds no Redis adapter).
+   */
+  coordination?: "memory" | TestCoordination;
   rateLimitPerMinute?: number;
   now?: () => Date;
   events?: TransactionEventBus;
   /** Sees every SQL statement (to count queries). */
   onQuery?: (line: string) => void;
+}
+
+export interface TestCoordination {
+  readonly routeLock: RouteLock;
+  readonly rateLimiter: RateLimiter;
+  close(): Promise<void>;
 }
 
 export const testRedisUrl = process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
@@ -44,14 +53,11 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
   const fixture = options.fixture === undefined ? sampleFixture() : options.fixture;
   if (fixture !== null) await seedFixture(database.db, secretBox, fixture);
   const limit = options.rateLimitPerMinute ?? 100_000;
-  // Keys are namespaced by the database name so parallel test files never share a lock or a counter.
-  const prefix = `purse-test:${database.name}`;
-  const redis = options.coordination !== "memory" ? createRedisClients(testRedisUrl) : null;
-  if (redis) await waitForRedis(redis);
-  const routeLock = redis ? new RedlockRouteLock(redis, { prefix }) : new MemoryRouteLock();
-  const rateLimiter = redis
-    ? new RedisRateLimiter(redis, { limitPerMinute: limit, prefix })
-    : new MemoryRateLimiter({ limitPerMinute: limit });
+  const coordination =
+    options.coordination && options.coordination !== "memory"
+      ? options.coordination
+      : inProcessCoordination(limit);
+  const { routeLock, rateLimiter } = coordination;
   const deps: EngineDependencies = {
     db: database.db,
     secretBox,
@@ -66,10 +72,21 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
     deps,
     database,
     async close() {
-      await routeLock.close();
-      await rateLimiter.close?.();
-      for (const client of redis ?? []) client.disconnect();
+      await coordination.close();
       await database.drop();
+    },
+  };
+}
+
+function inProcessCoordination(limitPerMinute: number): TestCoordination {
+  const routeLock = new MemoryRouteLock();
+  const rateLimiter = new MemoryRateLimiter({ limitPerMinute });
+  return {
+    routeLock,
+    rateLimiter,
+    async close() {
+      await routeLock.close();
+      await rateLimiter.close();
     },
   };
 }

@@ -1,17 +1,16 @@
 import {
-  createRedisClients,
   inProcessEventBus,
   MemoryRateLimiter,
   MemoryRouteLock,
   type RateLimiter,
-  RedisRateLimiter,
-  RedlockRouteLock,
   type RouteLock,
   type TransactionEventBus,
-  waitForRedis,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
+import { createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { redisEventBus } from "./redis-event-bus.ts";
+import { RedisRateLimiter } from "./redis-rate-limiter.ts";
+import { RedlockRouteLock } from "./redlock-route-lock.ts";
 
 export interface Coordination {
   readonly routeLock: RouteLock;

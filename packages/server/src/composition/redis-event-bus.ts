@@ -1,11 +1,6 @@
-import {
-  createRedisClients,
-  eventStream,
-  type TransactionEvent,
-  type TransactionEventBus,
-  UserListeners,
-} from "@purse/engine";
+import { eventStream, type TransactionEvent, type TransactionEventBus, UserListeners } from "@purse/engine";
 import type { Redis } from "ioredis";
+import { createRedisClients } from "./redis-clients.ts";
 
 /** One channel per user: a process hears only the users someone is subscribed to on it. */
 const channelOf = (prefix: string | undefined, userId: number) =>

@@ -1,13 +1,19 @@
 import { randomUUID } from "node:crypto";
+import {
+  consumeOrThrow,
+  defaultWindowMs,
+  MemoryRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+  type RateLimitVerdict,
+} from "@purse/engine";
 import type { Redis } from "ioredis";
-import { PurseError } from "../errors/index.ts";
-import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
-import { defaultWindowMs, type RateLimiter, type RateLimitOptions } from "./rate-limiter.ts";
 
 /**
- * A true sliding window: one sorted set per user and route, scored by call time. One atomic
+ * A true sliding window: one sorted set per key and route, scored by call time. One atomic
  * script per call (one round trip): drop calls older than the window, count, admit if under the
- * limit. Refused calls are not recorded, so a client that waits gets back in.
+ * limit; a refusal answers how long until the oldest call leaves the window. Refused calls are
+ * not recorded, so a client that waits gets back in.
  */
 const slidingWindowScript = `
 local key = KEYS[1]
@@ -16,11 +22,12 @@ local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 if redis.call('ZCARD', key) >= limit then
-  return 0
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return {0, tonumber(oldest[2]) + window - now}
 end
 redis.call('ZADD', key, now, ARGV[4])
 redis.call('PEXPIRE', key, window)
-return 1
+return {1, 0}
 `;
 
 type ScriptedRedis = Redis & {
@@ -30,7 +37,7 @@ type ScriptedRedis = Redis & {
     window: number,
     limit: number,
     member: string,
-  ): Promise<number>;
+  ): Promise<[number, number]>;
 };
 
 export class RedisRateLimiter implements RateLimiter {
@@ -54,14 +61,14 @@ export class RedisRateLimiter implements RateLimiter {
     this.#fallback = new MemoryRateLimiter(options);
   }
 
-  async consume(userId: string | number, route: string): Promise<void> {
-    const key = `${this.#prefix}purse:rate:${route}:${userId}`;
+  async attempt(key: string | number, route: string): Promise<RateLimitVerdict> {
+    const redisKey = `${this.#prefix}purse:rate:${route}:${key}`;
     // Counters live on the first node that answers; losing a node moves them to the next one.
     for (const client of this.#clients) {
-      let admitted: number;
+      let answer: [number, number];
       try {
-        admitted = await client.purseSlidingWindow(
-          key,
+        answer = await client.purseSlidingWindow(
+          redisKey,
           Date.now(),
           this.#windowMs,
           this.#limit,
@@ -70,10 +77,13 @@ export class RedisRateLimiter implements RateLimiter {
       } catch {
         continue;
       }
-      if (admitted !== 1) throw new PurseError("RATE_LIMITED");
-      return;
+      return answer[0] === 1 ? { admitted: true } : { admitted: false, retryAfterMs: Math.max(1, answer[1]) };
     }
-    await this.#fallback.consume(userId, route);
+    return this.#fallback.attempt(key, route);
+  }
+
+  consume(key: string | number, route: string): Promise<void> {
+    return consumeOrThrow(this, key, route);
   }
 
   async close(): Promise<void> {

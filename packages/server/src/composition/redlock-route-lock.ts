@@ -1,7 +1,7 @@
+import type { RouteLock } from "@purse/engine";
+import { PurseError } from "@purse/engine";
 import { ExecutionError, Redlock, ResourceLockedError } from "@sesamecare-oss/redlock";
 import type { Redis } from "ioredis";
-import { PurseError } from "../errors/index.ts";
-import type { RouteLock } from "./route-lock.ts";
 
 export interface RedlockRouteLockOptions {
   /** Prepended to every key (tests use it to keep parallel runs apart). */

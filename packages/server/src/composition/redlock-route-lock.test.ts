@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { testRedisUrl } from "@purse/engine/testing";
+import { lockOutcome, routeLockContract } from "@purse/engine/testing/contracts";
+import type { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisClients, waitForRedis } from "./redis-clients.ts";
+import { RedlockRouteLock } from "./redlock-route-lock.ts";
+
+const prefix = `route-lock-test-${process.pid}-${Date.now()}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let clients: Redis[] = [];
+routeLockContract("Redlock", async () => {
+  clients = createRedisClients(testRedisUrl);
+  await waitForRedis(clients);
+  return new RedlockRouteLock(clients, { prefix });
+});
+
+describe("Redlock quorum", () => {
+  const extraPorts = [6391, 6392];
+  const servers: ChildProcess[] = [];
+  beforeAll(async () => {
+    for (const port of extraPorts) {
+      servers.push(
+        spawn(
+          "redis-server",
+          ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+          { stdio: "ignore" },
+        ),
+      );
+    }
+    const probes = createRedisClients(extraPorts.map((port) => `redis://127.0.0.1:${port}`).join(","));
+    await waitForRedis(probes, 10_000);
+    for (const probe of probes) probe.disconnect();
+  });
+  afterAll(() => {
+    for (const server of servers) server.kill();
+    for (const client of clients) client.disconnect();
+  });
+
+  it("keeps locking with one of three nodes down, and still refuses a second holder", async () => {
+    const nodes = createRedisClients(
+      `${testRedisUrl},redis://127.0.0.1:${extraPorts[0]},redis://127.0.0.1:6399`,
+    );
+    await waitForRedis(nodes, 5_000, 2);
+    const lock = new RedlockRouteLock(nodes, { prefix });
+    let release = () => {};
+    const held = lock.run(["quorum"], 5_000, () => new Promise<void>((resolve) => (release = resolve)));
+    await sleep(20);
+    expect(await lock.run(["quorum"], 5_000, async () => "x").catch(lockOutcome)).toBe("ROUTE_LOCKED");
+    release();
+    await held;
+    for (const node of nodes) node.disconnect();
+  });
+
+  it("refuses to run unlocked when no majority answers: LOCK_UNAVAILABLE, not ROUTE_LOCKED", async () => {
+    const nodes = createRedisClients(`${testRedisUrl},redis://127.0.0.1:6398,redis://127.0.0.1:6399`);
+    await waitForRedis(nodes, 5_000, 1);
+    const lock = new RedlockRouteLock(nodes, { prefix });
+    let ran = false;
+    const outcome = await lock
+      .run(["minority"], 5_000, async () => {
+        ran = true;
+      })
+      .catch(lockOutcome);
+    expect(outcome).toBe("LOCK_UNAVAILABLE");
+    expect(ran).toBe(false);
+    for (const node of nodes) node.disconnect();
+  });
+});
