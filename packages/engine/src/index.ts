@@ -15,9 +15,9 @@ export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
-export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
+export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export {
   eventStream,
   inProcessEventBus,
@@ -26,7 +26,6 @@ export {
   UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
-export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";
 export {
   formTokenBinding,
@@ -44,14 +43,7 @@ export {
 } from "./keys/secret-keyring.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
-export { maxAmountLength } from "./money/amount.ts";
-export {
-  type Database,
-  type DatabaseLocation,
-  MissingDatabaseError,
-  openDatabase,
-} from "./persistence/database.ts";
-export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
+export { type Database, type DatabaseLocation, openDatabase } from "./persistence/database.ts";
 export {
   getProfile,
   loadCurrencies,
@@ -77,9 +69,6 @@ export type { CurrencyView, WalletView } from "./queries/views.ts";
 export * from "./rate-limit/index.ts";
 export {
   checkoutSignature,
-  type JsonForm,
-  type SentAsNumber,
-  type SignedValueKinds,
   verifyCheckoutSignature,
   verifyWebhookSignature,
   webhookSignature,
@@ -88,7 +77,6 @@ export { type TransferResult, transferFunds, transferSucceeded } from "./transfe
 export type { TransferInput } from "./transfer/transfer-request.ts";
 export { type AuditCheck, type AuditReport, auditLedger } from "./use-cases/audit-ledger.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./use-cases/seed-fixture.ts";
-export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {
   activateVoucher,
   type VoucherActivation,
