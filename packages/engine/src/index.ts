@@ -15,6 +15,7 @@ export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
+export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
 export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
@@ -69,6 +70,9 @@ export type { CurrencyView, WalletView } from "./queries/views.ts";
 export * from "./rate-limit/index.ts";
 export {
   checkoutSignature,
+  type JsonForm,
+  type SentAsNumber,
+  type SignedValueKinds,
   verifyCheckoutSignature,
   verifyWebhookSignature,
   webhookSignature,
@@ -97,3 +101,4 @@ export {
   WebhookDispatcher,
   type WebhookTransport,
 } from "./webhooks/index.ts";
+export { showProfile, type UserProfileView } from "./user/show-profile.ts";

@@ -4,6 +4,8 @@ import "./schema/errors.ts";
 import "./schema/wallets.ts";
 import "./schema/transactions.ts";
 import "./schema/operations.ts";
+import "./schema/currencies.ts";
+import "./schema/profile.ts";
 import "./schema/subscriptions.ts";
 
 let built: GraphQLSchema | undefined;

@@ -14,12 +14,14 @@ import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
+import { registerListCurrencies } from "./routes/list-currencies.ts";
 import { registerListHistory } from "./routes/list-history.ts";
 import { registerListRates } from "./routes/list-rates.ts";
 import { registerListWallets } from "./routes/list-wallets.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
+import { registerShowProfile } from "./routes/show-profile.ts";
 import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
@@ -38,6 +40,8 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerCheckWalletsExist,
   registerSearchWallet,
   registerListRates,
+  registerListCurrencies,
+  registerShowProfile,
 ];
 
 /** RFC 6749 and RFC 7009: JSON or form bodies, `{"error": code}` answers. */

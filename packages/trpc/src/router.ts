@@ -1,5 +1,7 @@
+import { currencies } from "./procedures/list-currencies.ts";
 import { transactionUpdated } from "./procedures/live.ts";
 import { me, rates, transaction, transactions, voucher, walletByNumber, wallets } from "./procedures/read.ts";
+import { profile } from "./procedures/show-profile.ts";
 import { activate, checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
@@ -9,6 +11,8 @@ export const appRouter = router({
   wallets,
   wallet: walletByNumber,
   rates,
+  currencies,
+  profile,
   transactions,
   transaction,
   voucher,

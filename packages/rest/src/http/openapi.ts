@@ -35,6 +35,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: "Transactions" },
         { name: "Wallets" },
         { name: "Currencies" },
+        { name: "Users" },
       ],
       components: {
         securitySchemes: {

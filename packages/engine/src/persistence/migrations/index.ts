@@ -1,5 +1,6 @@
 import { Migration0001Ledger } from "./0001-ledger.ts";
 import { Migration0002WebhookOutbox } from "./0002-webhook-outbox.ts";
+import { Migration0003CurrencyRateTime } from "./0003-currency-rate-time.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -8,4 +9,5 @@ import { Migration0002WebhookOutbox } from "./0002-webhook-outbox.ts";
 export const migrationsList = [
   { name: "0001-ledger", class: Migration0001Ledger },
   { name: "0002-webhook-outbox", class: Migration0002WebhookOutbox },
+  { name: "0003-currency-rate-time", class: Migration0003CurrencyRateTime },
 ];
