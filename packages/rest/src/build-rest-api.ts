@@ -2,11 +2,13 @@ import { defaultEngineOptions, type EngineDependencies } from "@purse/engine";
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { registerFormBodies, registerJsonBodies } from "./http/body-parsers.ts";
+import { limitBodies } from "./http/body-limits.ts";
+import { registerBodies } from "./http/body-parsers.ts";
 import { answerError, installErrorHandling } from "./http/error-handling.ts";
 import { installOAuthErrors } from "./http/oauth-errors.ts";
 import { openApiPath, registerOpenApi } from "./http/openapi.ts";
 import type { RegisterRoute, RestApp } from "./http/route-context.ts";
+import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
@@ -26,7 +28,7 @@ import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
 
-/** The JSON API: bearer, signature or no authentication, JSON bodies only. */
+/** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
   registerCreateCheckout,
   registerPayCheckout,
@@ -44,7 +46,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerShowProfile,
 ];
 
-/** RFC 6749 and RFC 7009: JSON or form bodies, `{"error": code}` answers. */
+/** RFC 6749 and RFC 7009: `{"error": code}` answers. */
 const tokenRoutes: readonly RegisterRoute[] = [registerIssueToken, registerRevokeToken];
 
 export interface RestApiOptions {
@@ -61,17 +63,16 @@ export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps })
   app.setErrorHandler(answerError);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerJsonBodies(app);
+  limitBodies(app);
+  await registerBodies(app);
   rejectNulCharacters(app);
   await registerOpenApi(app);
   for (const register of jsonRoutes) register(typed(app), deps);
   await app.register(async (oauth) => {
-    await registerFormBodies(oauth);
     installOAuthErrors(oauth);
     for (const register of tokenRoutes) register(typed(oauth), deps);
   });
   await app.register(async (page) => {
-    await registerFormBodies(page);
     registerPayPage(typed(page), deps);
   });
 };
@@ -90,7 +91,7 @@ export async function buildRestApp(
   deps: EngineDependencies,
   options: BuildRestAppOptions = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 5000 } });
+  const app = Fastify({ ...restServerOptions, logger: options.logger ?? false });
   installErrorHandling(app);
   await app.register(restApi, { deps });
   return app;

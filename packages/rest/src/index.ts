@@ -7,5 +7,6 @@ export {
   restApi,
 } from "./build-rest-api.ts";
 export { type ErrorBody, errorBody, purseErrorBody } from "./http/error-body.ts";
-export { answerError, installErrorHandling } from "./http/error-handling.ts";
+export { answerError, installErrorHandling, retryAfterSeconds } from "./http/error-handling.ts";
 export { docsPath, openApiPath } from "./http/openapi.ts";
+export { restServerOptions } from "./http/server-options.ts";

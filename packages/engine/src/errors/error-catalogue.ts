@@ -35,6 +35,12 @@ export const errorCatalogue = {
   },
   /** A field has the wrong type or shape (for example an object where a string belongs). */
   INVALID_VALUE: { message: "This value is not valid.", status: 422, kind: "validation" },
+  /** A text is longer than its field allows; refused before any work is done with it. */
+  TOO_LONG: {
+    message: "This value is too long. It should have %limit% characters or less.",
+    status: 422,
+    kind: "validation",
+  },
   /** A date is not of the form YYYY-MM-DD. */
   INVALID_DATE: { message: "This value is not a valid date.", status: 422, kind: "validation" },
   /** A redirect or notification URL that is not an absolute http(s) URL without credentials. */
@@ -119,6 +125,12 @@ export const errorCatalogue = {
   /** The activating user is blocked (voucher confirm). */
   USER_BLOCKED: { message: "User is blocked", status: 422, kind: "validation" },
   NOT_FOUND: { message: "Not found", status: 404, kind: "not_found" },
+  /** PostgreSQL cannot be reached (refused, shut down, connection lost, pool exhausted): retry. */
+  DATABASE_UNAVAILABLE: {
+    message: "Service temporarily unavailable, try again shortly.",
+    status: 503,
+    kind: "unavailable",
+  },
   /** The checkout link's 30 minutes are over; the merchant must create a new one. */
   CHECKOUT_EXPIRED: { message: "Payment link expired", status: 422, kind: "validation" },
   /** Route locks need a Redlock majority; without one, money never moves unlocked. */

@@ -1,30 +1,119 @@
 import formBody from "@fastify/formbody";
+import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import qs from "qs";
+import secureJson from "secure-json-parse";
 
-const bodyLimit = 64 * 1024;
+/** Fields a request of this API may carry, bounded generously: no route has more than ten. */
+const maxFields = 32;
+/** The longest legal field value is a 2 048-character URL; 4 bytes per character in UTF-8. */
+const maxFieldBytes = 8 * 1024;
 
 /**
- * JSON bodies: an empty body counts as `{}` (so missing fields get the spec's "blank" message) and
- * malformed JSON gets the contract's error shape. Nothing else is parsed here, so any other
- * content type is 415. A request without any body is validated as `{}` for the same reason.
+ * Bracket notation (`a[b]=1`) as PHP's `http_build_query` writes it, bounded so a hostile body
+ * cannot build deep or wide structures; `__proto__` and other prototype keys are dropped by qs.
  */
-export function registerJsonBodies(app: FastifyInstance): void {
-  app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit }, (_request, body, done) => {
-    const text = String(body).trim();
-    if (text === "") return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error("malformed JSON"), { code: "PURSE_MALFORMED_JSON", statusCode: 400 }));
-    }
-  });
+const formOptions: qs.IParseOptions = {
+  depth: 3,
+  arrayLimit: 20,
+  parameterLimit: maxFields,
+  allowPrototypes: false,
+  allowDots: false,
+};
+
+/** JSON number fields that are identifiers: their digits must survive JSON.parse unchanged. */
+const identifierFields = new Set(["payment_id", "id"]);
+
+/**
+ * Every body this API takes, one set of parsers for every route: JSON (the documented default),
+ * `application/x-www-form-urlencoded` and `multipart/form-data` with the same fields (contract:
+ * PHP, HTML forms and curl send forms). An empty or absent body counts as `{}` so missing fields
+ * get the spec's "blank" message. Anything else is 415.
+ */
+export async function registerBodies(app: FastifyInstance): Promise<void> {
+  registerJsonBodies(app);
+  await app.register(formBody, { parser: (text) => qs.parse(text, formOptions) });
+  await registerMultipartBodies(app);
   app.addHook("preValidation", async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
   });
 }
 
-/** `application/x-www-form-urlencoded`, for the routes that take it: /token (RFC 6749) and the pay page. */
-export async function registerFormBodies(app: FastifyInstance): Promise<void> {
-  await app.register(formBody, { bodyLimit });
+/**
+ * JSON with Fastify's own prototype-poisoning guard (`secure-json-parse`): a `__proto__` or
+ * `constructor.prototype` key is refused with 400, as Fastify's default parser does.
+ */
+function registerJsonBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body).trim();
+    if (text === "") return done(null, {});
+    try {
+      done(null, secureJson.parse(text, keepIdentifierDigits, jsonGuard));
+    } catch (error) {
+      const poisoned = error instanceof SyntaxError && /forbidden prototype property/.test(error.message);
+      done(bodyError(poisoned ? "PURSE_FORBIDDEN_JSON_KEY" : "PURSE_MALFORMED_JSON", 400));
+    }
+  });
+}
+
+const jsonGuard = { protoAction: "error", constructorAction: "error" } as const;
+
+/**
+ * JSON.parse turns `1e2` into 100 and `9007199254740993` into ...992, so two different ids could
+ * become one idempotency key. Where the parser shows the number's source text (Node 22), an
+ * identifier whose digits are not exactly its value's is replaced by NaN, which the schema
+ * refuses on that field; without source text, the schema's safe-integer rule still applies.
+ */
+function keepIdentifierDigits(key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== "number" || !identifierFields.has(key)) return value;
+  const source = context?.source;
+  return source === undefined || source === String(value) ? value : Number.NaN;
+}
+
+/**
+ * Multipart fields only, no files: busboy's limits bound the count and size of what it reads, and
+ * the fields become the same key/value body a form gives (bracket notation included).
+ */
+async function registerMultipartBodies(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, {
+    attachFieldsToBody: true,
+    limits: {
+      fields: maxFields,
+      fieldSize: maxFieldBytes,
+      fieldNameSize: 100,
+      files: 0,
+      fileSize: 0,
+      parts: maxFields,
+      headerPairs: 100,
+    },
+  });
+  app.addHook("preValidation", async (request) => {
+    if (!request.isMultipart() || typeof request.body !== "object" || request.body === null) return;
+    request.body = qs.parse(multipartFieldsAsQuery(request.body), formOptions);
+  });
+}
+
+interface MultipartField {
+  type?: string;
+  value?: unknown;
+  valueTruncated?: boolean;
+}
+
+/** The fields as a query string, so qs reads brackets exactly as it does for a form body. */
+function multipartFieldsAsQuery(fields: object): string {
+  const query = new URLSearchParams();
+  for (const [name, entry] of Object.entries(fields)) {
+    for (const field of (Array.isArray(entry) ? entry : [entry]) as MultipartField[]) {
+      if (field.type !== "field") throw bodyError("PURSE_MULTIPART_FILE", 415);
+      // busboy cuts a value at fieldSize and says so; a cut value must never pass as the real one.
+      if (field.valueTruncated) throw bodyError("FST_ERR_CTP_BODY_TOO_LARGE", 413);
+      query.append(name, String(field.value));
+    }
+  }
+  return query.toString();
+}
+
+function bodyError(code: string, statusCode: number): Error {
+  return Object.assign(new Error(code), { code, statusCode });
 }

@@ -1,23 +1,45 @@
-import { PurseError } from "@purse/engine";
+import { isDatabaseUnavailable, PurseError } from "@purse/engine";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { errorBody, purseErrorBody } from "./error-body.ts";
 import { validationFailure } from "./validation-failure.ts";
 
-/** Fastify's own request errors that a client causes, in the contract's shape. */
+const notJson = "The body is not valid JSON; send a JSON object.";
+const tooLarge = "The body is too large.";
+const mediaTypes = "application/json, application/x-www-form-urlencoded or multipart/form-data";
+
+/** Fastify's (and its body plugins') own request errors that a client causes, in the contract's shape. */
 const clientErrors: Readonly<Record<string, { status: number; message: string }>> = {
-  PURSE_MALFORMED_JSON: { status: 400, message: "The body is not valid JSON; send a JSON object." },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: "The body is not valid JSON; send a JSON object." },
+  PURSE_MALFORMED_JSON: { status: 400, message: notJson },
+  PURSE_FORBIDDEN_JSON_KEY: {
+    status: 400,
+    message: "The body may not contain a __proto__ or constructor.prototype key.",
+  },
+  PURSE_MULTIPART_FILE: { status: 415, message: "Files are not accepted; send form fields only." },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: notJson },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: "The body is empty; send a JSON object." },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: "Send the body as application/json." },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: `Send the body as ${mediaTypes}.` },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: "The Content-Length does not match the body." },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: "The body is too large." },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: tooLarge },
+  FST_ERR_BAD_URL: { status: 400, message: "The URL is not valid (bad percent-encoding)." },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: "The URL is too long." },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: "The request cannot be routed." },
+  FST_PROTO_VIOLATION: { status: 400, message: "The body may not contain a __proto__ field." },
+  FST_FILES_LIMIT: { status: 415, message: "Files are not accepted; send form fields only." },
+  FST_FIELDS_LIMIT: { status: 413, message: tooLarge },
+  FST_PARTS_LIMIT: { status: 413, message: tooLarge },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, message: tooLarge },
+  FST_MP_PREMATURE_CLOSE: { status: 400, message: "The multipart body ended early." },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: `Send the body as ${mediaTypes}.` },
 };
+
+/** Seconds a client should wait before retrying while the database is away. */
+export const retryAfterSeconds = 5;
 
 /**
  * One error shape for the whole server. Engine errors carry the spec's status and text; schema
- * failures are translated to the spec's validation texts; anything else is a bug: 500 with a
- * generic message, the details only in the log.
+ * failures are translated to the spec's validation texts; a database that cannot be reached is a
+ * retryable 503; anything else is a bug: 500 with a generic message, the details only in the log.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(answerError);
@@ -25,7 +47,10 @@ export function installErrorHandling(app: FastifyInstance): void {
 }
 
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (PurseError.is(error)) return reply.code(error.status).send(purseErrorBody(error));
+  if (PurseError.is(error)) {
+    if (error.status === 503) reply.header("retry-after", String(retryAfterSeconds));
+    return reply.code(error.status).send(purseErrorBody(error));
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const failure = validationFailure(error.validation, error.validationContext, request);
     return reply.code(failure.status).send(purseErrorBody(failure));
@@ -33,6 +58,15 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   const known = clientErrors[error.code];
   if (known) return reply.code(known.status).send(errorBody(known.message));
   if (isClientError(error)) return reply.code(error.statusCode).send(errorBody(error.message));
+  if (isMalformedMultipart(error, request)) {
+    return reply.code(400).send(errorBody("The multipart body is malformed."));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, "database unavailable");
+    const unavailable = new PurseError("DATABASE_UNAVAILABLE");
+    reply.header("retry-after", String(retryAfterSeconds));
+    return reply.code(unavailable.status).send(purseErrorBody(unavailable));
+  }
   request.log.error({ err: error }, "unhandled error");
   return reply.code(500).send(errorBody("Internal server error"));
 }
@@ -46,4 +80,21 @@ function isClientError(error: FastifyError): error is FastifyError & { statusCod
     typeof error.code === "string" &&
     error.code.startsWith("FST_")
   );
+}
+
+/** busboy throws plain errors ("Multipart: Boundary not found", "Unexpected end of form"). */
+function isMalformedMultipart(error: FastifyError, request: FastifyRequest): boolean {
+  const multipart = /^multipart\/form-data/i.test(request.headers["content-type"] ?? "");
+  return (
+    multipart && error.statusCode === undefined && /multipart|unexpected end|malformed/i.test(error.message)
+  );
+}
+
+/**
+ * Fastify's `frameworkErrors`: bad percent-encoding and over-long path parameters are answered by
+ * the router before any route or error handler exists; without this they get Fastify's own body.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const known = clientErrors[error.code] ?? { status: 400, message: "Bad request" };
+  return reply.code(known.status).send(errorBody(known.message));
 }

@@ -42,14 +42,18 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
   });
 
   it("answers a body that is not JSON with 415", async () => {
-    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/xml"]) {
+    for (const contentType of ["text/plain", "application/xml"]) {
       const response = await api.call("POST", transferPath, {
         token: acme,
         body: "wallet_from=U100000010",
         headers: { "content-type": contentType },
       });
       expect(response.status, contentType).toBe(415);
-      expect(response.body).toEqual({ status: false, message: "Send the body as application/json." });
+      expect(response.body).toEqual({
+        status: false,
+        message:
+          "Send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.",
+      });
     }
   });
 

@@ -25,6 +25,8 @@ export function validationFailure(
   const value = path.reduce<unknown>((node, key) => propertyOf(node, key), partOf(request, context));
   if (value === undefined || value === null) return new PurseError("BLANK", field);
   if (numericFields.has(field)) return new PurseError("NOT_NUMERIC", field);
+  const limit = first && maxLengthExceeded(first);
+  if (limit) return new PurseError("TOO_LONG", field, { limit });
   return new PurseError("INVALID_VALUE", field);
 }
 
@@ -44,4 +46,28 @@ function partOf(request: FastifyRequest, context: string | undefined): unknown {
 function propertyOf(node: unknown, key: string): unknown {
   if (typeof node !== "object" || node === null) return undefined;
   return Object.getOwnPropertyDescriptor(node, key)?.value;
+}
+
+interface IssueLike {
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * The maximum length a text broke, if that is the failure: zod's `too_big` on a string, also when
+ * it sits inside a union (string or number) as one branch's issue.
+ */
+function maxLengthExceeded(issue: IssueLike, depth = 0): number | null {
+  const params = issue.params ?? {};
+  if (issue.keyword === "too_big" && params["origin"] === "string" && typeof params["maximum"] === "number") {
+    return params["maximum"];
+  }
+  const branches = params["errors"];
+  if (depth > 2 || !Array.isArray(branches)) return null;
+  for (const branch of branches.flat() as { code?: string; origin?: unknown; maximum?: unknown }[]) {
+    const { code, ...rest } = branch;
+    const found = maxLengthExceeded({ keyword: code, params: rest }, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }

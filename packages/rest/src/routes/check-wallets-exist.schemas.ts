@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { bearerErrors, envelope, notFound } from "../schemas/common.ts";
+import { bearerErrors, envelope, maxLength, notFound, text } from "../schemas/common.ts";
 import { lookupCurrencySchema } from "../schemas/currency.ts";
 
 /** Both are needed; a missing one is a lookup of nothing, so Not found like any other miss. */
 export const checkWalletsExistQuery = z.object({
-  number_to: z.string().optional().describe("The caller's own wallet number (required)"),
-  number_from: z.string().optional().describe("The other user's wallet number (required)"),
+  number_to: text(maxLength.walletNumber).optional().describe("The caller's own wallet number (required)"),
+  number_from: text(maxLength.walletNumber).optional().describe("The other user's wallet number (required)"),
 });
 
 export const checkWalletsExistResponses = {

@@ -1,15 +1,17 @@
 import { z } from "zod";
-import { bearerErrors, bodyErrors, optionalText } from "../schemas/common.ts";
+import { bearerErrors, bodyErrors, maxLength, optionalBoundedText, text } from "../schemas/common.ts";
 
 export const confirmVoucherBody = z.object({
-  voucher_number: z.string(),
-  voucher_code: z.string().describe("The voucher's secret code"),
-  wallet_to: z.string().describe("One of the caller's active USD wallets"),
-  additional: optionalText.describe("Free text kept with the transaction"),
+  voucher_number: text(maxLength.voucherNumber),
+  voucher_code: text(maxLength.voucherCode).describe("The voucher's secret code"),
+  wallet_to: text(maxLength.walletNumber).describe("One of the caller's active USD wallets"),
+  additional: optionalBoundedText().describe("Free text kept with the transaction"),
 });
 
 export const confirmVoucherHeaders = z.looseObject({
-  "idempotency-key": z.string().optional().describe("Same key and same body: the first result again"),
+  "idempotency-key": text(maxLength.idempotencyKey)
+    .optional()
+    .describe("Same key and same body: the first result again"),
 });
 
 /** The specification shows no envelope here: `{"message": ...}`. */

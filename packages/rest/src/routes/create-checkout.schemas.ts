@@ -1,23 +1,34 @@
 import { z } from "zod";
-import { amountInput, bodyErrors, envelope, errorSchema, optionalText } from "../schemas/common.ts";
+import {
+  amountInput,
+  bodyErrors,
+  envelope,
+  errorSchema,
+  identifierInput,
+  maxLength,
+  optionalBoundedText,
+  optionalText,
+  text,
+} from "../schemas/common.ts";
 
 /** All strings in the specification; `id` and `amount` are also accepted as bare numbers. */
 export const createCheckoutBody = z.object({
-  wallet_to: z.string().describe("Receiving wallet: of the merchant or partner whose form token signs"),
-  wallet_from: z.string().describe("Paying wallet"),
+  wallet_to: text(maxLength.walletNumber).describe(
+    "Receiving wallet: of the merchant or partner whose form token signs",
+  ),
+  wallet_from: text(maxLength.walletNumber).describe("Paying wallet"),
   amount: amountInput,
-  id: z
-    .union([z.string(), z.number()])
-    .transform((value) => String(value))
-    .describe("Your payment id; unique per receiving user"),
-  signature: optionalText.describe(
+  id: identifierInput.describe(
+    "Your payment id; unique per receiving user: text of at most 64 characters, or a JSON integer up to 2^53-1",
+  ),
+  signature: optionalBoundedText(maxLength.signature).describe(
     'SHA-256 hex of the compact JSON {"wallet_to","wallet_from","amount","id","secret"} (string values, ' +
       "this key order), secret = your form token",
   ),
   success_url: optionalText.describe("Where the payer goes after paying"),
   cancel_url: optionalText.describe("Where the payer goes after cancelling"),
   status_url: optionalText.describe("Receives the payment status webhook (POST)"),
-  user_info: z.string().describe("Identifies the payer; unique per receiving user"),
+  user_info: text(maxLength.freeText).describe("Identifies the payer; unique per receiving user"),
 });
 
 export const checkoutCreated = envelope(

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { maxLength, text } from "../schemas/common.ts";
 
 /** RFC 6749 4.4.2, as JSON or form fields; client credentials may come as HTTP Basic instead. */
 export const issueTokenBody = z.object({
-  grant_type: z.string().nullish().describe("Must be client_credentials"),
-  client_id: z.string().nullish().describe("Client identifier (or send HTTP Basic)"),
-  client_secret: z.string().nullish().describe("Client secret (or send HTTP Basic)"),
-  scope: z.string().nullish().describe("api (the default and the only scope)"),
+  grant_type: text(maxLength.token).nullish().describe("Must be client_credentials"),
+  client_id: text(maxLength.token).nullish().describe("Client identifier (or send HTTP Basic)"),
+  client_secret: text(maxLength.token).nullish().describe("Client secret (or send HTTP Basic)"),
+  scope: text(maxLength.token).nullish().describe("api (the default and the only scope)"),
 });
 
 export const issuedToken = z

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { bearerErrors, envelope, integerQuery } from "../schemas/common.ts";
+import { bearerErrors, envelope, integerQuery, maxLength, text } from "../schemas/common.ts";
 
 /** Read as text: the engine checks dates, ranges and codes and words the errors. */
 export const listHistoryQuery = z.object({
-  startDate: z.string().describe("YYYY-MM-DD"),
-  endDate: z.string().describe("YYYY-MM-DD, inclusive"),
+  startDate: text(maxLength.queryValue).describe("YYYY-MM-DD"),
+  endDate: text(maxLength.queryValue).describe("YYYY-MM-DD, inclusive"),
   page: integerQuery("Page number, from 1"),
   itemsPerPage: integerQuery("1 to 100"),
-  walletNumber: z.string().optional().describe("Only transactions touching this wallet"),
+  walletNumber: text(maxLength.walletNumber).optional().describe("Only transactions touching this wallet"),
   type: integerQuery("TRANSFER=1, DEPOSIT=2, WITHDRAW=3").optional(),
   status: integerQuery("PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4").optional(),
 });

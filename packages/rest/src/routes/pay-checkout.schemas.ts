@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { bodyErrors, envelope, errorSchema } from "../schemas/common.ts";
+import { bodyErrors, envelope, errorSchema, maxLength, text } from "../schemas/common.ts";
 
 export const payCheckoutBody = z.object({
-  token: z.string().describe("The payment link's token (the last part of its URL)"),
-  login: z.string().describe("Login of the user who owns wallet_from"),
-  password: z.string(),
-  captcha: z.string().nullish().describe("The captcha widget's payload"),
+  token: text(maxLength.token).describe("The payment link's token (the last part of its URL)"),
+  login: text(maxLength.token).describe("Login of the user who owns wallet_from"),
+  password: text(maxLength.password),
+  captcha: text(maxLength.captcha).nullish().describe("The captcha widget's payload"),
   action: z.enum(["pay", "cancel"]).describe("pay, or cancel the payment"),
 });
 

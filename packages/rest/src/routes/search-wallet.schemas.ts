@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { bearerErrors, envelope, notFound } from "../schemas/common.ts";
+import { bearerErrors, envelope, maxLength, notFound, text } from "../schemas/common.ts";
 import { lookupCurrencySchema } from "../schemas/currency.ts";
 
 export const searchWalletParams = z.object({
-  wallet_number: z.string().describe("Another user's wallet number"),
+  wallet_number: text(maxLength.walletNumber).describe("Another user's wallet number"),
 });
 
 export const searchWalletResponses = {

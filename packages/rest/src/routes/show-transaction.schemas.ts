@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { bearerErrors, envelope, notFound } from "../schemas/common.ts";
+import { bearerErrors, envelope, maxLength, notFound, text } from "../schemas/common.ts";
 import { detailCurrencySchema } from "../schemas/currency.ts";
 
 /** At least one of the two; the engine says which is missing. */
 export const showTransactionQuery = z.object({
-  id: z.string().optional().meta({ type: "integer", description: "Internal transaction id" }),
-  external_id: z.string().optional().describe("Your own id (the transfer's payment_id)"),
+  id: text(maxLength.queryValue).optional().meta({ type: "integer", description: "Internal transaction id" }),
+  external_id: text(maxLength.identifier).optional().describe("Your own id (the transfer's payment_id)"),
 });
 
 const transactionDetail = z

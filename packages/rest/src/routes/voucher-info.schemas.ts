@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { bearerErrors, envelope } from "../schemas/common.ts";
+import { bearerErrors, envelope, maxLength, text } from "../schemas/common.ts";
 
 export const voucherInfoQuery = z.object({
-  voucher_number: z.string(),
-  voucher_code: z.string().describe("The voucher's secret code"),
+  voucher_number: text(maxLength.voucherNumber),
+  voucher_code: text(maxLength.voucherCode).describe("The voucher's secret code"),
 });
 
 export const voucherInfoResponses = {
   200: envelope(
     z.object({
-      voucher_number: z.string(),
+      voucher_number: text(maxLength.voucherNumber),
       amount: z.number().describe("The voucher's value"),
       commission: z.number().describe("What activation keeps"),
       amount_to: z.number().describe("What activation credits: amount - commission"),

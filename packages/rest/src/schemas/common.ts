@@ -1,3 +1,4 @@
+import { maxAmountLength } from "@purse/engine";
 import { z } from "zod";
 
 /** The contract's error body. */
@@ -48,18 +49,73 @@ export const notFound = {
 export const bearerSecurity = [{ bearer: [] }];
 
 /**
+ * The longest text each kind of field may carry. Every input is bounded before any work is done
+ * with it (an over-long text is 422 `This value is too long...` on its field); the body limits in
+ * `http/body-limits.ts` are sized from these.
+ */
+export const maxLength = {
+  walletNumber: 32,
+  /** payment_id, checkout id, external_id, Idempotency-Key */
+  identifier: 64,
+  idempotencyKey: 255,
+  /** description, additional, user_info */
+  freeText: 255,
+  voucherNumber: 64,
+  voucherCode: 64,
+  /** SHA-256 hex */
+  signature: 64,
+  /** Dates, page numbers, codes in query strings */
+  queryValue: 32,
+  /** Payment link tokens, logins, OAuth fields */
+  token: 256,
+  password: 1024,
+  /** The captcha widget's base64 payload */
+  captcha: 4096,
+} as const;
+
+/** A text field of at most `max` characters. */
+export function text(max: number) {
+  return z.string().max(max);
+}
+
+/**
  * A decimal amount as clients send it: text such as "10.50", or a bare number. It reaches the
  * engine as text; the engine decides whether it is numeric, positive and precise enough.
  */
 export const amountInput = z
-  .union([z.string(), z.number()])
-  .describe('Decimal amount, preferably as a string such as "10.50"; a bare number is accepted')
+  .union([z.string().max(maxAmountLength), z.number()])
+  .describe(
+    `Decimal amount, preferably as a string such as "10.50" (at most ${maxAmountLength} characters); ` +
+      "a bare number is accepted",
+  )
   .transform((value) => String(value));
 
 /** Optional text; contract: an empty string means absent (the engine treats it so). */
 export const optionalText = z.string().nullish();
 
+/** Optional text of at most `max` characters (an empty string still means absent). */
+export function optionalBoundedText(max: number = maxLength.freeText) {
+  return z.string().max(max).nullish();
+}
+
+/**
+ * The safe-integer rule alone, for fields kept as sent (the checkout `id`, which a signature may
+ * carry as the JSON number): text of at most 64 characters, or a safe JSON integer.
+ */
+export const identifierAsSent = z.union([
+  z.string().max(maxLength.identifier),
+  z.number().refine(Number.isSafeInteger),
+]);
+
 /** A query parameter documented as an integer but read as text, so the engine words the errors. */
 export function integerQuery(description: string) {
-  return z.string().meta({ type: "integer", description });
+  return z.string().max(maxLength.queryValue).meta({ type: "integer", description });
 }
+
+/**
+ * An identifier (transfer payment_id, checkout id): text, or a JSON integer meaning its decimal
+ * string (123 and "123" are the same id). Only safe integers: a fraction, an exponent or an
+ * integer beyond 2^53-1 would not survive JSON.parse digit for digit, and two ids must never
+ * collapse into one idempotency key; such numbers are 422 on the field.
+ */
+export const identifierInput = identifierAsSent.transform((value) => String(value));
