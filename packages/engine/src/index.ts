@@ -45,7 +45,12 @@ export {
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
-export { type Database, type DatabaseLocation, openDatabase } from "./persistence/database.ts";
+export {
+  type Database,
+  type DatabaseLocation,
+  MissingDatabaseError,
+  openDatabase,
+} from "./persistence/database.ts";
 export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
 export {
   getProfile,

@@ -13,6 +13,8 @@ export interface Database {
   /** A fresh EntityManager for one unit of work (never the global one). */
   em(): SqlEntityManager;
   migrate(): Promise<string[]>;
+  /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
+  pendingMigrations(): Promise<string[]>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -30,6 +32,9 @@ const sharedOptions: Partial<Options> = {
   extensions: [Migrator],
   migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true, snapshot: false },
   metadataCache: { enabled: false },
+  // MikroORM creates a missing database on connect and again before migrating: a mistyped name in
+  // DATABASE_URL would quietly become a new, empty database. Purse refuses instead (see migrate).
+  ensureDatabase: false,
   // Raw SQL owns the money path; the ORM must never guess types from JS values there.
   forceUtcTimezone: true,
   allowGlobalContext: false,
@@ -48,8 +53,27 @@ export async function openDatabase(
     location,
     em: () => orm.em.fork() as SqlEntityManager,
     async migrate() {
-      const applied = await orm.migrator.up();
-      return applied.map((migration) => migration.name);
+      if (location.kind === "embedded") {
+        // One process holds an embedded directory at a time, and PGlite has a single connection:
+        // the migrator's own bookkeeping outside the transaction below would wait on it forever.
+        return (await orm.migrator.up()).map((migration) => migration.name);
+      }
+      await assertDatabaseExists(orm);
+      return migrateUnderLock(orm);
+    },
+    async pendingMigrations() {
+      const em = orm.em.fork() as SqlEntityManager;
+      const [found] = await em.execute<{ name: string | null }[]>(
+        "select to_regclass('mikro_orm_migrations')::text as name",
+      );
+      const applied = found?.name
+        ? new Set(
+            (await em.execute<{ name: string }[]>("select name from mikro_orm_migrations")).map(
+              (row) => row.name,
+            ),
+          )
+        : new Set<string>();
+      return migrationsList.map((migration) => migration.name).filter((name) => !applied.has(name));
     },
     async ping() {
       try {
@@ -76,4 +100,51 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
 async function openEmbedded(dataDir: string): Promise<MikroORM> {
   const { MikroORM } = await import("@mikro-orm/pglite");
   return MikroORM.init({ ...sharedOptions, dbName: dataDir });
+}
+
+/**
+ * Several `purse serve` processes starting together on one PostgreSQL each migrate. They take one
+ * advisory lock first, so exactly one applies the migrations while the others wait, then find
+ * nothing left to do.
+ *
+ * The lock is transaction-scoped (pg_advisory_xact_lock), not a session lock: behind PgBouncer in
+ * transaction mode a session lock could be taken on one server connection and "released" on
+ * another. The migrator is handed that same transaction (allOrNothing: every migration and its
+ * bookkeeping row commit together, with the lock released only at that commit). MikroORM creates
+ * its `mikro_orm_migrations` table on a separate pooled connection just before, but only once this
+ * process holds the lock, so that is serialised too.
+ */
+async function migrateUnderLock(orm: MikroORM): Promise<string[]> {
+  const em = orm.em.fork() as SqlEntityManager;
+  return em.transactional(async (tx) => {
+    await tx.execute("select pg_advisory_xact_lock(hashtext('purse:migrate'))");
+    const applied = await orm.migrator.up({ transaction: tx.getTransactionContext() });
+    return applied.map((migration) => migration.name);
+  });
+}
+
+/** Thrown when DATABASE_URL names a database that does not exist (it is never created silently). */
+export class MissingDatabaseError extends Error {
+  override readonly name = "MissingDatabaseError";
+  constructor(readonly database: string) {
+    super(`database "${database}" does not exist`);
+  }
+}
+
+async function assertDatabaseExists(orm: MikroORM): Promise<void> {
+  const name = orm.config.get("dbName");
+  if (!name) return;
+  try {
+    await (orm.em.fork() as SqlEntityManager).execute("select 1");
+  } catch (error) {
+    if (hasCode(error, "3D000")) throw new MissingDatabaseError(name);
+    throw error;
+  }
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
 }

@@ -8,10 +8,15 @@ import { registerMigrate } from "./commands/migrate.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
+import { printError, setJsonOutput } from "./print-result.ts";
 
 const program = new Command("purse")
   .description("Purse, the wallet payment service: serve it, migrate and seed its database, audit its ledger")
-  .showHelpAfterError("(run purse --help for the commands)");
+  .showHelpAfterError("(run purse --help for the commands)")
+  .option("--json", 'print results as one JSON document for scripts (errors as {"error": ...} on stderr)')
+  // Subcommands copy this when they are created, so each verb's --help lists --json as well.
+  .configureHelp({ showGlobalOptions: true })
+  .hook("preAction", (_program, action) => setJsonOutput(action.optsWithGlobals()["json"] === true));
 
 registerServe(program);
 registerMigrate(program);
@@ -25,10 +30,10 @@ try {
 } catch (error) {
   process.exitCode = 1;
   if (error instanceof ConfigError) {
-    console.error(`Purse cannot start; fix these environment variables:\n${error.message}`);
+    printError(`Purse cannot start; fix these environment variables:\n${error.message}`);
   } else if (error instanceof FixtureError) {
-    console.error(error.message);
+    printError(error.message);
   } else {
-    console.error(`purse: ${error instanceof Error ? error.message : String(error)}`);
+    printError(`purse: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -1,11 +1,110 @@
-import { type Database, openDatabase } from "@purse/engine";
+import { type Database, MissingDatabaseError, openDatabase } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
+import { explainFailure, OperatorError } from "./explain-failure.ts";
+import { lockDataDir } from "./lock-data-dir.ts";
 
-/** PostgreSQL when DATABASE_URL is set; otherwise the embedded PGlite store in PURSE_DATA_DIR. */
-export function openConfiguredDatabase(config: PurseConfig): Promise<Database> {
-  return config.databaseUrl
-    ? openDatabase({ kind: "postgres", url: config.databaseUrl })
-    : openDatabase({ kind: "embedded", dataDir: config.dataDir });
+export interface OpenConfiguredDatabaseOptions {
+  /** Who opens it, named in the lock of an embedded directory (e.g. "purse serve"). */
+  command?: string;
+  /**
+   * Refuse to go on when migrations are pending, saying `run purse migrate` (every command but
+   * migrate and serve, which migrate themselves).
+   */
+  requireMigrated?: boolean;
+}
+
+/**
+ * PostgreSQL when DATABASE_URL is set; otherwise the embedded PGlite store in PURSE_DATA_DIR,
+ * which one process holds at a time (see lock-data-dir.ts). Failures come back as one line naming
+ * what to fix.
+ */
+export async function openConfiguredDatabase(
+  config: PurseConfig,
+  options: OpenConfiguredDatabaseOptions = {},
+): Promise<Database> {
+  const db = config.databaseUrl
+    ? await openPostgres(config.databaseUrl)
+    : await openEmbedded(config.dataDir, options.command ?? commandName());
+  try {
+    if (options.requireMigrated) {
+      const pending = await db.pendingMigrations();
+      if (pending.length > 0) {
+        throw new OperatorError(
+          `${describeLocation(db)} lacks ${pending.length} migration(s) (${pending.join(", ")}): run purse migrate`,
+        );
+      }
+    }
+    return db;
+  } catch (error) {
+    await db.close();
+    throw explainFailure(error, describeLocation(db));
+  }
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const where = `PostgreSQL at ${redactUrl(url)}`;
+  let db: Database;
+  try {
+    db = await openDatabase({ kind: "postgres", url });
+  } catch (error) {
+    throw explainFailure(error, where);
+  }
+  try {
+    // Connecting is lazy; ask once so that a wrong host, user or database name is reported here,
+    // in one line, and never turns into a silently created database later.
+    await db.em().execute("select 1");
+    return db;
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    const missing = hasSqlState(error, "3D000") ? databaseName(url) : null;
+    throw explainFailure(missing ? new MissingDatabaseError(missing) : error, where);
+  }
+}
+
+function hasSqlState(error: unknown, code: string): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
+}
+
+function databaseName(url: string): string | null {
+  try {
+    return decodeURIComponent(new URL(url).pathname.slice(1)) || null;
+  } catch {
+    return null;
+  }
+}
+
+async function openEmbedded(dataDir: string, command: string): Promise<Database> {
+  let lock: Awaited<ReturnType<typeof lockDataDir>>;
+  try {
+    lock = await lockDataDir(dataDir, command);
+  } catch (error) {
+    throw new OperatorError(error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const db = await openDatabase({ kind: "embedded", dataDir });
+    return {
+      ...db,
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/** "purse wallets credit": the verb only, never its arguments (a password may be among them). */
+function commandName(): string {
+  const words = process.argv.slice(2).filter((word) => /^[a-z][a-z-]*$/.test(word));
+  return ["purse", ...words.slice(0, 2)].join(" ");
 }
 
 export function describeLocation(db: Database): string {

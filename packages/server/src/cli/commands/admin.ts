@@ -11,6 +11,7 @@ import {
 } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
+import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 /** Operator verbs: users, clients, wallets, vouchers and currency switches. */
@@ -18,9 +19,9 @@ export function registerAdmin(program: Command, clients: Command): void {
   const users = program.command("users").description("create users, block and unblock them");
   users
     .command("create")
-    .requiredOption("--login <login>")
-    .requiredOption("--password <password>")
-    .requiredOption("--name <name>")
+    .requiredOption("--login <login>", "the sign-in name, unique")
+    .requiredOption("--password <password>", "the sign-in password (stored as a hash)")
+    .requiredOption("--name <name>", "the display name")
     .option("--role <role>", "merchant or partner", "merchant")
     .description("create a user who can sign in on the payment page and own wallets")
     .action((o: { login: string; password: string; name: string; role: string }) =>
@@ -28,7 +29,7 @@ export function registerAdmin(program: Command, clients: Command): void {
         if (o.role !== "merchant" && o.role !== "partner")
           throw new Error("--role takes merchant or partner");
         const id = await createUser(db, { login: o.login, password: o.password, name: o.name, role: o.role });
-        console.log(`Created ${o.role} ${o.login} (user ${id}).`);
+        printResult({ id, login: o.login, role: o.role }, `Created ${o.role} ${o.login} (user ${id}).`);
       }),
     );
   for (const [verb, blocked] of [
@@ -37,14 +38,14 @@ export function registerAdmin(program: Command, clients: Command): void {
   ] as const) {
     users
       .command(verb)
-      .argument("<login>")
+      .argument("<login>", "the user's login")
       .description(`${verb} a user (blocked users cannot pay or be paid)`)
       .action((login: string) =>
         withDatabase(async (db) => {
           await setUserBlocked(db, login, blocked).catch(() => {
             throw new Error(`No user with login "${login}"`);
           });
-          console.log(`${login} is ${blocked ? "blocked" : "unblocked"}.`);
+          printResult({ login, blocked }, `${login} is ${blocked ? "blocked" : "unblocked"}.`);
         }),
       );
   }
@@ -56,19 +57,29 @@ export function registerAdmin(program: Command, clients: Command): void {
     .action((o: { user: string }) =>
       withDatabase(async (db) => {
         const issued = await createClient(db, await openSecretBox(db, readConfig().secretKey), o.user);
-        console.log(`client_id      ${issued.clientId}`);
-        console.log(`client_secret  ${issued.clientSecret}`);
-        console.log(`form_token     ${issued.formToken}`);
-        console.log(`webhook_secret ${issued.webhookSecret}`);
+        printResult(
+          {
+            client_id: issued.clientId,
+            client_secret: issued.clientSecret,
+            form_token: issued.formToken,
+            webhook_secret: issued.webhookSecret,
+          },
+          [
+            `client_id      ${issued.clientId}`,
+            `client_secret  ${issued.clientSecret}`,
+            `form_token     ${issued.formToken}`,
+            `webhook_secret ${issued.webhookSecret}`,
+          ],
+        );
       }),
     );
 
   const wallets = program.command("wallets").description("create wallets, credit them, change their status");
   wallets
     .command("create")
-    .requiredOption("--user <login>")
-    .requiredOption("--currency <code>")
-    .option("--limit <amount>", "amountLimit", "1000000")
+    .requiredOption("--user <login>", "the owner's login")
+    .requiredOption("--currency <code>", "an enabled currency code, e.g. USD")
+    .option("--limit <amount>", "the most the wallet may hold (amountLimit), decimal", "1000000")
     .option("--number <number>", "the wallet number (default: generated)")
     .description("open a wallet for a user")
     .action((o: { user: string; currency: string; limit: string; number?: string }) =>
@@ -79,24 +90,30 @@ export function registerAdmin(program: Command, clients: Command): void {
           amountLimit: o.limit,
           ...(o.number ? { number: o.number } : {}),
         });
-        console.log(`Opened wallet ${number} (${o.currency}) for ${o.user}.`);
+        printResult(
+          { number, currency: o.currency, user: o.user },
+          `Opened wallet ${number} (${o.currency}) for ${o.user}.`,
+        );
       }),
     );
   wallets
     .command("credit")
-    .argument("<number>")
+    .argument("<number>", "the wallet number")
     .argument("<amount>", 'decimal, e.g. "100.00"')
     .option("--note <text>", "description of the credit", "Operator credit")
     .description("credit a wallet from the currency's equity account (a balanced ledger movement)")
     .action((number: string, amount: string, o: { note: string }) =>
       withDatabase(async (db) => {
         const id = await creditWallet(db, number, amount, o.note);
-        console.log(`Credited ${amount} to ${number} (transaction ${id}).`);
+        printResult(
+          { transaction_id: id, wallet: number, amount },
+          `Credited ${amount} to ${number} (transaction ${id}).`,
+        );
       }),
     );
   wallets
     .command("status")
-    .argument("<number>")
+    .argument("<number>", "the wallet number")
     .argument("<status>", "NEW, ACTIVE or DELETED")
     .description("change a wallet's status")
     .action((number: string, status: string) =>
@@ -107,16 +124,16 @@ export function registerAdmin(program: Command, clients: Command): void {
         await setWalletStatus(db, number, status).catch(() => {
           throw new Error(`No wallet ${number}`);
         });
-        console.log(`Wallet ${number} is ${status}.`);
+        printResult({ wallet: number, status }, `Wallet ${number} is ${status}.`);
       }),
     );
 
   const vouchers = program.command("vouchers").description("issue vouchers");
   vouchers
     .command("issue")
-    .requiredOption("--currency <code>")
-    .requiredOption("--amount <amount>")
-    .requiredOption("--creator <login>")
+    .requiredOption("--currency <code>", "the voucher's currency, e.g. USD")
+    .requiredOption("--amount <amount>", 'its value, decimal, e.g. "20.00"')
+    .requiredOption("--creator <login>", "the partner or merchant who bought it")
     .option("--type <type>", "1 bought by a partner, 2 bought by a merchant", "1")
     .option("--days <days>", "valid for this many days", "30")
     .description("issue a paid voucher (the code is shown once)")
@@ -130,8 +147,10 @@ export function registerAdmin(program: Command, clients: Command): void {
           creatorLogin: o.creator,
           expiresAt: new Date(Date.now() + Number(o.days) * 86_400_000),
         });
-        console.log(`voucher_number ${issued.number}`);
-        console.log(`voucher_code   ${issued.code}`);
+        printResult({ voucher_number: issued.number, voucher_code: issued.code }, [
+          `voucher_number ${issued.number}`,
+          `voucher_code   ${issued.code}`,
+        ]);
       }),
     );
 
@@ -142,7 +161,7 @@ export function registerAdmin(program: Command, clients: Command): void {
   ] as const) {
     currencies
       .command(verb)
-      .argument("<code>")
+      .argument("<code>", "the currency code, e.g. EUR")
       .option("--direction <direction>", "only checkout or transfer")
       .description(`${verb} a currency, or one direction of it`)
       .action((code: string, o: { direction?: string }) =>
@@ -154,7 +173,10 @@ export function registerAdmin(program: Command, clients: Command): void {
           await setCurrencyFlag(db, code, flag, on).catch(() => {
             throw new Error(`No currency ${code}`);
           });
-          console.log(`${code}${o.direction ? ` ${o.direction}` : ""} ${on ? "enabled" : "disabled"}.`);
+          printResult(
+            { currency: code, direction: o.direction ?? null, enabled: on },
+            `${code}${o.direction ? ` ${o.direction}` : ""} ${on ? "enabled" : "disabled"}.`,
+          );
         }),
       );
   }

@@ -1,6 +1,7 @@
 import { auditLedger } from "@purse/engine";
 import type { Command } from "commander";
 import { describeLocation } from "../../composition/open-database.ts";
+import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 export function registerAudit(program: Command): void {
@@ -10,21 +11,20 @@ export function registerAudit(program: Command): void {
     .action(() =>
       withDatabase(async (db) => {
         const report = await auditLedger(db);
-        console.log(
+        const lines = [
           `Audit of ${describeLocation(db)}: ${report.transactions} transactions, ${report.postings} postings`,
-        );
+        ];
         for (const check of report.checks) {
-          console.log(`${check.breaches.length === 0 ? "ok  " : "FAIL"} ${check.name}`);
-          for (const breach of check.breaches) console.log(`       ${breach}`);
+          lines.push(`${check.breaches.length === 0 ? "ok  " : "FAIL"} ${check.name}`);
+          for (const breach of check.breaches) lines.push(`       ${breach}`);
         }
-        if (!report.ok) {
-          console.log(
-            "The ledger has breaches (above). Stop money movements and investigate before going on.",
-          );
-          process.exitCode = 1;
-        } else {
-          console.log("The ledger is balanced.");
-        }
+        lines.push(
+          report.ok
+            ? "The ledger is balanced."
+            : "The ledger has breaches (above). Stop money movements and investigate before going on.",
+        );
+        printResult(report, lines);
+        if (!report.ok) process.exitCode = 1;
       }),
     );
 }

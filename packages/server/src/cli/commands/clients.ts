@@ -1,6 +1,7 @@
 import { openSecretBox, rotateWebhookSecret } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
+import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 export function registerClients(program: Command): Command {
@@ -19,8 +20,11 @@ export function registerClients(program: Command): Command {
         const secret = await rotateWebhookSecret(db, secretBox, clientId, hours * 3_600_000).catch(() => {
           throw new Error(`No client "${clientId}"`);
         });
-        console.log(`New webhook secret for ${clientId} (shown once; store it now):\n${secret}`);
-        console.log(`Deliveries carry both signatures for the next ${hours} hour(s).`);
+        printResult({ client_id: clientId, webhook_secret: secret, overlap_hours: hours }, [
+          `New webhook secret for ${clientId} (shown once; store it now):`,
+          secret,
+          `Deliveries carry both signatures for the next ${hours} hour(s).`,
+        ]);
       }),
     );
   return clients;

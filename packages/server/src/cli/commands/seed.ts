@@ -3,6 +3,7 @@ import { openSecretBox, seedFixture } from "@purse/engine";
 import type { Command } from "commander";
 import { describeLocation } from "../../composition/open-database.ts";
 import { readConfig } from "../../config/config.ts";
+import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 export function registerSeed(program: Command): void {
@@ -17,7 +18,7 @@ export function registerSeed(program: Command): void {
         const counts = Object.entries(summary)
           .map(([section, count]) => `${count} ${section}`)
           .join(", ");
-        console.log(`Seeded ${describeLocation(db)} from ${file}: ${counts}.`);
+        printResult(summary, `Seeded ${describeLocation(db)} from ${file}: ${counts}.`);
       }),
     );
 }

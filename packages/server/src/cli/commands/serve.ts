@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import { explainFailure } from "../../composition/explain-failure.ts";
+import { redactUrl } from "../../composition/open-database.ts";
 import { readConfig } from "../../config/config.ts";
 
 export function registerServe(program: Command): void {
@@ -10,7 +12,15 @@ export function registerServe(program: Command): void {
     .action(async () => {
       // Loaded here so that the database verbs start without loading the HTTP stack.
       const { startServer } = await import("../../serve/start-server.ts");
-      const server = await startServer(readConfig(), (line) => console.log(line));
+      const config = readConfig();
+      const server = await startServer(config, (line) => console.log(line)).catch((error: unknown) => {
+        throw explainFailure(
+          error,
+          config.databaseUrl
+            ? `PostgreSQL at ${redactUrl(config.databaseUrl)}`
+            : `the embedded database in ${config.dataDir}`,
+        );
+      });
       const shutdown = (signal: string) => {
         server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
         server.stop().then(

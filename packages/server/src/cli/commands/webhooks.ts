@@ -1,5 +1,6 @@
 import { listWebhookDeliveries, resendWebhook } from "@purse/engine";
 import type { Command } from "commander";
+import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 export function registerWebhooks(program: Command): void {
@@ -8,7 +9,7 @@ export function registerWebhooks(program: Command): void {
     .command("list")
     .description("deliveries, newest first, with attempts and the last error")
     .option("--status <status>", "only pending, delivered or failed ones")
-    .option("--limit <n>", "how many", "50")
+    .option("--limit <n>", "how many to show", "50")
     .action((options: { status?: string; limit: string }) =>
       withDatabase(async (db) => {
         const filter = {
@@ -16,13 +17,11 @@ export function registerWebhooks(program: Command): void {
           ...(options.status ? { status: options.status } : {}),
         };
         const deliveries = await listWebhookDeliveries(db, filter);
-        if (deliveries.length === 0) console.log("No webhook deliveries.");
-        for (const d of deliveries) {
+        const lines = deliveries.map((d) => {
           const last = d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : "");
-          console.log(
-            `${d.id}\t${d.status}\t${d.attempts} attempt(s)\tnext ${d.nextAttemptAt}\t${d.url}${last ? `\t${last}` : ""}`,
-          );
-        }
+          return `${d.id}\t${d.status}\t${d.attempts} attempt(s)\tnext ${d.nextAttemptAt}\t${d.url}${last ? `\t${last}` : ""}`;
+        });
+        printResult(deliveries, lines.length === 0 ? "No webhook deliveries." : lines);
       }),
     );
   webhooks
@@ -32,10 +31,13 @@ export function registerWebhooks(program: Command): void {
     .action((id: string) =>
       withDatabase(async (db) => {
         if (!/^\d+$/.test(id)) throw new Error(`"${id}" is not a delivery id; see purse webhooks list`);
-        await resendWebhook(db, Number(id)).catch((error: unknown) => {
-          throw new Error(`No webhook delivery ${id}; see purse webhooks list (${(error as Error).message})`);
+        await resendWebhook(db, Number(id)).catch(() => {
+          throw new Error(`No webhook delivery ${id}; see purse webhooks list`);
         });
-        console.log(`Delivery ${id} is queued; a running purse serve will send it within a second.`);
+        printResult(
+          { id: Number(id), status: "pending" },
+          `Delivery ${id} is queued; a running purse serve will send it within a second.`,
+        );
       }),
     );
 }
