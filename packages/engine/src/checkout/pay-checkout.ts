@@ -2,13 +2,12 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import { verifyUserPassword } from "../auth/verify-user-password.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { announce } from "../events/index.ts";
 import { requiredText } from "../input/text-fields.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
+import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { routeLockKey } from "../locks/index.ts";
 import { formatMinor } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
@@ -32,7 +31,9 @@ export interface PayCheckoutResult {
 
 /**
  * The checkout's id becomes the payment's external_id, so the merchant finds it with
- * `show?external_id=`; unless the merchant already used that id for a transfer of its own.
+ * `show?external_id=`; unless the merchant already used that id for a transfer of its own. A
+ * transfer committing that id between this check and the insert trips the unique index; the
+ * movement pipeline then runs the payment again, and this check sees the transfer.
  */
 async function externalIdFor(em: SqlEntityManager, checkout: CheckoutRecord): Promise<string | null> {
   const taken = await firstRow(
@@ -60,31 +61,34 @@ export async function payCheckout(
   const password = requiredText(input.password, "password");
   const action = input.action === "cancel" ? "cancel" : input.action === "pay" ? "pay" : null;
   if (!action) throw new PurseError("INVALID_VALUE", "action");
-  await deps.rateLimiter.consume(`login:${login}`, "pay");
-  if (!(await deps.captcha.verify(input.captcha))) throw new PurseError("CAPTCHA_INVALID", "captcha");
-
-  const checkout = await findCheckoutByToken(deps.db.em(), token, { lock: false });
-  if (!checkout) throw new PurseError("NOT_FOUND");
-  await checkPayer(deps, checkout, login, password);
-
-  const result = await deps.routeLock.run(
-    [routeLockKey("pay", checkout.id, "")],
-    deps.options.routeLockTtlMs,
-    () =>
-      deps.db.em().transactional(async (em) => {
-        const current = await findCheckoutByToken(em, token, { lock: true });
-        if (!current || current.status !== TransactionStatus.PENDING) throw new PurseError("HASH_NOT_VALID");
-        if (current.expiredAt.getTime() <= deps.now().getTime()) throw new PurseError("CHECKOUT_EXPIRED");
-        return action === "pay" ? pay(deps, em, current) : cancel(deps, em, current);
-      }),
-  );
-  announce(deps, {
-    transactionId: result.transactionId,
-    userIds: [checkout.merchantUserId, checkout.walletFromOwnerId],
-    type: TransactionType.DEPOSIT,
-    status: result.status === "SUCCESS" ? TransactionStatus.SUCCESS : TransactionStatus.CANCEL,
+  return runMovement(deps, {
+    operation: "pay",
+    rateLimitKeys: [`login:${login}`],
+    async check() {
+      if (!(await deps.captcha.verify(input.captcha))) throw new PurseError("CAPTCHA_INVALID", "captcha");
+      const checkout = await findCheckoutByToken(deps.db.em(), token, { lock: false });
+      if (!checkout) throw new PurseError("NOT_FOUND");
+      await checkPayer(deps, checkout, login, password);
+      return checkout;
+    },
+    // One outcome per link: the lock is the checkout's, whoever calls.
+    lock: (checkout) => ({ owner: checkout.id, fingerprint: "" }),
+    async move(em, checkout) {
+      const current = await findCheckoutByToken(em, token, { lock: true });
+      if (!current || current.status !== TransactionStatus.PENDING) throw new PurseError("HASH_NOT_VALID");
+      if (current.expiredAt.getTime() <= deps.now().getTime()) throw new PurseError("CHECKOUT_EXPIRED");
+      const result = action === "pay" ? await pay(deps, em, current) : await cancel(deps, em, current);
+      return {
+        result,
+        change: {
+          transactionId: result.transactionId,
+          userIds: [checkout.merchantUserId, checkout.walletFromOwnerId],
+          type: TransactionType.DEPOSIT,
+          status: result.status === "SUCCESS" ? TransactionStatus.SUCCESS : TransactionStatus.CANCEL,
+        },
+      };
+    },
   });
-  return result;
 }
 
 /** Anyone but the owner of wallet_from, or a wrong password, is `Hash is not valid`. */

@@ -9,7 +9,7 @@ export type ErrorKind =
   | "forbidden" // credentials valid, role wrong: 403
   | "not_found" // lookup missed, or belongs to someone else: 404
   | "conflict_busy" // a concurrent duplicate or rate limit: 422 (the spec's choice)
-  | "unavailable" // a dependency (lock quorum) is down: 503
+  | "unavailable" // a dependency (lock quorum) is down, or a movement ran out of time: 503
   | "oauth"; // the token endpoint's RFC 6749 errors, rendered as {"error": code}
 
 export interface ErrorDefinition {
@@ -136,6 +136,15 @@ export const errorCatalogue = {
   /** Route locks need a Redlock majority; without one, money never moves unlocked. */
   LOCK_UNAVAILABLE: {
     message: "Service temporarily unavailable, please try again later",
+    status: 503,
+    kind: "unavailable",
+  },
+  /**
+   * A money movement could not finish safely inside its route lock's lifetime (a wallet row held
+   * by another payment too long, say): it was rolled back, nothing moved, a retry is welcome.
+   */
+  SERVICE_BUSY: {
+    message: "Service busy, please try again later",
     status: 503,
     kind: "unavailable",
   },

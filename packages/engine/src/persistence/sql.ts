@@ -31,6 +31,15 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return cause?.code === "23505" && (constraint === undefined || cause.constraint === constraint);
 }
 
+/**
+ * A wait the transaction's own bound cut short: `lock_timeout` (55P03 lock_not_available) or
+ * `statement_timeout` (57014 query_canceled). Nothing was committed; the caller may try again.
+ */
+export function isWaitTimeout(error: unknown): boolean {
+  const code = findPgError(error)?.code;
+  return code === "55P03" || code === "57014";
+}
+
 interface PgErrorLike {
   code?: string;
   constraint?: string;

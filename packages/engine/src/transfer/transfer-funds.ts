@@ -3,15 +3,12 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { announce } from "../events/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
+import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { routeLockKey } from "../locks/index.ts";
 import { parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
-import { isUniqueViolation } from "../persistence/sql.ts";
-import { findPriorRequest } from "./prior-request.ts";
 import { readTransferRequest, type TransferInput } from "./transfer-request.ts";
 
 export interface TransferResult {
@@ -38,67 +35,62 @@ export async function transferFunds(
 ): Promise<TransferResult> {
   requireAccess(actor);
   const request = readTransferRequest(input);
-  await deps.rateLimiter.consume(actor.userId, "transfer");
-  const lockKey = routeLockKey("transfer", actor.userId, request.fingerprint);
-  return deps.routeLock.run([lockKey], deps.options.routeLockTtlMs, async () => {
-    const keys = {
-      externalId: request.paymentId,
-      idempotencyKey: request.idempotencyKey,
-      fingerprint: request.fingerprint,
-    };
-    const prior = await findPriorRequest(deps.db.em(), actor.userId, keys);
-    if (prior !== null) return { id: prior, message: transferSucceeded, replayed: true };
-    try {
-      const { id, userIds } = await deps.db.em().transactional(async (em) => {
-        const wallets = await findWalletsByNumber(em, [request.walletFrom, request.walletTo], { lock: true });
-        const walletFrom = wallets.get(request.walletFrom) ?? null;
-        const walletTo = wallets.get(request.walletTo) ?? null;
-        if (walletFrom && walletFrom.userId !== actor.userId)
-          throw new PurseError("WALLET_FROM_NOT_EXISTS", "wallet_from");
-        const { sender, receiver } = checkWalletPair(walletFrom, walletTo);
-        const currency = sender.currency;
-        const amountMinor = parseAmount(request.amount, currency.precession);
-        const split = splitPayment("transfer", amountMinor, currency.commission.transfer);
-        checkOperationLimits("transfer", currency, amountMinor, receiver, split.creditMinor, sender);
-        checkFunds("transfer", sender, split.debitMinor);
-        const recorded = await recordMovement(em, {
-          userId: actor.userId,
-          type: TransactionType.TRANSFER,
-          status: TransactionStatus.SUCCESS,
-          label: labels[actor.role],
-          walletFromId: sender.id,
-          walletToId: receiver.id,
-          currencyId: currency.id,
-          amountMinor,
-          commissionMinor: split.feeMinor,
-          amountFromMinor: split.debitMinor,
-          amountToMinor: split.creditMinor,
-          externalId: request.paymentId,
-          idempotencyKey: request.idempotencyKey,
-          requestHash: request.fingerprint,
-          description: request.description,
-          legs: [
-            { account: "wallet", walletId: sender.id, amountMinor: -split.debitMinor },
-            { account: "wallet", walletId: receiver.id, amountMinor: split.creditMinor },
-            { account: "fee", amountMinor: split.feeMinor },
-          ],
-        });
-        return { id: recorded.id, userIds: [sender.userId, receiver.userId] };
-      });
-      announce(deps, {
-        transactionId: id,
-        userIds,
+  return runMovement(deps, {
+    operation: "transfer",
+    rateLimitKeys: [actor.userId],
+    lock: { owner: actor.userId, fingerprint: request.fingerprint },
+    idempotency: {
+      keys: {
+        userId: actor.userId,
+        externalId: request.paymentId,
+        idempotencyKey: request.idempotencyKey,
+        fingerprint: request.fingerprint,
+      },
+      replay: (id): TransferResult => ({ id, message: transferSucceeded, replayed: true }),
+    },
+    async move(em) {
+      const wallets = await findWalletsByNumber(em, [request.walletFrom, request.walletTo], { lock: true });
+      const walletFrom = wallets.get(request.walletFrom) ?? null;
+      const walletTo = wallets.get(request.walletTo) ?? null;
+      if (walletFrom && walletFrom.userId !== actor.userId)
+        throw new PurseError("WALLET_FROM_NOT_EXISTS", "wallet_from");
+      const { sender, receiver } = checkWalletPair(walletFrom, walletTo);
+      const currency = sender.currency;
+      const amountMinor = parseAmount(request.amount, currency.precession);
+      const split = splitPayment("transfer", amountMinor, currency.commission.transfer);
+      checkOperationLimits("transfer", currency, amountMinor, receiver, split.creditMinor, sender);
+      checkFunds("transfer", sender, split.debitMinor);
+      const { id } = await recordMovement(em, {
+        userId: actor.userId,
         type: TransactionType.TRANSFER,
         status: TransactionStatus.SUCCESS,
+        label: labels[actor.role],
+        walletFromId: sender.id,
+        walletToId: receiver.id,
+        currencyId: currency.id,
+        amountMinor,
+        commissionMinor: split.feeMinor,
+        amountFromMinor: split.debitMinor,
+        amountToMinor: split.creditMinor,
+        externalId: request.paymentId,
+        idempotencyKey: request.idempotencyKey,
+        requestHash: request.fingerprint,
+        description: request.description,
+        legs: [
+          { account: "wallet", walletId: sender.id, amountMinor: -split.debitMinor },
+          { account: "wallet", walletId: receiver.id, amountMinor: split.creditMinor },
+          { account: "fee", amountMinor: split.feeMinor },
+        ],
       });
-      return { id, message: transferSucceeded, replayed: false };
-    } catch (error) {
-      // Same payment_id, different body, at the same moment: the unique index decides.
-      if (isUniqueViolation(error)) {
-        const winner = await findPriorRequest(deps.db.em(), actor.userId, keys);
-        if (winner !== null) return { id: winner, message: transferSucceeded, replayed: true };
-      }
-      throw error;
-    }
+      return {
+        result: { id, message: transferSucceeded, replayed: false },
+        change: {
+          transactionId: id,
+          userIds: [sender.userId, receiver.userId],
+          type: TransactionType.TRANSFER,
+          status: TransactionStatus.SUCCESS,
+        },
+      };
+    },
   });
 }

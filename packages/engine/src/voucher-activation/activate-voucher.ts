@@ -4,17 +4,15 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { announce } from "../events/index.ts";
 import { optionalText, requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
+import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { routeLockKey } from "../locks/index.ts";
 import { checkOperationLimits } from "../operation/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { verifySecret } from "../secrets/index.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
-import { findPriorRequest } from "../transfer/prior-request.ts";
 import { checkVoucherActivation, VoucherStatus } from "../voucher/index.ts";
 import { findVoucher, type VoucherRecord } from "./voucher-store.ts";
 
@@ -37,7 +35,8 @@ export const voucherActivated = "Voucher activated successfully";
 /**
  * Activates a voucher into one of the caller's USD wallets: the voucher's value, less the voucher
  * commission, leaves the voucher account for the wallet. The voucher row is locked for the whole
- * transaction, so of two simultaneous confirms exactly one wins and the other sees it closed.
+ * transaction, so of two simultaneous confirms exactly one wins and the other sees it closed; two
+ * confirms racing with one Idempotency-Key leave one movement (the pipeline's unique-race retry).
  */
 export async function activateVoucher(
   deps: EngineDependencies,
@@ -49,17 +48,20 @@ export async function activateVoucher(
   const voucherCode = requiredText(input.voucherCode, "voucher_code");
   const walletNumber = requiredText(input.walletTo, "wallet_to");
   const idempotencyKey = optionalText(input.idempotencyKey, "Idempotency-Key");
+  const additional = optionalText(input.additional, "additional") ?? "";
   const fingerprint = createHash("sha256")
     .update(JSON.stringify([voucherNumber, walletNumber]))
     .digest("hex");
-  const keys = { externalId: null, idempotencyKey, fingerprint };
-  const prior = await findPriorRequest(deps.db.em(), actor.userId, keys);
-  if (prior !== null) return { message: voucherActivated, transactionId: prior };
-  // The slow code hash is checked before any lock is taken.
-  const codeMatches = await voucherCodeMatches(deps, voucherNumber, voucherCode);
-  const lockKey = routeLockKey("voucher-activation", actor.userId, voucherNumber);
-  const activation = await deps.routeLock.run([lockKey], deps.options.routeLockTtlMs, () =>
-    deps.db.em().transactional(async (em) => {
+  return runMovement(deps, {
+    operation: "voucher-activation",
+    lock: { owner: actor.userId, fingerprint: voucherNumber },
+    // The slow code hash is checked before any lock is taken.
+    check: () => voucherCodeMatches(deps, voucherNumber, voucherCode),
+    idempotency: {
+      keys: { userId: actor.userId, externalId: null, idempotencyKey, fingerprint },
+      replay: (transactionId) => ({ message: voucherActivated, transactionId }),
+    },
+    async move(em, codeMatches) {
       const enabled = await isVoucherActivationEnabled(em);
       const voucher = await findVoucher(em, voucherNumber, { lock: true });
       const wallet =
@@ -95,7 +97,7 @@ export async function activateVoucher(
         amountFromMinor: split.debitMinor,
         amountToMinor: split.creditMinor,
         description: `Voucher ${voucher.number}`,
-        additional: optionalText(input.additional, "additional") ?? "",
+        additional,
         idempotencyKey,
         requestHash: fingerprint,
         legs: [
@@ -107,16 +109,17 @@ export async function activateVoucher(
       await sql`update vouchers set status = ${VoucherStatus.ACTIVATED}, activation_transaction_id = ${recorded.id},
           activated_by_user_id = ${actor.userId}, activated_at = now(), updated_at = now()
         where id = ${voucher.id}`.execute(em.getKysely());
-      return { message: voucherActivated, transactionId: recorded.id };
-    }),
-  );
-  announce(deps, {
-    transactionId: activation.transactionId,
-    userIds: [actor.userId],
-    type: TransactionType.TRANSFER,
-    status: TransactionStatus.SUCCESS,
+      return {
+        result: { message: voucherActivated, transactionId: recorded.id },
+        change: {
+          transactionId: recorded.id,
+          userIds: [actor.userId],
+          type: TransactionType.TRANSFER,
+          status: TransactionStatus.SUCCESS,
+        },
+      };
+    },
   });
-  return activation;
 }
 
 async function voucherCodeMatches(deps: EngineDependencies, number: string, code: string): Promise<boolean> {

@@ -1,0 +1,54 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { PurseError } from "../errors/index.ts";
+import { firstRow, sql, toId } from "../persistence/sql.ts";
+
+export interface IdempotencyKeys {
+  /** The user the keys belong to: keys are unique per user. */
+  readonly userId: number;
+  /** The client's own id for the operation (transfer `payment_id`), stored as `external_id`. */
+  readonly externalId: string | null;
+  /** The `Idempotency-Key` header. */
+  readonly idempotencyKey: string | null;
+  /** Identifies the request's content: same keys with another fingerprint is a different request. */
+  readonly fingerprint: string;
+}
+
+/**
+ * The first statement of every movement's transaction, in one round trip: bounds every lock wait
+ * and statement of the transaction to `boundMs` (`SET LOCAL`, so the pooled connection forgets it
+ * at COMMIT or ROLLBACK), and finds the transaction an earlier identical request created, so a
+ * retry returns it instead of moving money twice. The same key with a different request is
+ * refused: `Order id is not unique`.
+ *
+ * Looking the prior request up inside the transaction keeps its guarantee: under READ COMMITTED
+ * each statement sees every commit made before it, exactly as a lookup before BEGIN would, and the
+ * unique indexes still decide a race between two requests that both found nothing.
+ */
+export async function boundTransaction(
+  em: SqlEntityManager,
+  boundMs: number,
+  keys: IdempotencyKeys | null,
+): Promise<number | null> {
+  const bound = String(Math.max(1, Math.floor(boundMs)));
+  const settings = sql`set_config('lock_timeout', ${bound}, true) as lock_timeout,
+    set_config('statement_timeout', ${bound}, true) as statement_timeout`;
+  if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) {
+    await firstRow(em, sql`select ${settings}`);
+    return null;
+  }
+  const prior = await firstRow(
+    em,
+    sql<{ id: string | null; request_hash: string | null }>`
+      select ${settings}, prior.id, prior.request_hash
+      from (select 1) as one
+      left join lateral (
+        select id, request_hash from transactions
+        where user_id = ${keys.userId}
+          and (external_id = ${keys.externalId} or idempotency_key = ${keys.idempotencyKey})
+        order by id limit 1
+      ) as prior on true`,
+  );
+  if (!prior || prior.id === null) return null;
+  if (prior.request_hash !== keys.fingerprint) throw new PurseError("ORDER_ID_NOT_UNIQUE", "payment_id");
+  return toId(prior.id);
+}

@@ -1,0 +1,161 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { firstRow, sql } from "../persistence/sql.ts";
+import { holdWalletRow } from "../testing/hold-row-lock.ts";
+import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
+import { transferFunds } from "../transfer/transfer-funds.ts";
+import { auditLedger } from "../use-cases/audit-ledger.ts";
+import { recordMovement } from "./record-movement.ts";
+import { commitMarginMs, runMovement } from "./run-movement.ts";
+import { TransactionStatus, TransactionType } from "./transaction-codes.ts";
+
+const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
+const ttlMs = 1_000;
+
+async function balance(engine: TestEngine, number: string): Promise<bigint> {
+  const row = await firstRow(
+    engine.deps.db.em(),
+    sql<{ balance: string }>`select balance_minor::text as balance from wallets where number = ${number}`,
+  );
+  return BigInt(row?.balance ?? "0");
+}
+
+async function transactionCount(engine: TestEngine): Promise<number> {
+  const row = await firstRow(
+    engine.deps.db.em(),
+    sql<{ n: number }>`select count(*)::int as n from transactions`,
+  );
+  return row?.n ?? -1;
+}
+
+async function outcome(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+    return "ok";
+  } catch (error) {
+    if (PurseError.is(error)) return `${error.code} ${error.status} ${error.message}`;
+    throw error;
+  }
+}
+
+const busy = "SERVICE_BUSY 503 Service busy, please try again later";
+
+describe("runMovement: no movement commits after its route lock expired", () => {
+  let engine: TestEngine;
+  /** The engine with a short route lock, so the bound is reached in a test's time. */
+  let deps: EngineDependencies;
+  beforeAll(async () => {
+    engine = await createTestEngine();
+    deps = { ...engine.deps, options: { ...engine.deps.options, routeLockTtlMs: ttlMs } };
+  });
+  afterAll(() => engine.close());
+
+  it("refuses a transfer whose wallet row another session holds, within the lock's lifetime, moving nothing", async () => {
+    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "10.00" };
+    const before = { from: await balance(engine, "U100000010"), count: await transactionCount(engine) };
+    const holder = await holdWalletRow(engine.database.url, "U100000010");
+    const started = Date.now();
+    const refused = await outcome(transferFunds(deps, acme, input));
+    const elapsed = Date.now() - started;
+    await holder.rollback();
+    expect(refused).toBe(busy);
+    expect(elapsed).toBeLessThan(ttlMs - commitMarginMs(ttlMs) / 2);
+    expect(await balance(engine, "U100000010")).toBe(before.from);
+    expect(await transactionCount(engine)).toBe(before.count);
+
+    const retried = await transferFunds(deps, acme, input);
+    expect(retried.replayed).toBe(false);
+    // 10.00 plus the 1 % + 0.10 commission
+    expect(await balance(engine, "U100000010")).toBe(before.from - 1_020n);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
+  it("debits once when an identical request arrives after the first one's lock expired", async () => {
+    // The reported case: no payment_id, so only the route lock keeps the two apart.
+    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "7.00", description: "twice?" };
+    const before = await balance(engine, "U100000010");
+    const holder = await holdWalletRow(engine.database.url, "U100000010");
+    const first = outcome(transferFunds(deps, acme, input));
+    await sleep(ttlMs + 100);
+    const second = outcome(transferFunds(deps, acme, input));
+    await sleep(100);
+    await holder.rollback();
+    expect(await first).toBe(busy);
+    expect(await second).toBe("ok");
+    // 7.00 + 0.07 + 0.10, once
+    expect(await balance(engine, "U100000010")).toBe(before - 717n);
+    const copies = await firstRow(
+      engine.deps.db.em(),
+      sql<{ n: number }>`select count(*)::int as n from transactions where description = 'twice?'`,
+    );
+    expect(copies?.n).toBe(1);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
+  it("cancels a statement that runs into the bound", async () => {
+    const started = Date.now();
+    const refused = await outcome(
+      runMovement(deps, {
+        operation: "test-slow-statement",
+        lock: { owner: 1, fingerprint: "slow" },
+        async move(em) {
+          await sql`select pg_sleep(5)`.execute(em.getKysely());
+          throw new Error("pg_sleep(5) was not cut short");
+        },
+      }),
+    );
+    expect(refused).toBe(busy);
+    expect(Date.now() - started).toBeLessThan(ttlMs);
+  });
+
+  it("rolls back instead of committing once the lock's deadline has passed", async () => {
+    const refused = await outcome(
+      runMovement(deps, {
+        operation: "test-late-commit",
+        lock: { owner: 1, fingerprint: "late" },
+        async move(em) {
+          const recorded = await recordMovement(em, {
+            userId: 1,
+            type: TransactionType.TRANSFER,
+            status: TransactionStatus.CANCEL,
+            label: "late",
+            walletFromId: null,
+            walletToId: null,
+            currencyId: 1,
+            amountMinor: 0n,
+            commissionMinor: 0n,
+            amountFromMinor: 0n,
+            amountToMinor: 0n,
+            description: "late commit",
+            legs: [],
+          });
+          // Every statement finished in time; the work as a whole did not.
+          await sleep(ttlMs);
+          return {
+            result: recorded.id,
+            change: { transactionId: recorded.id, userIds: [1], type: 1, status: 4 },
+          };
+        },
+      }),
+    );
+    expect(refused).toBe(busy);
+    const late = await firstRow(
+      engine.deps.db.em(),
+      sql<{ n: number }>`select count(*)::int as n from transactions where description = 'late commit'`,
+    );
+    expect(late?.n).toBe(0);
+  });
+
+  it("leaves no bound on the pooled connection after the movement", async () => {
+    await transferFunds(deps, acme, { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" });
+    const settings = await firstRow(
+      engine.deps.db.em(),
+      sql<{ lock: string; statement: string }>`select current_setting('lock_timeout') as lock,
+        current_setting('statement_timeout') as statement`,
+    );
+    expect(settings).toEqual({ lock: "0", statement: "0" });
+  });
+});

@@ -1,0 +1,108 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { announce } from "../events/index.ts";
+import { routeLockKey } from "../locks/index.ts";
+import { isUniqueViolation, isWaitTimeout } from "../persistence/sql.ts";
+import { boundTransaction, type IdempotencyKeys } from "./bound-transaction.ts";
+
+/** What subscribers and webhooks are told after commit. */
+export type MovementChange = Parameters<typeof announce>[1];
+
+export interface Moved<Result> {
+  readonly result: Result;
+  readonly change: MovementChange;
+}
+
+export interface LockOwner {
+  readonly owner: string | number;
+  readonly fingerprint: string;
+}
+
+/**
+ * One money movement, described by its use case and run by `runMovement`. The use case parses and
+ * validates its input first (nothing here needs the database), then hands over this plan.
+ */
+export interface MovementPlan<Checked, Result> {
+  /** The route: names the rate-limit budget and the route lock (`purse:lock:<operation>:…`). */
+  readonly operation: string;
+  /** Budgets to charge, in order, before any other work (a user id, or `login:<login>`...). */
+  readonly rateLimitKeys?: readonly (string | number)[];
+  /**
+   * Contract: the route lock's key is route + user + request fingerprint. A function when the
+   * owner is only known after the checks (the hosted page locks the checkout it found).
+   */
+  readonly lock: LockOwner | ((checked: Checked) => LockOwner);
+  /** Checks worth doing before the lock is taken: slow ones (password hashes) and public ones (captcha). */
+  readonly check?: () => Promise<Checked>;
+  /** With keys, an earlier identical request's transaction is answered again: `replay(itsId)`. */
+  readonly idempotency?: { readonly keys: IdempotencyKeys; replay(transactionId: number): Result };
+  /** Inside the transaction: lock rows in id order, apply the rules, `recordMovement`. */
+  move(em: SqlEntityManager, checked: Checked): Promise<Moved<Result>>;
+}
+
+/** Unique-key races are retried at most this often: each retry sees the winner, so one suffices. */
+const maxAttempts = 3;
+
+/**
+ * The one pipeline every money movement runs through:
+ * rate limit → checks → route lock → transaction (bounds + prior-request lookup → move →
+ * deadline check) → COMMIT → announce. A unique-key race (another request committed the same
+ * external id or idempotency key first) runs the transaction again, which then sees the winner.
+ *
+ * No movement commits after its route lock may have expired (contract, "Route lock"): every lock
+ * wait and statement is bounded by the time left before the lock's deadline less a margin, and
+ * the transaction rolls back instead of committing once that point has passed. Hitting the bound
+ * answers SERVICE_BUSY (503): nothing moved, the client may retry.
+ */
+export async function runMovement<Checked, Result>(
+  deps: EngineDependencies,
+  plan: MovementPlan<Checked, Result>,
+): Promise<Result> {
+  for (const key of plan.rateLimitKeys ?? []) await deps.rateLimiter.consume(key, plan.operation);
+  const checked = plan.check ? await plan.check() : (undefined as Checked);
+  const ttlMs = deps.options.routeLockTtlMs;
+  // Taken before the lock is asked for: the lock cannot expire before `now + ttl` from here.
+  const commitBy = Date.now() + ttlMs - commitMarginMs(ttlMs);
+  const { owner, fingerprint } = typeof plan.lock === "function" ? plan.lock(checked) : plan.lock;
+  const lockKey = routeLockKey(plan.operation, owner, fingerprint);
+  const outcome = await deps.routeLock.run([lockKey], ttlMs, () =>
+    transactUntil(deps, plan, checked, commitBy),
+  );
+  if (outcome.change) announce(deps, outcome.change);
+  return outcome.result;
+}
+
+/**
+ * Time kept free between the last moment a COMMIT may start and the lock's expiry: the COMMIT's
+ * own round trip, Redlock's clock-drift allowance (1 % + 2 ms) and timer slack.
+ */
+export function commitMarginMs(ttlMs: number): number {
+  return Math.max(50, Math.ceil(ttlMs / 10));
+}
+
+async function transactUntil<Checked, Result>(
+  deps: EngineDependencies,
+  plan: MovementPlan<Checked, Result>,
+  checked: Checked,
+  commitBy: number,
+): Promise<{ result: Result; change: MovementChange | null }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const boundMs = commitBy - Date.now();
+    if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
+    try {
+      return await deps.db.em().transactional(async (em) => {
+        const prior = await boundTransaction(em, boundMs, plan.idempotency?.keys ?? null);
+        if (prior !== null && plan.idempotency)
+          return { result: plan.idempotency.replay(prior), change: null };
+        const moved = await plan.move(em, checked);
+        // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
+        if (Date.now() >= commitBy) throw new PurseError("SERVICE_BUSY");
+        return moved;
+      });
+    } catch (error) {
+      if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");
+      if (!isUniqueViolation(error) || attempt >= maxAttempts) throw error;
+    }
+  }
+}
