@@ -32,6 +32,8 @@ const driverMessages = [
   /Client was closed and is not queryable/i,
   /Cannot use a pool after calling end on the pool/i,
   /^Query read timeout/i,
+  // 55000, raised for other things too, so recognised by its text: ALLOW_CONNECTIONS false.
+  /is not currently accepting connections/i,
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { installErrorHandling, restApi } from "@purse/rest";
+import { installErrorHandling, restApi, restServerOptions } from "@purse/rest";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
@@ -31,7 +31,8 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    routerOptions: { maxParamLength: 5000 },
+    // Duplicate and trailing slashes, long tRPC batch paths, router errors in the contract's shape.
+    ...restServerOptions,
     // Keep-alive sockets would hold a graceful shutdown open; idle ones close at once.
     forceCloseConnections: "idle",
     // A request already on an open connection when shutdown begins is served, not refused with

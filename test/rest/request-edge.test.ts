@@ -1,0 +1,154 @@
+import { createServer, type Server, Socket } from "node:net";
+import { dropDatabase } from "@purse/engine/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createSeededDatabase,
+  type SeededDatabase,
+  startTestServer,
+  type TestServer,
+} from "../support/test-server.ts";
+
+const unavailable = { status: false, message: "Service temporarily unavailable, try again shortly." };
+
+async function get(server: TestServer, path: string, token?: string) {
+  const response = await fetch(`${server.url}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+describe("the whole server's request edge (purse serve)", () => {
+  let server: TestServer;
+  let acme: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    acme = await server.token("acme");
+  });
+  afterAll(() => server.close());
+
+  it("answers bad percent-encoding and over-long parameters in the contract's shape, on any path", async () => {
+    for (const path of ["/%E0%A4%A", "/graphql/%E0%A4%A", "/api/wallets/search/%E0%A4%A"]) {
+      const response = await get(server, path, acme);
+      expect(response.status, path).toBe(400);
+      expect(response.body, path).toEqual({
+        status: false,
+        message: "The URL is not valid (bad percent-encoding).",
+      });
+    }
+    const long = await get(server, `/api/wallets/search/${"x".repeat(6000)}`, acme);
+    expect(long.status).toBe(414);
+    expect(long.body).toEqual({ status: false, message: "The URL is too long." });
+  });
+
+  it("collapses duplicate slashes and takes a trailing slash", async () => {
+    for (const path of ["/api//wallets", "/api/wallets/", "//api/wallets"]) {
+      const response = await get(server, path, acme);
+      expect(response.status, path).toBe(200);
+    }
+    const token = await fetch(`${server.url}//token`, {
+      method: "POST",
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: "acme",
+        client_secret: "acme-secret",
+      }),
+    });
+    expect(token.status).toBe(200);
+  });
+
+  it("takes a form-encoded transfer", async () => {
+    const response = await fetch(`${server.url}/api/transaction/transfer`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${acme}` },
+      body: new URLSearchParams({
+        wallet_from: "U100000010",
+        wallet_to: "U100000020",
+        amount: "12.5",
+        payment_id: "123",
+      }),
+    });
+    expect(response.status).toBe(200);
+  });
+});
+
+/** A TCP relay in front of PostgreSQL, so a test can take "the database" away from a server. */
+async function startRelay(): Promise<{ port: number; stop(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const relay: Server = createServer((client) => {
+    const upstream = new Socket();
+    sockets.add(client).add(upstream);
+    upstream.connect(5432, "127.0.0.1");
+    client.pipe(upstream).pipe(client);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", drop).on("close", drop);
+    upstream.on("error", drop).on("close", drop);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const { port } = relay.address() as { port: number };
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        relay.close(() => resolve());
+      }),
+  };
+}
+
+describe("a server whose database goes away", () => {
+  let database: SeededDatabase;
+  beforeAll(async () => {
+    database = await createSeededDatabase();
+  });
+  afterAll(() => dropDatabase(database.name));
+
+  it("answers 503 with Retry-After once the database's port is closed, not 500", async () => {
+    const relay = await startRelay();
+    const url = new URL(database.url);
+    url.port = String(relay.port);
+    url.hostname = "127.0.0.1";
+    const server = await startTestServer({ database: { name: database.name, url: url.toString() } });
+    try {
+      const acme = await server.token("acme");
+      expect((await get(server, "/api/wallets", acme)).status).toBe(200);
+      await relay.stop();
+      for (const path of ["/api/currencies/rates", "/api/wallets"]) {
+        const response = await get(server, path, acme);
+        expect(response.status, path).toBe(503);
+        expect(response.headers.get("retry-after")).toBe("5");
+        expect(response.body).toEqual(unavailable);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers 503 with Retry-After when its connections are terminated and new ones refused", async () => {
+    const server = await startTestServer({ database });
+    const admin = new pg.Client({ connectionString: database.url.replace(/\/[^/?]+(\?|$)/, "/postgres$1") });
+    await admin.connect();
+    try {
+      const acme = await server.token("acme");
+      expect((await get(server, "/api/wallets", acme)).status).toBe(200);
+      await admin.query(`alter database "${database.name}" allow_connections false`);
+      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [
+        database.name,
+      ]);
+      for (const path of ["/api/currencies/rates", "/api/wallets", "/api/currencies/rates"]) {
+        const response = await get(server, path, acme);
+        expect(response.status, path).toBe(503);
+        expect(response.headers.get("retry-after")).toBe("5");
+        expect(response.body).toEqual(unavailable);
+      }
+    } finally {
+      await admin.query(`alter database "${database.name}" allow_connections true`);
+      await admin.end();
+      await server.close();
+    }
+  });
+});
