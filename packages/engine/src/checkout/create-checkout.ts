@@ -9,6 +9,7 @@ import { checkAmountSyntax, parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { isUniqueViolation, rows, sql, toId } from "../persistence/sql.ts";
 import { formatTimestamp } from "../queries/timestamps.ts";
+import { limitCheckoutCaller, limitCheckoutClient } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
 import { type SentAsNumber, verifyCheckoutSignature } from "../signature/index.ts";
 
@@ -28,6 +29,8 @@ export interface CheckoutInput {
    * is typed text leave it out.
    */
   readonly sentAsNumber?: SentAsNumber;
+  /** The caller's address, for the per-address rate limit (doors that know it pass it). */
+  readonly clientAddress?: string | null;
 }
 
 export interface CreatedCheckout {
@@ -57,6 +60,7 @@ export async function createCheckout(
   const cancelUrl = optionalWebUrl(input.cancelUrl, "cancel_url", urlRules) ?? "";
   const statusUrl = optionalWebUrl(input.statusUrl, "status_url", urlRules) ?? "";
 
+  await limitCheckoutCaller(deps, input.clientAddress);
   const em = deps.db.em();
   const wallets = await findWalletsByNumber(em, [walletTo, walletFrom], { lock: false });
   const receiver = activeOrNull(wallets.get(walletTo));
@@ -68,6 +72,8 @@ export async function createCheckout(
     signature,
     input.sentAsNumber ?? {},
   );
+  // Before any funds or limit check: those answers would otherwise probe the payer's balance.
+  await limitCheckoutClient(deps, client);
   const { sender } = checkWalletPair(wallets.get(walletFrom) ?? null, receiver);
   const currency = sender.currency;
   const amountMinor = parseAmount(amountText, currency.precession);

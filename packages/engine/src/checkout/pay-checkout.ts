@@ -11,6 +11,7 @@ import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { formatMinor } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
 import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
 
@@ -20,6 +21,8 @@ export interface PayCheckoutInput {
   readonly password?: string | null;
   readonly captcha?: string | null;
   readonly action?: string | null;
+  /** The payer's address: sign-in attempts are limited per (login, address). */
+  readonly clientAddress?: string | null;
 }
 
 export interface PayCheckoutResult {
@@ -61,9 +64,10 @@ export async function payCheckout(
   const password = requiredText(input.password, "password");
   const action = input.action === "cancel" ? "cancel" : input.action === "pay" ? "pay" : null;
   if (!action) throw new PurseError("INVALID_VALUE", "action");
+  // Before the captcha and the password hash; per address, so nobody else can lock the payer out.
+  await limitPayerSignIn(deps, login, input.clientAddress);
   return runMovement(deps, {
     operation: "pay",
-    rateLimitKeys: [`login:${login}`],
     async check() {
       if (!(await deps.captcha.verify(input.captcha))) throw new PurseError("CAPTCHA_INVALID", "captcha");
       const checkout = await findCheckoutByToken(deps.db.em(), token, { lock: false });

@@ -1,2 +1,3 @@
+export * from "./abuse-limits.ts";
 export * from "./memory-rate-limiter.ts";
 export * from "./rate-limiter.ts";

@@ -11,6 +11,7 @@ import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkOperationLimits } from "../operation/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
+import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { verifySecret } from "../secrets/index.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
 import { checkVoucherActivation, VoucherStatus } from "../voucher/index.ts";
@@ -44,6 +45,8 @@ export async function activateVoucher(
   input: VoucherActivationInput,
 ): Promise<VoucherActivation> {
   requireAccess(actor);
+  // Before the code hash: voucher codes cannot be enumerated faster than the limit.
+  await limitVoucherCheck(deps, actor.userId, "confirm");
   const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
   const voucherCode = requiredText(input.voucherCode, "voucher_code");
   const walletNumber = requiredText(input.walletTo, "wallet_to");

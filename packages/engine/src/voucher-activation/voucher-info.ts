@@ -6,6 +6,7 @@ import { requiredText } from "../input/text-fields.ts";
 import { formatMinor } from "../money/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { formatTimestamp } from "../queries/timestamps.ts";
+import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { verifySecret } from "../secrets/index.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
 import { checkVoucherRedeemable } from "../voucher/index.ts";
@@ -30,6 +31,8 @@ export async function getVoucherInfo(
   input: { voucherNumber?: string | null; voucherCode?: string | null },
 ): Promise<VoucherInfo> {
   requireAccess(actor);
+  // Before the code hash: voucher codes cannot be enumerated faster than the limit.
+  await limitVoucherCheck(deps, actor.userId, "info");
   const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
   const voucherCode = requiredText(input.voucherCode, "voucher_code");
   const em = deps.db.em();

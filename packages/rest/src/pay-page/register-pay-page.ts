@@ -45,7 +45,7 @@ export function registerPayPage(app: RestApp, deps: EngineDependencies): void {
       const token = request.params.token;
       reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
       try {
-        const result = await payCheckout(deps, { token, ...request.body });
+        const result = await payCheckout(deps, { token, ...request.body, clientAddress: request.ip });
         if (result.redirectUrl) return reply.redirect(result.redirectUrl, 303);
         return donePage(result.status);
       } catch (error) {

@@ -29,6 +29,7 @@ export const registerCreateCheckout: RegisterRoute = (app, deps) => {
         statusUrl: body.status_url,
         userInfo: body.user_info,
         sentAsNumber: { amount: typeof body.amount === "number", id: typeof body.id === "number" },
+        clientAddress: request.ip,
       });
       return ok({ url: checkout.url, expired_at: checkout.expiredAt });
     },

@@ -1,6 +1,12 @@
-import { issueToken } from "@purse/engine";
+import { issueToken, limitTokenRequest } from "@purse/engine";
+import { z } from "zod";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { issuedToken, issueTokenBody, oauthError } from "./issue-token.schemas.ts";
+
+/** RFC 6749 5.2's temporarily_unavailable, with Retry-After: the per-client, per-address limit. */
+const tooManyTokenRequests = z
+  .object({ error: z.literal("temporarily_unavailable") })
+  .meta({ id: "OAuthTemporarilyUnavailable" });
 
 /** POST /token: client credentials (RFC 6749 4.4) as JSON, form fields or HTTP Basic. No envelope. */
 export const registerIssueToken: RegisterRoute = (app, deps) => {
@@ -18,14 +24,27 @@ export const registerIssueToken: RegisterRoute = (app, deps) => {
           200: issuedToken.describe("The token (no envelope)"),
           400: oauthError.describe("invalid_request, unsupported_grant_type or invalid_scope"),
           401: oauthError.describe("Unknown client or wrong secret: invalid_client"),
+          429: tooManyTokenRequests.describe(
+            "More than PURSE_RATE_LIMIT_PER_MINUTE calls from this client id and address in a minute; see Retry-After",
+          ),
         },
       },
     },
     async (request, reply) => {
       const basic = basicCredentials(request.headers.authorization);
+      const clientId = request.body.client_id ?? basic?.clientId;
+      // Before the secret's hash: a flood must not cost a hash per attempt.
+      const refusal = await limitTokenRequest(deps, clientId, request.ip);
+      if (refusal) {
+        return reply
+          .code(429)
+          .header("retry-after", String(refusal.retryAfterSeconds))
+          .header("cache-control", "no-store")
+          .send({ error: "temporarily_unavailable" as const });
+      }
       const token = await issueToken(deps, {
         grantType: request.body.grant_type,
-        clientId: request.body.client_id ?? basic?.clientId,
+        clientId,
         clientSecret: request.body.client_secret ?? basic?.clientSecret,
         scope: request.body.scope,
       });

@@ -17,7 +17,7 @@ export const registerPayCheckout: RegisterRoute = (app, deps) => {
       },
     },
     async (request) => {
-      const result = await payCheckout(deps, request.body);
+      const result = await payCheckout(deps, { ...request.body, clientAddress: request.ip });
       return ok({
         status: result.status,
         transaction_id: result.transactionId,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
  * Configuration comes from the environment (contract: "Configuration is by environment"). Each bad
@@ -39,6 +40,7 @@ const environmentSchema = z.object({
   PURSE_DATA_DIR: z.string().min(1).default("./.purse-data"),
   PURSE_SECRET_KEY: z.string().min(32, "must be at least 32 characters of random text").optional(),
   NODE_ENV: z.string().optional(),
+  PURSE_TRUST_PROXY: trustProxySetting.optional(),
   PURSE_REDIS_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits or : . _ -")
@@ -64,6 +66,8 @@ export interface PurseConfig {
   readonly secretKey: string | undefined;
   /** Keeps deployments that share Redis apart (locks and rate-limit counters). */
   readonly redisPrefix: string | undefined;
+  /** PURSE_TRUST_PROXY: proxies whose X-Forwarded-For gives the client's address; none by default. */
+  readonly trustProxy: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -104,5 +108,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     dataDir: value.PURSE_DATA_DIR,
     secretKey: value.PURSE_SECRET_KEY,
     redisPrefix: value.PURSE_REDIS_PREFIX,
+    trustProxy: value.PURSE_TRUST_PROXY ?? [],
   };
 }
