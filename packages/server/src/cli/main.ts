@@ -4,6 +4,7 @@ import { ConfigError } from "../config/config.ts";
 import { registerAdmin } from "./commands/admin.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerClients } from "./commands/clients.ts";
+import { registerKeys } from "./commands/keys.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
@@ -23,6 +24,7 @@ registerMigrate(program);
 registerSeed(program);
 registerAudit(program);
 registerWebhooks(program);
+registerKeys(program);
 registerAdmin(program, registerClients(program));
 
 try {

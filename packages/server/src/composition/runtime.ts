@@ -1,6 +1,7 @@
 import {
   altchaCaptcha,
   type Database,
+  type DeploymentSecretBox,
   defaultEngineOptions,
   disabledCaptcha,
   type EngineDependencies,
@@ -24,7 +25,8 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
   try {
     await db.migrate();
     const coordination = await openCoordination(config);
-    const secretBox = await openSecretBox(db, config.secretKey);
+    const secretBox = await openSecretBox(db, config.secretKey, config.previousSecretKeys);
+    warnAboutStoredKey(config, secretBox);
     const deps: EngineDependencies = {
       db,
       secretBox,
@@ -48,5 +50,22 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
   } catch (error) {
     await db.close();
     throw error;
+  }
+}
+
+/**
+ * A key kept in the database protects nothing from whoever holds a copy of it. Production refuses
+ * to start that way (config); elsewhere on PostgreSQL, one line on stderr says what to do.
+ */
+function warnAboutStoredKey(config: PurseConfig, box: DeploymentSecretBox): void {
+  if (config.databaseUrl === undefined) return; // the embedded demo keeps everything in one local folder
+  if (box.keySource === "database") {
+    console.warn(
+      "Purse: PURSE_SECRET_KEY is not set, so the key sealing form tokens and webhook secrets is stored in the same database; set PURSE_SECRET_KEY (openssl rand -base64 32) and run `purse keys rotate` (see docs/security.md).",
+    );
+  } else if (box.databaseKeyStored) {
+    console.warn(
+      "Purse: a secret key generated before PURSE_SECRET_KEY was set is still stored in the database; run `purse keys rotate` to re-seal everything under PURSE_SECRET_KEY and delete it.",
+    );
   }
 }

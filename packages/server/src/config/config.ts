@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
  * Configuration comes from the environment (contract: "Configuration is by environment"). Each bad
@@ -11,6 +10,11 @@ const onOff = z
 
 const url = (what: string) =>
   z.url({ message: `must be a URL (${what})` }).transform((value) => value.replace(/\/+$/, ""));
+
+const secretKeyText = z
+  .string()
+  .min(32, "must be at least 32 characters of random text (e.g. openssl rand -base64 32)")
+  .regex(/^[^,\s]+$/, "must not contain commas or spaces");
 
 const environmentSchema = z.object({
   DATABASE_URL: z
@@ -38,14 +42,21 @@ const environmentSchema = z.object({
     .default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PURSE_DATA_DIR: z.string().min(1).default("./.purse-data"),
-  PURSE_SECRET_KEY: z.string().min(32, "must be at least 32 characters of random text").optional(),
+  PURSE_SECRET_KEY: secretKeyText.optional(),
+  PURSE_SECRET_KEY_PREVIOUS: z
+    .string()
+    .transform((value) => value.split(",").map((key) => key.trim()))
+    .pipe(z.array(secretKeyText, { message: "must be keys of at least 32 characters, separated by commas" }))
+    .optional(),
+  PURSE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters of random text").optional(),
   NODE_ENV: z.string().optional(),
-  PURSE_TRUST_PROXY: trustProxySetting.optional(),
   PURSE_REDIS_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits or : . _ -")
     .optional(),
 });
+
+const secretVariables = new Set(["PURSE_SECRET_KEY", "PURSE_SECRET_KEY_PREVIOUS", "PURSE_METRICS_TOKEN"]);
 
 export interface PurseConfig {
   /** `NODE_ENV=production`, the one production switch (contract: "Configuration"). */
@@ -63,11 +74,14 @@ export interface PurseConfig {
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
   readonly dataDir: string;
+  /** PURSE_SECRET_KEY: seals new secrets. Required in production (see readConfig). */
   readonly secretKey: string | undefined;
+  /** PURSE_SECRET_KEY_PREVIOUS: older keys, still read until `purse keys rotate` re-seals under the current one. */
+  readonly previousSecretKeys: readonly string[];
+  /** PURSE_METRICS_TOKEN: when set, `/metrics` needs it as a bearer token. */
+  readonly metricsToken: string | undefined;
   /** Keeps deployments that share Redis apart (locks and rate-limit counters). */
   readonly redisPrefix: string | undefined;
-  /** PURSE_TRUST_PROXY: proxies whose X-Forwarded-For gives the client's address; none by default. */
-  readonly trustProxy: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -86,11 +100,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? "environment");
-        return `${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`;
+        // A rejected secret is still a secret: name it, never echo it.
+        const shown = secretVariables.has(name) ? "(hidden)" : JSON.stringify(env[name] ?? "");
+        return `${name}=${shown}: ${issue.message}`;
       }),
     );
   }
   const value = parsed.data;
+  if (value.NODE_ENV === "production" && !value.PURSE_SECRET_KEY) {
+    // Without it the key would be generated into the very database whose secrets it protects.
+    throw new ConfigError([
+      'PURSE_SECRET_KEY="": required when NODE_ENV=production (at least 32 characters of random text, e.g. openssl rand -base64 32)',
+    ]);
+  }
   const baseUrl = value.BASE_URL ?? `http://localhost:${value.PORT}`;
   return {
     production: value.NODE_ENV === "production",
@@ -107,7 +129,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     logLevel: value.LOG_LEVEL,
     dataDir: value.PURSE_DATA_DIR,
     secretKey: value.PURSE_SECRET_KEY,
+    previousSecretKeys: value.PURSE_SECRET_KEY_PREVIOUS ?? [],
+    metricsToken: value.PURSE_METRICS_TOKEN,
     redisPrefix: value.PURSE_REDIS_PREFIX,
-    trustProxy: value.PURSE_TRUST_PROXY ?? [],
   };
 }

@@ -3,6 +3,7 @@ import { installErrorHandling, restApi, restServerOptions } from "@purse/rest";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
+import { loggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { mountGraphQL } from "./mount-graphql.ts";
 import { mountTrpc } from "./mount-trpc.ts";
@@ -13,29 +14,13 @@ import { mountTrpc } from "./mount-trpc.ts";
  */
 export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: runtime.config.logLevel,
-      redact: {
-        paths: [
-          "req.headers.authorization",
-          "req.headers.cookie",
-          'req.headers["idempotency-key"]',
-          "req.body.client_secret",
-          "req.body.password",
-          "req.body.voucher_code",
-        ],
-        censor: "[redacted]",
-      },
-    },
+    logger: loggerOptions(runtime.config.logLevel),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
     // Duplicate and trailing slashes, long tRPC batch paths, router errors in the contract's shape.
     ...restServerOptions,
-    // PURSE_TRUST_PROXY: believe X-Forwarded-For only from these proxies; by default nobody's,
-    // so request.ip (the rate limits' client address) is the socket's.
-    trustProxy: runtime.config.trustProxy.length > 0 ? [...runtime.config.trustProxy] : false,
     // Keep-alive sockets would hold a graceful shutdown open; idle ones close at once.
     forceCloseConnections: "idle",
     // A request already on an open connection when shutdown begins is served, not refused with
@@ -47,7 +32,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   registerHealth(app, runtime);
-  registerMetrics(app);
+  registerMetrics(app, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps });
   mountGraphQL(app, runtime.deps);
   await mountTrpc(app, runtime.deps);

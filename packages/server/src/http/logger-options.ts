@@ -1,0 +1,108 @@
+/**
+ * What reaches the log. Three layers, because one is never enough for secrets:
+ * 1. serializers that write only what is needed: a request is its method and route pattern
+ *    (`/pay/:token`, never the path with the token nor a query string carrying a voucher code);
+ *    an error is its type, message, code and stack, never the request, body, headers or SQL
+ *    parameters some libraries attach to their errors;
+ * 2. pino `redact` paths for credentials passed in log objects by name;
+ * 3. a last scrub of every finished line, whatever its level or author, for the shapes secrets
+ *    take in text: query strings, bearer tokens, Purse's prefixed tokens (`pat_`, `chk_`, `whsec_`),
+ *    `"password":"…"` pairs (also inside JSON embedded in a message), form fields, signatures.
+ */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    serializers: { req: serializeRequest, res: serializeReply, err: (error: Error) => serializeError(error) },
+    redact: { paths: redactedPaths, censor: "[redacted]" },
+    hooks: { streamWrite: scrubSecrets },
+  };
+}
+
+const secretNames = [
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "client_secret",
+  "password",
+  "voucher_code",
+  "signature",
+  "secret",
+  "webhook_secret",
+  "form_token",
+  "token",
+  "access_token",
+  "refresh_token",
+  "idempotency-key",
+];
+
+const redactedPaths = secretNames.flatMap((name) => [`["${name}"]`, `*["${name}"]`, `*.*["${name}"]`]);
+
+/** Only what fastify's request and reply carry that is safe to write. */
+interface LoggedRequest {
+  readonly method: string;
+  readonly ip: string;
+  readonly routeOptions?: { readonly url?: string | undefined } | undefined;
+}
+
+function serializeRequest(request: LoggedRequest) {
+  return {
+    method: request.method,
+    // The pattern, not the path: `/pay/:token` keeps the checkout token out of the log.
+    url: request.routeOptions?.url ?? "(no route)",
+    remoteAddress: request.ip,
+  };
+}
+
+function serializeReply(reply: { readonly statusCode: number }) {
+  return { statusCode: reply.statusCode };
+}
+
+type SerializedError = {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  code?: string | number;
+  statusCode?: number;
+  stack: string;
+  cause?: SerializedError;
+};
+
+/** Whitelists an error's fields; libraries hang requests, bodies and query parameters on theirs. */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (!(error instanceof Error))
+    return { type: typeof error, message: scrubSecrets(String(error)), stack: "" };
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  return {
+    type: error.name,
+    message: scrubSecrets(error.message),
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+    ...(typeof statusCode === "number" ? { statusCode } : {}),
+    stack: scrubSecrets(error.stack ?? ""),
+    ...(error.cause !== undefined && depth < 3 ? { cause: serializeError(error.cause, depth + 1) } : {}),
+  };
+}
+
+const namesPattern = secretNames.map((name) => name.replace("-", "\\-")).join("|");
+const scrubs: [RegExp, string][] = [
+  // "password":"…" in the line, and \"password\":\"…\" in JSON embedded in a string value.
+  [
+    new RegExp(`(\\\\?"(?:${namesPattern})\\\\?"\\s*:\\s*\\\\?")((?:[^"\\\\]|\\\\(?!"))*)`, "gi"),
+    "$1[redacted]",
+  ],
+  // password=… in form bodies and query strings.
+  [new RegExp(`\\b(${namesPattern})=[^&\\s"]*`, "gi"), "$1=[redacted]"],
+  // Any query string of a URL or path: voucher codes, tokens and callers' own secrets travel there.
+  [/((?:https?:\/\/[^\s"?#]+|\/[\w.~%:/-]*))\?[^\s"]+/g, "$1?[redacted]"],
+  [/\b(Bearer|Basic)\s+[^\s"]+/gi, "$1 [redacted]"],
+  [/\b(pat|chk|whsec)_[\w+/=-]{8,}/g, "$1_[redacted]"],
+  // Standard Webhooks signatures (v1,<base64>) and SHA-256 hex signatures.
+  [/\bv1,[A-Za-z0-9+/=]{16,}/g, "v1,[redacted]"],
+  [/\b[0-9a-f]{64}\b/gi, "[redacted]"],
+];
+
+/** The last scrub of a finished log line (also used on error messages and stacks). */
+export function scrubSecrets(line: string): string {
+  let scrubbed = line;
+  for (const [pattern, replacement] of scrubs) scrubbed = scrubbed.replace(pattern, replacement);
+  return scrubbed;
+}

@@ -1,0 +1,189 @@
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { checkoutSignature } from "@purse/engine";
+import { dropDatabase } from "@purse/engine/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  callerFor,
+  createSeededDatabase,
+  type SeededDatabase,
+  testSecretKey,
+} from "../support/test-server.ts";
+import { startMerchantSite } from "../support/webhook-receiver.ts";
+
+const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real `purse serve` whose stdout and stderr are kept, every byte of them. */
+async function serveCapturingLogs(database: SeededDatabase, logLevel: string) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { BASE_URL: _vite, ...inherited } = process.env;
+  const child = spawn(process.execPath, [bin, "serve"], {
+    env: {
+      ...inherited,
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: url,
+      LOG_LEVEL: logLevel,
+      PURSE_SECRET_KEY: testSecretKey,
+      PURSE_CAPTCHA: "off",
+      PURSE_WEBHOOK_ALLOW_PRIVATE: "on",
+      PURSE_REDIS_PREFIX: `${database.name}-${logLevel}`,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 30_000;
+  while (
+    (await fetch(`${url}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`purse serve did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+      return output;
+    },
+  };
+}
+
+describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logLevel) => {
+  let database: SeededDatabase;
+  let log = "";
+  const secrets = new Map<string, string>([
+    ["acme client_secret", "acme-secret"],
+    ["bolt client_secret", "bolt-secret"],
+    ["acme form token", "acme-form-token"],
+    ["bolt payer password", "bolt-pass"],
+    ["voucher code", "1111-2222-3333"],
+    ["acme webhook secret", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+    ["a wrong password tried", "wrong-password-tried"],
+  ]);
+
+  beforeAll(async () => {
+    database = await createSeededDatabase();
+    const site = await startMerchantSite();
+    const server = await serveCapturingLogs(database, logLevel);
+    const call = callerFor(server.url);
+    try {
+      const tokenFor = async (client: string) => {
+        const response = await call("POST", "/token", {
+          body: { grant_type: "client_credentials", client_id: client, client_secret: `${client}-secret` },
+        });
+        return response.body.access_token as string;
+      };
+      const acme = await tokenFor("acme");
+      const bolt = await tokenFor("bolt");
+      secrets.set("acme access token", acme);
+      secrets.set("bolt access token", bolt);
+      // The same credentials as a form, and a malformed JSON body that carries one.
+      await call("POST", "/token", {
+        body: "grant_type=client_credentials&client_id=acme&client_secret=acme-secret",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      await call("POST", "/token", {
+        body: '{"client_id":"acme","client_secret":"acme-secret"',
+        headers: {},
+      });
+
+      await call("POST", "/api/transaction/transfer", {
+        token: bolt,
+        body: { wallet_from: "U100000020", wallet_to: "U100000030", amount: "1.00" },
+      });
+      const fields = {
+        wallet_to: "U100000010",
+        wallet_from: "U100000020",
+        amount: "5.00",
+        id: `log-${logLevel}`,
+      };
+      const signature = checkoutSignature(fields, "acme-form-token");
+      secrets.set("checkout signature", signature);
+      const checkout = await call("POST", "/api/processing/checkout", {
+        token: acme,
+        body: {
+          ...fields,
+          signature,
+          success_url: `${site.url}/success?session=shop-session-secret`,
+          cancel_url: `${site.url}/cancel`,
+          status_url: `${site.url}/webhook?key=status-url-query-secret`,
+          user_info: `payer-${logLevel}`,
+        },
+      });
+      const link: string = checkout.body.data.url;
+      const pageToken = link.slice(link.lastIndexOf("/") + 1);
+      secrets.set("checkout page token", pageToken.replace(/^chk_/, ""));
+      secrets.set("status_url query", "status-url-query-secret");
+      secrets.set("success_url query", "shop-session-secret");
+      await fetch(link);
+      await call("POST", "/api/processing/pay", {
+        body: { token: pageToken, login: "bolt", password: "wrong-password-tried", action: "pay" },
+      });
+      const paid = await call("POST", "/api/processing/pay", {
+        body: { token: pageToken, login: "bolt", password: "bolt-pass", action: "pay" },
+      });
+      expect(paid.status).toBe(200);
+
+      const info = await call(
+        "GET",
+        "/api/vouchers/activation/info?voucher_number=V-0001&voucher_code=1111-2222-3333",
+        { token: acme },
+      );
+      expect(info.status).toBe(200);
+      const confirmed = await call("POST", "/api/vouchers/activation/confirm", {
+        token: acme,
+        body: { voucher_number: "V-0001", voucher_code: "1111-2222-3333", wallet_to: "U100000010" },
+      });
+      expect(confirmed.status).toBe(200);
+
+      const [webhook] = await site.waitFor("/webhook?key=status-url-query-secret");
+      const body = JSON.parse(webhook?.body ?? "{}") as { signature?: string };
+      secrets.set("webhook body signature", String(body.signature));
+      const standard = String(webhook?.headers["webhook-signature"]).replace(/^v1,/, "");
+      secrets.set("webhook-signature header", standard);
+      await call("POST", "/token/revoke", { token: acme, body: { token: acme } });
+    } finally {
+      log = await server.stop();
+      await site.close();
+    }
+  }, 120_000);
+
+  afterAll(() => dropDatabase(database.name));
+
+  it("logged the requests, by route pattern", () => {
+    expect(log).toContain('"url":"/pay/:token"');
+    expect(log).toContain('"url":"/api/vouchers/activation/info"');
+    expect(log).toContain("incoming request");
+  });
+
+  it("contains none of the secrets that passed through", () => {
+    const leaked = [...secrets].filter(([, value]) => value.length > 0 && log.includes(value));
+    expect(leaked.map(([name]) => name)).toEqual([]);
+  });
+});
