@@ -16,6 +16,9 @@ const specPaths = [
   "/api/wallet-exists",
   "/api/wallets/search/{wallet_number}",
   "/api/currencies/rates",
+  // Beyond the specification: read endpoints existing clients call.
+  "/api/currencies",
+  "/api/user/me",
 ];
 
 describe("the API's surface", () => {
@@ -33,6 +36,8 @@ describe("the API's surface", () => {
     expect(validation.errors ?? []).toEqual([]);
     expect(validation.valid).toBe(true);
     expect(Object.keys(response.body.paths).sort()).toEqual([...specPaths].sort());
+    // The reference page's curl lines and generated clients need the host: BASE_URL.
+    expect(response.body.servers).toEqual([expect.objectContaining({ url: api.url })]);
     const transfer = response.body.paths["/api/transaction/transfer"].post;
     expect(transfer.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(transfer.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "422"]));
@@ -48,6 +53,10 @@ describe("the API's surface", () => {
     const sources = [...html.matchAll(/src="([^"]+)"/g)].map((match) => match[1] ?? "");
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) expect(source).not.toMatch(/^(https?:)?\/\//);
+    // Only Purse's documentation: the vendor's toolbar (deploy offer), AI agent and MCP prompt are off.
+    expect(html).toMatch(/"showDeveloperTools":\s*"never"/);
+    expect(html).toMatch(/"agent":\s*\{\s*"disabled":\s*true\s*\}/);
+    expect(html).toMatch(/"mcp":\s*\{\s*"disabled":\s*true\s*\}/);
   });
 
   it("answers unknown paths, malformed JSON and odd content types in the contract's error shape", async () => {

@@ -51,6 +51,8 @@ const tokenRoutes: readonly RegisterRoute[] = [registerIssueToken, registerRevok
 
 export interface RestApiOptions {
   readonly deps: EngineDependencies;
+  /** The address clients use (BASE_URL): the OpenAPI document's `servers`. */
+  readonly publicUrl?: string;
 }
 
 /**
@@ -59,14 +61,14 @@ export interface RestApiOptions {
  * handler apply to its own routes only; unknown paths are the host's, so give the host
  * `installErrorHandling` too (as `buildRestApp` does) for one error shape everywhere.
  */
-export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps }) => {
+export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps, publicUrl }) => {
   app.setErrorHandler(answerError);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   limitBodies(app);
   await registerBodies(app);
   rejectNulCharacters(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, publicUrl === undefined ? {} : { publicUrl });
   for (const register of jsonRoutes) register(typed(app), deps);
   await app.register(async (oauth) => {
     installOAuthErrors(oauth);

@@ -1,5 +1,6 @@
 import type { SwaggerTransformObject } from "@fastify/swagger";
 import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { requestBodyExamples } from "./openapi-examples.ts";
 
 /**
  * fastify-type-provider-zod puts every schema with an id into the document twice (an `Input` and
@@ -7,6 +8,7 @@ import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
  */
 export const transformObject: SwaggerTransformObject = (documentObject) => {
   const document = jsonSchemaTransformObject(documentObject);
+  addRequestBodyExamples(document.paths);
   if (!("components" in document) || !document.components?.schemas) return document;
   const schemas = document.components.schemas;
   const used = new Set<string>();
@@ -35,4 +37,21 @@ function referencedSchemas(node: unknown): string[] {
     else found.push(...referencedSchemas(value));
   }
   return found;
+}
+
+interface OperationLike {
+  operationId?: string;
+  requestBody?: { content?: Record<string, { example?: unknown }> };
+}
+
+/** Each body-taking operation's example, on every content type it accepts (JSON, form, multipart). */
+function addRequestBodyExamples(paths: unknown): void {
+  if (typeof paths !== "object" || paths === null) return;
+  for (const item of Object.values(paths as Record<string, Record<string, OperationLike>>)) {
+    for (const operation of Object.values(item)) {
+      const example = operation.operationId ? requestBodyExamples[operation.operationId] : undefined;
+      if (!example || !operation.requestBody?.content) continue;
+      for (const media of Object.values(operation.requestBody.content)) media.example ??= example;
+    }
+  }
 }

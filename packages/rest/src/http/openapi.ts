@@ -6,16 +6,25 @@ import { transformObject } from "./openapi-components.ts";
 
 export const openApiPath = "/openapi.json";
 export const docsPath = "/docs";
+/** Where `npm start` serves by default; the committed openapi.json names it. */
+export const defaultPublicUrl = "http://localhost:3000";
+
+export interface OpenApiOptions {
+  /** The address clients use (the server's BASE_URL), without a trailing slash. */
+  readonly publicUrl?: string;
+}
 
 /**
  * OpenAPI 3.1 generated from the routes' zod schemas (the same ones that validate requests),
  * served at /openapi.json, with a reference page at /docs whose script ships in the package
  * (`/docs/js/scalar.js`): no CDN, no web fonts from elsewhere.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions = {}): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
+      // The reference page's curl lines and generated clients take their host from here.
+      servers: [{ url: options.publicUrl ?? defaultPublicUrl, description: "This Purse (BASE_URL)" }],
       info: {
         title: "Purse wallet payment API",
         version: "1.0.0",
@@ -54,7 +63,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.get(openApiPath, { schema: { hide: true } }, async () => app.swagger());
   await app.register(scalar, {
     routePrefix: docsPath,
-    configuration: { url: openApiPath, withDefaultFonts: false, title: "Purse API reference" },
+    configuration: {
+      url: openApiPath,
+      withDefaultFonts: false,
+      title: "Purse API reference",
+      // The page documents Purse, nothing else: no vendor toolbar (its deploy offer), no hosted
+      // AI assistant or MCP prompt, no telemetry to the vendor.
+      showDeveloperTools: "never",
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      telemetry: false,
+    },
     logLevel: "warn",
   });
 }

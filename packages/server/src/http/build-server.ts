@@ -33,7 +33,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   installErrorHandling(app);
   registerHealth(app, runtime);
   registerMetrics(app, runtime.config.metricsToken);
-  await app.register(restApi, { deps: runtime.deps });
+  await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
   mountGraphQL(app, runtime.deps);
   await mountTrpc(app, runtime.deps);
   return app;
