@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
@@ -11,6 +12,11 @@ import { auditLedger } from "../use-cases/audit-ledger.ts";
 import { recordMovement } from "./record-movement.ts";
 import { commitMarginMs, runMovement } from "./run-movement.ts";
 import { TransactionStatus, TransactionType } from "./transaction-codes.ts";
+
+/** The `pg` the MikroORM driver loaded (its own copy), to count what it really sends. */
+const driverPg = createRequire(createRequire(import.meta.url).resolve("@mikro-orm/postgresql"))("pg") as {
+  Client: { prototype: { query: (...args: unknown[]) => unknown } };
+};
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const ttlMs = 1_000;
@@ -157,5 +163,39 @@ describe("runMovement: no movement commits after its route lock expired", () => 
         current_setting('statement_timeout') as statement`,
     );
     expect(settings).toEqual({ lock: "0", statement: "0" });
+  });
+});
+
+describe("runMovement round trips", () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await createTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  /** Counts the statements the real driver sends while `work` runs. */
+  async function roundTrips(work: () => Promise<unknown>): Promise<number> {
+    const prototype = driverPg.Client.prototype;
+    const original = prototype.query;
+    let sent = 0;
+    prototype.query = function (this: unknown, ...args: unknown[]) {
+      sent += 1;
+      return original.apply(this, args);
+    };
+    try {
+      await work();
+    } finally {
+      prototype.query = original;
+    }
+    return sent;
+  }
+
+  it("moves a transfer in five statements: the bounds share one with the replay lookup", async () => {
+    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
+    await transferFunds(engine.deps, acme, { ...input, paymentId: "rt-warm-up" });
+    // begin; bounds + prior lookup; wallet row locks; the movement; commit
+    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(5);
+    // begin; bounds + prior lookup (found); commit
+    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(3);
   });
 });
