@@ -93,10 +93,19 @@ function freePort(): Promise<number> {
 }
 
 /** The embedded default (PGlite in a temporary directory, in-process locks), as `npm start` runs it. */
-export async function startEmbeddedServer(): Promise<TestServer> {
+export async function startEmbeddedServer(
+  options: { log?: (line: string) => void; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), "purse-embedded-"));
   const server = await startServer(
-    readConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", PURSE_DATA_DIR: dataDir }),
+    readConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      PURSE_DATA_DIR: dataDir,
+      ...options.env,
+    }),
+    options.log,
   );
   return withClient(server, async () => {
     await server.stop();

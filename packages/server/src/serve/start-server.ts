@@ -21,7 +21,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const runtime = await openRuntime(config);
   try {
-    const demoClients = runtime.db.location.kind === "embedded" ? await seedDemoIfEmpty(runtime) : null;
+    // Demo data (with its published credentials) only on the embedded database, never in production.
+    const demo =
+      runtime.db.location.kind === "embedded" && !config.production ? await seedDemoIfEmpty(runtime) : null;
     const app = await buildServer(runtime);
     await app.listen({ port: config.port, host: config.host });
     const port = (app.server.address() as { port: number }).port;
@@ -40,7 +42,7 @@ export async function startServer(
       );
     }, 60_000);
     voucherSweep.unref();
-    if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demoClients ?? []));
+    if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demo));
     else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
     let stopping: Promise<void> | null = null;
     return {
