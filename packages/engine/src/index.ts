@@ -10,7 +10,13 @@ export {
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";
-export { altchaCaptcha, type Captcha, disabledCaptcha } from "./captcha/index.ts";
+export {
+  altchaCaptcha,
+  type Captcha,
+  disabledCaptcha,
+  MemorySpentCaptchas,
+  type SpentCaptchas,
+} from "./captcha/index.ts";
 export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";

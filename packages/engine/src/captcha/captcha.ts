@@ -1,5 +1,6 @@
 import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
+import { MemorySpentCaptchas, type SpentCaptchas } from "./spent-captchas.ts";
 
 /**
  * The payment page's captcha: ALTCHA proof-of-work, self-hosted (no third party, no puzzle for
@@ -22,9 +23,14 @@ export const disabledCaptcha: Captcha = {
 
 const challengeLifetimeMs = 10 * 60 * 1000;
 
-export function altchaCaptcha(hmacSecret: string): Captcha {
-  // Solved challenges, until they expire: a payload cannot be replayed.
-  const used = new Map<string, number>();
+type AltchaChallenge = Parameters<typeof verifySolution>[0]["challenge"];
+type AltchaSolution = Parameters<typeof verifySolution>[0]["solution"];
+
+/**
+ * `spent` remembers used solutions by the challenge's signature: the HMAC over the canonical
+ * parameters, so reordering the payload's keys or re-encoding it does not make a new solution.
+ */
+export function altchaCaptcha(hmacSecret: string, spent: SpentCaptchas = new MemorySpentCaptchas()): Captcha {
   return {
     enabled: true,
     challenge: () =>
@@ -37,26 +43,40 @@ export function altchaCaptcha(hmacSecret: string): Captcha {
         expiresAt: new Date(Date.now() + challengeLifetimeMs),
       }),
     async verify(payload) {
-      if (!payload) return false;
-      let decoded: { challenge?: unknown; solution?: unknown };
-      try {
-        decoded = JSON.parse(Buffer.from(payload, "base64").toString("utf8"));
-      } catch {
-        return false;
-      }
-      if (!decoded.challenge || !decoded.solution) return false;
-      const key = JSON.stringify(decoded.challenge);
-      const now = Date.now();
-      for (const [seen, expires] of used) if (expires < now) used.delete(seen);
-      if (used.has(key)) return false;
+      const decoded = decodePayload(payload);
+      if (!decoded) return false;
+      const { challenge, solution } = decoded;
       const result = await verifySolution({
-        challenge: decoded.challenge as Parameters<typeof verifySolution>[0]["challenge"],
-        solution: decoded.solution as Parameters<typeof verifySolution>[0]["solution"],
+        challenge,
+        solution,
         deriveKey,
         hmacSignatureSecret: hmacSecret,
       }).catch(() => ({ verified: false }));
-      if (result.verified) used.set(key, now + challengeLifetimeMs);
-      return result.verified;
+      if (!result.verified || typeof challenge.signature !== "string") return false;
+      return spent.claim(`captcha:${challenge.signature.toLowerCase()}`, remainingLifetimeMs(challenge));
     },
   };
+}
+
+function decodePayload(
+  payload: string | null | undefined,
+): { challenge: AltchaChallenge; solution: AltchaSolution } | null {
+  if (!payload) return null;
+  try {
+    const decoded = JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as {
+      challenge?: AltchaChallenge;
+      solution?: AltchaSolution;
+    };
+    if (!decoded.challenge?.parameters || !decoded.solution) return null;
+    return { challenge: decoded.challenge, solution: decoded.solution };
+  } catch {
+    return null;
+  }
+}
+
+/** Until the signed expiry (seconds since the epoch); a verified challenge has not expired yet. */
+function remainingLifetimeMs(challenge: AltchaChallenge): number {
+  const expiresAt = challenge.parameters.expiresAt;
+  const remaining = typeof expiresAt === "number" ? expiresAt * 1000 - Date.now() : challengeLifetimeMs;
+  return Math.max(1_000, Math.ceil(remaining));
 }

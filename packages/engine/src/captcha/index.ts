@@ -1,1 +1,2 @@
 export * from "./captcha.ts";
+export * from "./spent-captchas.ts";

@@ -4,17 +4,22 @@ import {
   MemoryRouteLock,
   type RateLimiter,
   type RouteLock,
+  MemorySpentCaptchas,
+  type SpentCaptchas,
   type TransactionEventBus,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 import { createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { redisEventBus } from "./redis-event-bus.ts";
 import { RedisRateLimiter } from "./redis-rate-limiter.ts";
+import { RedisSpentCaptchas } from "./redis-spent-captchas.ts";
 import { RedlockRouteLock } from "./redlock-route-lock.ts";
 
 export interface Coordination {
   readonly routeLock: RouteLock;
   readonly rateLimiter: RateLimiter;
+  /** Captcha solutions already used (replays refused in every process). */
+  readonly spentCaptchas: SpentCaptchas;
   readonly events: TransactionEventBus;
   readonly mode: "redis" | "in-process";
   /** True when every Redis node answers (always true in process). */
@@ -31,6 +36,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     return {
       routeLock: new MemoryRouteLock(),
       rateLimiter: new MemoryRateLimiter({ limitPerMinute: config.rateLimitPerMinute }),
+      spentCaptchas: new MemorySpentCaptchas(),
       events: inProcessEventBus(),
       mode: "in-process",
       ping: async () => true,
@@ -51,6 +57,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
   return {
     routeLock,
     rateLimiter,
+    spentCaptchas: new RedisSpentCaptchas(clients, prefix),
     events,
     mode: "redis",
     async ping() {

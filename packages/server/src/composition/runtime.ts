@@ -33,7 +33,9 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       routeLock: coordination.routeLock,
       rateLimiter: coordination.rateLimiter,
       events: coordination.events,
-      captcha: config.captcha ? altchaCaptcha(secretBox.derive("captcha")) : disabledCaptcha,
+      captcha: config.captcha
+        ? altchaCaptcha(secretBox.derive("captcha"), coordination.spentCaptchas)
+        : disabledCaptcha,
       now: () => new Date(),
       options: { ...defaultEngineOptions, payUrl: config.payUrl, requireHttpsUrls: config.production },
     };
