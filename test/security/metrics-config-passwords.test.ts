@@ -1,0 +1,123 @@
+import { randomBytes, scryptSync } from "node:crypto";
+import { readConfig } from "@purse/server";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCheckout } from "../support/checkout-helpers.ts";
+import {
+  createSeededDatabase,
+  type SeededDatabase,
+  startTestServer,
+  type TestServer,
+} from "../support/test-server.ts";
+
+const metricsToken = "metrics-token-of-some-length-0123";
+
+describe("/metrics with PURSE_METRICS_TOKEN", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer({ env: { PURSE_METRICS_TOKEN: metricsToken } });
+  });
+  afterAll(() => api.close());
+
+  it.each([
+    ["no credentials", {}],
+    ["a wrong token", { authorization: "Bearer metrics-token-of-some-length-0124" }],
+    ["a prefix of the token", { authorization: "Bearer metrics-token" }],
+    ["another scheme", { authorization: `Basic ${metricsToken}` }],
+  ])("answers 401 in the error shape to %s", async (_case, headers) => {
+    const response = await api.call("GET", "/metrics", { headers });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+  });
+
+  it("serves the metrics to the bearer of the token", async () => {
+    const response = await api.call("GET", "/metrics", {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    expect(response.status).toBe(200);
+    expect(String(response.body)).toContain("purse_http_request_duration_seconds");
+  });
+});
+
+describe("PURSE_SECRET_KEY under NODE_ENV=production", () => {
+  it("refuses to start without it, naming the variable on one line", () => {
+    const attempt = () => readConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://x/y" });
+    expect(attempt).toThrow(expect.objectContaining({ name: "ConfigError" }));
+    expect(attempt).toThrow(/^PURSE_SECRET_KEY="": required when NODE_ENV=production/);
+    expect(readConfig({ NODE_ENV: "production", PURSE_SECRET_KEY: "k".repeat(32) }).secretKey).toBeDefined();
+  });
+
+  it("never echoes a rejected secret", () => {
+    try {
+      readConfig({ PURSE_SECRET_KEY: "short-secret", PURSE_METRICS_TOKEN: "tiny" });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toContain("PURSE_SECRET_KEY=(hidden)");
+      expect(String(error)).not.toContain("short-secret");
+      expect(String(error)).not.toContain("tiny");
+    }
+  });
+
+  it("reads older keys from PURSE_SECRET_KEY_PREVIOUS, comma-separated", () => {
+    const config = readConfig({ PURSE_SECRET_KEY_PREVIOUS: `${"a".repeat(32)}, ${"b".repeat(32)}` });
+    expect(config.previousSecretKeys).toEqual(["a".repeat(32), "b".repeat(32)]);
+  });
+});
+
+describe("a payer whose password was hashed with the old scrypt cost", () => {
+  let database: SeededDatabase;
+  let api: TestServer;
+  const storedHash = async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return (await client.query("select password_hash from users where login = 'bolt'")).rows[0]
+        .password_hash as string;
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    database = await createSeededDatabase();
+    // Written from node:crypto directly, in the format Purse used before argon2id (N=2^14).
+    const salt = randomBytes(16);
+    const key = scryptSync("bolt-pass", salt, 32, { N: 16_384, r: 8, p: 1 });
+    const old = `scrypt$16384$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query("update users set password_hash = $1 where login = 'bolt'", [old]);
+    await client.end();
+    api = await startTestServer({ database });
+  });
+  afterAll(async () => {
+    await api.close();
+    const { dropDatabase } = await import("@purse/engine/testing");
+    await dropDatabase(database.name);
+  });
+
+  it("signs in, and the stored hash becomes argon2id, which verifies at the next sign-in", async () => {
+    expect(await storedHash()).toMatch(/^scrypt\$16384\$/);
+    const wrong = await createCheckout(api, { url: "https://shop.example" }, "1.00");
+    const refused = await api.call("POST", "/api/processing/pay", {
+      body: { token: wrong.token, login: "bolt", password: "not-bolt-pass", action: "pay" },
+    });
+    expect(refused.body.message).toBe("Hash is not valid");
+    expect(await storedHash()).toMatch(/^scrypt\$/); // only a successful sign-in upgrades
+
+    const first = await createCheckout(api, { url: "https://shop.example" }, "1.00");
+    const paid = await api.call("POST", "/api/processing/pay", {
+      body: { token: first.token, login: "bolt", password: "bolt-pass", action: "pay" },
+    });
+    expect(paid.status).toBe(200);
+    const upgraded = await storedHash();
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+
+    const second = await createCheckout(api, { url: "https://shop.example" }, "1.00");
+    const again = await api.call("POST", "/api/processing/pay", {
+      body: { token: second.token, login: "bolt", password: "bolt-pass", action: "pay" },
+    });
+    expect(again.status).toBe(200);
+    expect(await storedHash()).toBe(upgraded);
+  });
+});
