@@ -2,13 +2,14 @@ import {
   inProcessEventBus,
   MemoryRateLimiter,
   MemoryRouteLock,
+  MemorySpentCaptchas,
   type RateLimiter,
   type RouteLock,
-  MemorySpentCaptchas,
   type SpentCaptchas,
   type TransactionEventBus,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
+import { redactUrl } from "./open-database.ts";
 import { createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { redisEventBus } from "./redis-event-bus.ts";
 import { RedisRateLimiter } from "./redis-rate-limiter.ts";
@@ -22,10 +23,22 @@ export interface Coordination {
   readonly spentCaptchas: SpentCaptchas;
   readonly events: TransactionEventBus;
   readonly mode: "redis" | "in-process";
-  /** True when every Redis node answers (always true in process). */
+  /** True when a majority of the Redis nodes answer, as Redlock needs (always true in process). */
   ping(): Promise<boolean>;
+  /** Each Redis node (password hidden) and whether it answers a PING now; empty in process. */
+  nodes(): Promise<RedisNodeState[]>;
   close(): Promise<void>;
 }
+
+export interface RedisNodeState {
+  readonly node: string;
+  readonly up: boolean;
+  /** Why it does not answer, e.g. ECONNREFUSED. */
+  readonly error?: string;
+}
+
+/** Redlock decides with a majority of independent nodes; so does readiness. */
+export const quorumOf = (nodes: number): number => Math.floor(nodes / 2) + 1;
 
 /**
  * Route locks and rate limits on Redis (one node, or a Redlock quorum of several) when REDIS_URL
@@ -40,13 +53,36 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
       events: inProcessEventBus(),
       mode: "in-process",
       ping: async () => true,
+      nodes: async () => [],
       close: async () => {},
     };
   }
   const clients = createRedisClients(config.redisUrl);
+  const names = config.redisUrl
+    .split(",")
+    .map((url) => redactUrl(url.trim()))
+    .filter(Boolean);
+  const lastErrors = clients.map(() => "");
+  clients.forEach((client, index) => {
+    client.on("error", (error: NodeJS.ErrnoException) => {
+      lastErrors[index] = error.code ?? error.message;
+    });
+  });
+  const nodes = async (): Promise<RedisNodeState[]> => {
+    const answers = await Promise.allSettled(clients.map((client) => client.ping()));
+    return answers.map((answer, index) =>
+      answer.status === "fulfilled"
+        ? { node: names[index] ?? `node ${index + 1}`, up: true }
+        : {
+            node: names[index] ?? `node ${index + 1}`,
+            up: false,
+            error: lastErrors[index] || (answer.reason as Error).message,
+          },
+    );
+  };
   // Commands are not queued while a node connects, so wait for a quorum before serving; a node
   // that is down does not stop the start (readyz reports it).
-  await waitForRedis(clients, 5_000, Math.floor(clients.length / 2) + 1).catch(() => undefined);
+  await waitForRedis(clients, 5_000, quorumOf(clients.length)).catch(() => undefined);
   const prefix = config.redisPrefix;
   const routeLock = new RedlockRouteLock(clients, prefix ? { prefix } : {});
   const rateLimiter = new RedisRateLimiter(clients, {
@@ -61,9 +97,10 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     events,
     mode: "redis",
     async ping() {
-      const answers = await Promise.allSettled(clients.map((client) => client.ping()));
-      return answers.every((answer) => answer.status === "fulfilled");
+      const states = await nodes();
+      return states.filter((state) => state.up).length >= quorumOf(states.length);
     },
+    nodes,
     async close() {
       await routeLock.close();
       await rateLimiter.close?.();

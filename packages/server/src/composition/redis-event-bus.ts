@@ -16,9 +16,13 @@ export function redisEventBus(
   prefix?: string,
 ): TransactionEventBus & { close(): Promise<void> } {
   const publishers = createRedisClients(redisUrl);
-  const subscribers = createRedisClients(redisUrl).map((client) =>
-    client.duplicate({ enableOfflineQueue: true }),
-  );
+  const subscribers = createRedisClients(redisUrl).map((client) => {
+    // A duplicate copies the options but not the error listener: without one, ioredis prints a
+    // stack trace for every reconnect attempt while a node is down. The original is not needed.
+    const subscriber = client.duplicate({ enableOfflineQueue: true }).on("error", () => undefined);
+    client.disconnect();
+    return subscriber;
+  });
   const listeners = new UserListeners();
   const seen = new Map<string, number>();
   const userOf = new Map<string, number>();

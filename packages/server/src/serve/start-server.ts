@@ -21,6 +21,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const runtime = await openRuntime(config);
   try {
+    await warnAboutRedisNodesDown(runtime, log);
     // Demo data (with its published credentials) only on the embedded database, never in production.
     const demo =
       runtime.db.location.kind === "embedded" && !config.production ? await seedDemoIfEmpty(runtime) : null;
@@ -60,6 +61,21 @@ export async function startServer(
   } catch (error) {
     await runtime.close();
     throw error;
+  }
+}
+
+/**
+ * One line per Redis node that does not answer at start, instead of ioredis's stack traces. Purse
+ * serves anyway (a node may come back); /readyz says whether a majority answers.
+ */
+async function warnAboutRedisNodesDown(runtime: Runtime, log: (line: string) => void): Promise<void> {
+  const nodes = await runtime.coordination.nodes();
+  const down = nodes.filter((node) => !node.up);
+  for (const node of down) {
+    log(
+      `Redis node ${node.node} does not answer (${node.error ?? "no reply"}): check REDIS_URL; ` +
+        `${nodes.length - down.length} of ${nodes.length} node(s) answer, locks need a majority (see /readyz).`,
+    );
   }
 }
 

@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { createEmptyDatabase, databaseUrl, dropDatabase } from "@purse/engine/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, runPurse, startServe } from "./purse-process.ts";
+
+const demoFixture = fileURLToPath(new URL("../../fixtures/demo.json", import.meta.url));
+
+const admin = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+  const client = new pg.Client({ connectionString: databaseUrl("postgres") });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+};
+
+/** One line, no stack trace, no driver text. */
+function expectOneLine(output: string): void {
+  expect(output.trim().split("\n")).toHaveLength(1);
+  expect(output).not.toMatch(/^\s+at /m);
+}
+
+describe("clear errors at the edges, through the real purse command", () => {
+  let empty: { name: string; url: string };
+  beforeAll(async () => {
+    empty = await createEmptyDatabase();
+  });
+  afterAll(() => dropDatabase(empty.name));
+
+  it("refuses a mistyped database name instead of creating it (migrate and serve)", async () => {
+    const name = `purse_typo_${randomBytes(4).toString("hex")}`;
+    const env = { DATABASE_URL: databaseUrl(name) };
+    const migrate = await runPurse(["migrate"], env);
+    expect(migrate.code).toBe(1);
+    expect(migrate.output).toContain(
+      `database "${name}" does not exist (Purse never creates one): check DATABASE_URL`,
+    );
+    expectOneLine(migrate.output);
+    const serve = await startServe({ ...env, REDIS_URL: "redis://127.0.0.1:6379" });
+    expect(await serve.exited).toBe(1);
+    expect(serve.output()).toContain("check DATABASE_URL");
+    expectOneLine(serve.output());
+    expect(await admin("select 1 from pg_database where datname = $1", [name])).toEqual([]);
+  }, 60_000);
+
+  it("says run purse migrate when the schema is missing, for verbs other than migrate", async () => {
+    for (const verb of [["audit"], ["wallets", "credit", "U1", "1.00"]]) {
+      const run = await runPurse(verb, { DATABASE_URL: empty.url });
+      expect(run.code).toBe(1);
+      expect(run.output).toMatch(/lacks \d+ migration\(s\) \(0001-ledger, .*\): run purse migrate/);
+      expect(run.output).not.toContain("relation");
+      expectOneLine(run.output);
+    }
+  }, 60_000);
+
+  it("names DATABASE_URL when PostgreSQL refuses the connection (CLI and serve)", async () => {
+    const env = { DATABASE_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/purse` };
+    const audit = await runPurse(["audit"], env);
+    expect(audit.code).toBe(1);
+    expect(audit.output).toMatch(/cannot reach PostgreSQL at .* \(ECONNREFUSED\): check DATABASE_URL/);
+    expectOneLine(audit.output);
+    const serve = await startServe(env);
+    expect(await serve.exited).toBe(1);
+    expect(serve.output()).toContain("(ECONNREFUSED): check DATABASE_URL");
+    expectOneLine(serve.output());
+  }, 60_000);
+
+  it("turns a unique violation into the operator's words, in text and in --json", async () => {
+    const env = { DATABASE_URL: empty.url };
+    const migrated = await runPurse(["migrate", "--json"], env);
+    expect(JSON.parse(migrated.stdout).applied).toEqual(expect.arrayContaining(["0001-ledger"]));
+    expect((await runPurse(["seed", demoFixture], env)).code).toBe(0);
+    const user = await runPurse(
+      ["users", "create", "--login", "ops", "--password", "pw-ops-1", "--name", "Ops", "--json"],
+      env,
+    );
+    expect(JSON.parse(user.stdout)).toMatchObject({ login: "ops", role: "merchant" });
+    const wallet = ["wallets", "create", "--user", "ops", "--currency", "USD", "--number", "N-OPS-1"];
+    const first = await runPurse([...wallet, "--json"], env);
+    expect(JSON.parse(first.stdout)).toEqual({ number: "N-OPS-1", currency: "USD", user: "ops" });
+    const credit = await runPurse(["wallets", "credit", "N-OPS-1", "12.50", "--json"], env);
+    expect(JSON.parse(credit.stdout)).toMatchObject({ wallet: "N-OPS-1", amount: "12.50" });
+    const again = await runPurse(wallet, env);
+    expect(again.code).toBe(1);
+    expect(again.output.trim()).toBe("purse: a wallet with this number exists");
+    const againJson = await runPurse([...wallet, "--json"], env);
+    expect(againJson.code).toBe(1);
+    expect(againJson.stdout).toBe("");
+    expect(JSON.parse(againJson.stderr)).toEqual({ error: "purse: a wallet with this number exists" });
+  }, 120_000);
+});
+
+describe("purse --help", () => {
+  /** Entries of one help section ("Options:", "Commands:", "Arguments:"): the term and its text. */
+  function entries(help: string, section: string): { term: string; text: string }[] {
+    const start = help.indexOf(`\n${section}\n`);
+    if (start < 0) return [];
+    const body = help.slice(start + section.length + 2).split("\n\n")[0] ?? "";
+    return body
+      .split("\n")
+      .filter((line) => /^ {2}\S/.test(line))
+      .map((line) => {
+        const [term = "", text = ""] = line.trim().split(/\s{2,}/);
+        return { term, text };
+      });
+  }
+
+  it("describes every command, argument and option, --json included", async () => {
+    const top = await runPurse(["--help"], {});
+    const groups = entries(top.stdout, "Commands:").filter((entry) => !entry.term.startsWith("help"));
+    expect(groups.map((group) => group.term.split(" ")[0])).toEqual(
+      expect.arrayContaining(["serve", "migrate", "seed", "audit", "webhooks", "users", "wallets"]),
+    );
+    const leaves: string[][] = [];
+    for (const group of groups) {
+      const name = group.term.split(" ")[0] ?? "";
+      expect(group.text, `purse ${name}`).not.toBe("");
+      const help = await runPurse([name, "--help"], {});
+      const subcommands = entries(help.stdout, "Commands:").filter((entry) => !entry.term.startsWith("help"));
+      if (subcommands.length === 0) leaves.push([name]);
+      for (const sub of subcommands) {
+        expect(sub.text, `purse ${name} ${sub.term}`).not.toBe("");
+        leaves.push([name, sub.term.split(" ")[0] ?? ""]);
+      }
+    }
+    const helps: string[] = [];
+    for (let start = 0; start < leaves.length; start += 4) {
+      const batch = leaves.slice(start, start + 4).map((leaf) => runPurse([...leaf, "--help"], {}));
+      helps.push(...(await Promise.all(batch)).map((run) => run.stdout));
+    }
+    for (const [index, leaf] of leaves.entries()) {
+      const help = helps[index] ?? "";
+      const options = [...entries(help, "Options:"), ...entries(help, "Global Options:")];
+      expect(options.map((option) => option.term)).toContain("--json");
+      for (const option of options)
+        expect(option.text, `purse ${leaf.join(" ")} ${option.term}`).not.toBe("");
+      const usage = help.split("\n")[0] ?? "";
+      const declared = usage.match(/<[^>]+>|\[(?!options\]|command\])[a-z_]+\]/g) ?? [];
+      const described = entries(help, "Arguments:");
+      expect(described, `purse ${leaf.join(" ")} arguments`).toHaveLength(declared.length);
+      for (const argument of described) expect(argument.text).not.toBe("");
+    }
+  }, 180_000);
+});
