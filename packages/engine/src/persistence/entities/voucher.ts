@@ -9,7 +9,10 @@ export const VoucherEntity = defineEntity({
   properties: {
     id: p.bigint("number").primary(),
     number: p.string().unique(),
-    codeHash: p.string(),
+    /** Codes stored before sealing (migration 0004): an scrypt hash. */
+    codeHash: p.string().nullable(),
+    /** The code sealed under the deployment key, bound to the voucher number. */
+    codeSealed: p.string().nullable(),
     currency: () => p.manyToOne(CurrencyEntity),
     amountMinor: p.bigint("bigint"),
     type: p.smallint(),
