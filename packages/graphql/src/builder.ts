@@ -1,13 +1,16 @@
 import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
+import ValidationPlugin from "@pothos/plugin-validation";
 import type { GraphQLContext } from "./context.ts";
+import { inputRefused } from "./limits/input-bounds.ts";
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
 }>({
-  plugins: [ErrorsPlugin],
+  plugins: [ErrorsPlugin, ValidationPlugin],
   errors: { defaultTypes: [] },
+  validation: { validationError: inputRefused },
   defaultFieldNullability: false,
 });
 

@@ -80,7 +80,8 @@ describe("the GraphQL endpoint", () => {
   it("refuses queries deeper than the limit", async () => {
     const deep = `{ wallets { currency { code } } ${"me { name ".repeat(1)}} }`;
     expect((await graphql(deep)).errors).toBeUndefined();
-    const nested = `{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }`;
+    // Introspection beside an ordinary field gets no allowance, even from an authenticated caller.
+    const nested = `{ me { name } __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }`;
     const result = await graphql(nested);
     expect(result.errors?.[0]?.message).toMatch(/depth/i);
   });

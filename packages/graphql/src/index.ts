@@ -1,2 +1,3 @@
+export { queryLimits } from "./limits/query-limits.ts";
 export { purseSchema } from "./schema.ts";
-export { createGraphQLHandler, type PurseYoga, queryLimits } from "./yoga.ts";
+export { createGraphQLHandler, type GraphQLDoorOptions, type PurseYoga } from "./yoga.ts";

@@ -1,17 +1,21 @@
-import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { type EngineDependencies, PurseError } from "@purse/engine";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { createContext, type GraphQLContext } from "./context.ts";
+import { boundRequests } from "./limits/bound-requests.ts";
+import { limitOperations } from "./limits/limit-operations.ts";
 import { purseSchema } from "./schema.ts";
 
-/** Limits that keep one query from costing the server more than a dashboard page needs. */
-export const queryLimits = {
-  maxDepth: 10,
-  maxCost: 20_000,
-  maxAliases: 15,
-  maxTokens: 2_000,
-} as const;
+export interface GraphQLDoorOptions {
+  /** Production: no field suggestions in errors, no GraphiQL. */
+  readonly production: boolean;
+  /** Anyone may load the whole schema (the embedded demo); otherwise authenticated callers only. */
+  readonly openIntrospection: boolean;
+  /** Serve GraphiQL to a browser at GET /graphql. */
+  readonly graphiql: boolean;
+}
+
+const strictest: GraphQLDoorOptions = { production: true, openIntrospection: false, graphiql: false };
 
 export type PurseYoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
 
@@ -19,23 +23,26 @@ export type PurseYoga = YogaServerInstance<Record<string, unknown>, GraphQLConte
  * GraphQL over HTTP at /graphql (subscriptions as Server-Sent Events). Engine errors keep the
  * spec's message and carry their code; anything unexpected is masked.
  */
-export function createGraphQLHandler(deps: EngineDependencies): PurseYoga {
+export function createGraphQLHandler(
+  deps: EngineDependencies,
+  options: GraphQLDoorOptions = strictest,
+): PurseYoga {
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema: purseSchema(),
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: false,
+    graphiql: options.graphiql && !options.production ? { title: "Purse GraphQL" } : false,
     logging: false,
+    // Validation depends on the caller (introspection is allowed to authenticated callers only),
+    // so a verdict cached by document text must never answer another caller.
+    parserAndValidationCache: false,
     context: ({ request }) => createContext(deps, request.headers.get("authorization")),
     maskedErrors: { maskError },
     plugins: [
-      EnvelopArmorPlugin({
-        maxDepth: { n: queryLimits.maxDepth, ignoreIntrospection: false },
-        costLimit: { maxCost: queryLimits.maxCost, ignoreIntrospection: false },
-        maxAliases: { n: queryLimits.maxAliases },
-        maxTokens: { n: queryLimits.maxTokens },
-        maxDirectives: { n: 20 },
-        blockFieldSuggestion: { enabled: true },
+      boundRequests(),
+      limitOperations(deps, {
+        openIntrospection: options.openIntrospection && !options.production,
+        hideSuggestions: options.production,
       }),
     ],
   });

@@ -1,5 +1,6 @@
 import { activateVoucher, createCheckout, getVoucherInfo, PurseError, transferFunds } from "@purse/engine";
 import { builder } from "../builder.ts";
+import { bounded } from "../limits/input-bounds.ts";
 
 const TransferResult = builder
   .objectRef<{ id: number; message: string; replayed: boolean }>("TransferResult")
@@ -37,36 +38,36 @@ const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>
 
 const TransferInput = builder.inputType("TransferInput", {
   fields: (t) => ({
-    walletFrom: t.string({ required: true }),
-    walletTo: t.string({ required: true }),
-    amount: t.string({ required: true, description: 'Decimal text, e.g. "10.50"' }),
-    paymentId: t.string(),
-    description: t.string(),
-    idempotencyKey: t.string(),
+    walletFrom: t.string({ required: true, validate: bounded.walletNumber }),
+    walletTo: t.string({ required: true, validate: bounded.walletNumber }),
+    amount: t.string({ required: true, description: 'Decimal text, e.g. "10.50"', validate: bounded.amount }),
+    paymentId: t.string({ validate: bounded.identifier }),
+    description: t.string({ validate: bounded.text }),
+    idempotencyKey: t.string({ validate: bounded.identifier }),
   }),
 });
 
 const CheckoutInput = builder.inputType("CheckoutInput", {
   fields: (t) => ({
-    walletTo: t.string({ required: true }),
-    walletFrom: t.string({ required: true }),
-    amount: t.string({ required: true }),
-    id: t.string({ required: true }),
-    signature: t.string({ required: true }),
-    successUrl: t.string(),
-    cancelUrl: t.string(),
-    statusUrl: t.string(),
-    userInfo: t.string({ required: true }),
+    walletTo: t.string({ required: true, validate: bounded.walletNumber }),
+    walletFrom: t.string({ required: true, validate: bounded.walletNumber }),
+    amount: t.string({ required: true, validate: bounded.amount }),
+    id: t.string({ required: true, validate: bounded.identifier }),
+    signature: t.string({ required: true, validate: bounded.signature }),
+    successUrl: t.string({ validate: bounded.url }),
+    cancelUrl: t.string({ validate: bounded.url }),
+    statusUrl: t.string({ validate: bounded.url }),
+    userInfo: t.string({ required: true, validate: bounded.text }),
   }),
 });
 
 const VoucherInput = builder.inputType("VoucherActivationInput", {
   fields: (t) => ({
-    voucherNumber: t.string({ required: true }),
-    voucherCode: t.string({ required: true }),
-    walletTo: t.string({ required: true }),
-    additional: t.string(),
-    idempotencyKey: t.string(),
+    voucherNumber: t.string({ required: true, validate: bounded.identifier }),
+    voucherCode: t.string({ required: true, validate: bounded.identifier }),
+    walletTo: t.string({ required: true, validate: bounded.walletNumber }),
+    additional: t.string({ validate: bounded.text }),
+    idempotencyKey: t.string({ validate: bounded.identifier }),
   }),
 });
 
@@ -98,7 +99,10 @@ builder.queryFields((t) => ({
   voucher: t.field({
     type: VoucherInfo,
     errors: domainErrors,
-    args: { number: t.arg.string({ required: true }), code: t.arg.string({ required: true }) },
+    args: {
+      number: t.arg.string({ required: true, validate: bounded.identifier }),
+      code: t.arg.string({ required: true, validate: bounded.identifier }),
+    },
     resolve: async (_root, args, ctx) =>
       getVoucherInfo(ctx.deps, await ctx.actor(), { voucherNumber: args.number, voucherCode: args.code }),
   }),

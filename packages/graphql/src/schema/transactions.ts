@@ -9,6 +9,7 @@ import {
 } from "@purse/engine";
 import { GraphQLError } from "graphql";
 import { builder } from "../builder.ts";
+import { bounded } from "../limits/input-bounds.ts";
 import { Currency } from "./wallets.ts";
 
 const TransactionType = builder.enumType("TransactionType", {
@@ -105,13 +106,16 @@ const TransactionConnection = builder
 
 const TransactionFilter = builder.inputType("TransactionFilter", {
   fields: (t) => ({
-    from: t.string({ description: "ISO date or date-time, inclusive" }),
-    until: t.string({ description: "ISO date or date-time, inclusive (a date means the whole day)" }),
-    walletNumber: t.string(),
+    from: t.string({ description: "ISO date or date-time, inclusive", validate: bounded.date }),
+    until: t.string({
+      description: "ISO date or date-time, inclusive (a date means the whole day)",
+      validate: bounded.date,
+    }),
+    walletNumber: t.string({ validate: bounded.walletNumber }),
     type: t.field({ type: TransactionType }),
     status: t.field({ type: TransactionStatus }),
-    minAmount: t.string({ description: "Decimal, in each transaction's currency" }),
-    maxAmount: t.string(),
+    minAmount: t.string({ description: "Decimal, in each transaction's currency", validate: bounded.amount }),
+    maxAmount: t.string({ validate: bounded.amount }),
   }),
 });
 
@@ -163,7 +167,7 @@ builder.queryFields((t) => ({
     description: "The caller's transactions, newest first (merchants only, as REST history)",
     args: {
       first: t.arg.int({ defaultValue: 20 }),
-      after: t.arg.string(),
+      after: t.arg.string({ validate: bounded.cursor }),
       filter: t.arg({ type: TransactionFilter }),
     },
     resolve: async (_root, args, ctx) => {
@@ -193,7 +197,7 @@ builder.queryFields((t) => ({
   transaction: t.field({
     type: TransactionDetail,
     nullable: true,
-    args: { id: t.arg.int(), externalId: t.arg.string() },
+    args: { id: t.arg.int(), externalId: t.arg.string({ validate: bounded.identifier }) },
     resolve: async (_root, args, ctx) =>
       showTransaction(ctx.deps, await ctx.actor(), {
         id: args.id ?? null,

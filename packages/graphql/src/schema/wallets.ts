@@ -7,6 +7,7 @@ import {
   type WalletView,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
+import { bounded } from "../limits/input-bounds.ts";
 
 export const Currency = builder.objectRef<CurrencyView>("Currency").implement({
   fields: (t) => ({
@@ -62,7 +63,7 @@ builder.queryFields((t) => ({
   wallet: t.field({
     type: Wallet,
     nullable: true,
-    args: { number: t.arg.string({ required: true }) },
+    args: { number: t.arg.string({ required: true, validate: bounded.walletNumber }) },
     resolve: async (_root, { number }, ctx) =>
       (await listWallets(ctx.deps, await ctx.actor())).find((wallet) => wallet.number === number) ?? null,
   }),

@@ -5,7 +5,7 @@ import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
 import { loggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
-import { mountGraphQL } from "./mount-graphql.ts";
+import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
 import { mountTrpc } from "./mount-trpc.ts";
 
 /**
@@ -34,7 +34,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   registerHealth(app, runtime);
   registerMetrics(app, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
-  mountGraphQL(app, runtime.deps);
+  await mountGraphQL(app, runtime.deps, graphQLDoorOptions(runtime.config));
   await mountTrpc(app, runtime.deps);
   return app;
 }

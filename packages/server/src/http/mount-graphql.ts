@@ -1,19 +1,68 @@
 import type { EngineDependencies } from "@purse/engine";
-import { createGraphQLHandler } from "@purse/graphql";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createGraphQLHandler, type GraphQLDoorOptions, queryLimits } from "@purse/graphql";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { PurseConfig } from "../config/config.ts";
 
-/** GraphQL at /graphql on the same fastify server (queries, mutations, SSE subscriptions). */
-export function mountGraphQL(app: FastifyInstance, deps: EngineDependencies): void {
-  const yoga = createGraphQLHandler(deps);
-  app.route({
-    url: yoga.graphqlEndpoint,
-    method: ["GET", "POST", "OPTIONS"],
-    schema: { hide: true },
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const response = await yoga.handleNodeRequestAndResponse(request, reply, {});
-      for (const [name, value] of response.headers) reply.header(name, value);
-      reply.status(response.status);
-      return reply.send(response.body);
-    },
+/**
+ * The embedded default (no DATABASE_URL, not production) is a local demo: the schema is open to
+ * IDEs and GraphiQL is served. In production neither, and errors suggest no field names.
+ */
+export function graphQLDoorOptions(config: PurseConfig): GraphQLDoorOptions {
+  const embeddedDemo = !config.production && config.databaseUrl === undefined;
+  return { production: config.production, openIntrospection: embeddedDemo, graphiql: embeddedDemo };
+}
+
+/**
+ * GraphQL at /graphql on the same fastify server (queries, mutations, SSE subscriptions), in its
+ * own scope: its own body limit and JSON parser, and refusals in GraphQL's `{"errors": [...]}`.
+ */
+export async function mountGraphQL(
+  app: FastifyInstance,
+  deps: EngineDependencies,
+  options: GraphQLDoorOptions,
+): Promise<void> {
+  const yoga = createGraphQLHandler(deps, options);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    // Fastify's own parser: secure-json-parse refuses `__proto__` and `constructor.prototype` keys.
+    scope.addContentTypeParser(
+      "application/json",
+      { parseAs: "string", bodyLimit: queryLimits.maxBodyBytes },
+      scope.getDefaultJsonParser("error", "error"),
+    );
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+      if (status >= 500) request.log.error({ err: error }, "GraphQL request failed");
+      return reply.status(status).send({ errors: [{ message: refusalMessage(error, status) }] });
+    });
+    scope.route({
+      url: yoga.graphqlEndpoint,
+      method: ["GET", "POST", "OPTIONS"],
+      bodyLimit: queryLimits.maxBodyBytes,
+      schema: { hide: true },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const response = await yoga.handleNodeRequestAndResponse(request, reply, {});
+        for (const [name, value] of response.headers) reply.header(name, value);
+        reply.status(response.status);
+        return reply.send(response.body);
+      },
+    });
   });
+}
+
+const invalidJson = "Request body is not valid JSON, or has a __proto__ or constructor.prototype key.";
+
+function refusalMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return `Request body is larger than ${queryLimits.maxBodyBytes} bytes.`;
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return "Send JSON (application/json), or a GET query.";
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return "Request body is empty.";
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return invalidJson;
+    default:
+      return status >= 500 ? "Unexpected error." : "Bad request.";
+  }
 }

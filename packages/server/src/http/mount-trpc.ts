@@ -1,19 +1,59 @@
 import type { EngineDependencies } from "@purse/engine";
-import { appRouter, type TrpcContext } from "@purse/trpc";
-import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
-import type { FastifyInstance } from "fastify";
+import { appRouter, refuseRequest, type TrpcContext, trpcLimits } from "@purse/trpc";
+import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
+import type { FastifyError, FastifyInstance } from "fastify";
 
-/** tRPC at /trpc on the same server (queries, mutations, SSE subscriptions). */
+/**
+ * tRPC at /trpc on the same server (queries, mutations, SSE subscriptions). Its own scope: its own
+ * body limit and JSON parsing, and refusals in tRPC's error envelope rather than REST's.
+ */
 export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies): Promise<void> {
-  const options: FastifyTRPCPluginOptions<typeof appRouter>["trpcOptions"] = {
-    router: appRouter,
-    createContext: ({ req }): TrpcContext => ({ deps, authorization: req.headers.authorization ?? null }),
-  };
   await app.register(async (scope) => {
-    // tRPC describes itself (the AppRouter type), not in the REST API's OpenAPI document.
-    scope.addHook("onRoute", (route) => {
-      route.schema = { ...route.schema, hide: true };
+    scope.removeAllContentTypeParsers();
+    // tRPC parses the JSON itself (and answers PARSE_ERROR in its envelope); fastify only bounds it.
+    scope.addContentTypeParser(
+      "application/json",
+      { parseAs: "string", bodyLimit: trpcLimits.maxBodyBytes },
+      (_request, body, done) => done(null, body),
+    );
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const refusal = refusalOf(error);
+      if (refusal.status >= 500) request.log.error({ err: error }, "tRPC request failed");
+      return reply.status(refusal.status).send(refusal.body);
     });
-    await scope.register(fastifyTRPCPlugin, { prefix: "/trpc", trpcOptions: options });
+    scope.route({
+      // A wildcard, not `/:path`: a batch's path lists every procedure, and a long batch must
+      // reach tRPC's own batch limit (BAD_REQUEST) rather than the router's parameter length.
+      url: "/trpc/*",
+      method: ["GET", "POST"],
+      bodyLimit: trpcLimits.maxBodyBytes,
+      // tRPC describes itself (the AppRouter type), not in the REST API's OpenAPI document.
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        await fastifyRequestHandler({
+          router: appRouter,
+          maxBatchSize: trpcLimits.maxBatchSize,
+          createContext: (): TrpcContext => ({ deps, authorization: request.headers.authorization ?? null }),
+          req: request,
+          res: reply,
+          path: (request.params as { "*": string })["*"],
+        });
+      },
+    });
   });
+}
+
+function refusalOf(error: FastifyError): ReturnType<typeof refuseRequest> {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return refuseRequest(
+        "PAYLOAD_TOO_LARGE",
+        `Request body is larger than ${trpcLimits.maxBodyBytes} bytes.`,
+      );
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return refuseRequest("UNSUPPORTED_MEDIA_TYPE", "Send JSON (application/json).");
+    default:
+      if ((error.statusCode ?? 500) < 500) return refuseRequest("BAD_REQUEST", "Malformed request.");
+      return refuseRequest("INTERNAL_SERVER_ERROR", "Internal server error");
+  }
 }

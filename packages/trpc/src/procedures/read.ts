@@ -8,6 +8,7 @@ import {
 } from "@purse/engine";
 import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { bounded } from "./input-bounds.ts";
 import { decimal, transactionNode, transactionStatus, transactionType, wallet } from "./schemas.ts";
 
 export const me = authedProcedure
@@ -26,7 +27,7 @@ export const wallets = authedProcedure
   .query(({ ctx }) => listWallets(ctx.deps, ctx.actor));
 
 export const walletByNumber = authedProcedure
-  .input(z.object({ number: z.string() }))
+  .input(z.object({ number: bounded.walletNumber }))
   .output(wallet.nullable())
   .query(
     async ({ ctx, input }) =>
@@ -44,11 +45,11 @@ export const transactions = authedProcedure
       afterId: z.number().int().positive().nullish(),
       from: z.coerce.date().nullish(),
       until: z.coerce.date().nullish(),
-      walletNumber: z.string().nullish(),
+      walletNumber: bounded.walletNumber.nullish(),
       type: transactionType.nullish(),
       status: transactionStatus.nullish(),
-      minAmount: decimal.nullish(),
-      maxAmount: decimal.nullish(),
+      minAmount: bounded.amount.nullish(),
+      maxAmount: bounded.amount.nullish(),
     }),
   )
   .output(
@@ -71,7 +72,7 @@ export const transactions = authedProcedure
   );
 
 export const transaction = authedProcedure
-  .input(z.object({ id: z.number().int().positive().nullish(), externalId: z.string().nullish() }))
+  .input(z.object({ id: z.number().int().positive().nullish(), externalId: bounded.identifier.nullish() }))
   .output(
     z.object({
       id: z.number(),
@@ -100,7 +101,7 @@ export const transaction = authedProcedure
   );
 
 export const voucher = authedProcedure
-  .input(z.object({ number: z.string(), code: z.string() }))
+  .input(z.object({ number: bounded.identifier, code: bounded.identifier }))
   .output(
     z.object({
       voucherNumber: z.string(),

@@ -1,17 +1,17 @@
 import { activateVoucher, createCheckout, transferFunds } from "@purse/engine";
 import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
-import { decimal } from "./schemas.ts";
+import { bounded } from "./input-bounds.ts";
 
 export const transfer = authedProcedure
   .input(
     z.object({
-      walletFrom: z.string(),
-      walletTo: z.string(),
-      amount: decimal,
-      paymentId: z.string().nullish(),
-      description: z.string().nullish(),
-      idempotencyKey: z.string().nullish(),
+      walletFrom: bounded.walletNumber,
+      walletTo: bounded.walletNumber,
+      amount: bounded.amount,
+      paymentId: bounded.identifier.nullish(),
+      description: bounded.text.nullish(),
+      idempotencyKey: bounded.identifier.nullish(),
     }),
   )
   .output(z.object({ id: z.number(), message: z.string(), replayed: z.boolean() }))
@@ -21,15 +21,15 @@ export const transfer = authedProcedure
 export const checkout = publicProcedure
   .input(
     z.object({
-      walletTo: z.string(),
-      walletFrom: z.string(),
-      amount: decimal,
-      id: z.string(),
-      signature: z.string(),
-      successUrl: z.string().nullish(),
-      cancelUrl: z.string().nullish(),
-      statusUrl: z.string().nullish(),
-      userInfo: z.string(),
+      walletTo: bounded.walletNumber,
+      walletFrom: bounded.walletNumber,
+      amount: bounded.amount,
+      id: bounded.identifier,
+      signature: bounded.signature,
+      successUrl: bounded.url.nullish(),
+      cancelUrl: bounded.url.nullish(),
+      statusUrl: bounded.url.nullish(),
+      userInfo: bounded.text,
     }),
   )
   .output(z.object({ url: z.string(), expiredAt: z.string() }))
@@ -38,11 +38,11 @@ export const checkout = publicProcedure
 export const activate = authedProcedure
   .input(
     z.object({
-      voucherNumber: z.string(),
-      voucherCode: z.string(),
-      walletTo: z.string(),
-      additional: z.string().nullish(),
-      idempotencyKey: z.string().nullish(),
+      voucherNumber: bounded.identifier,
+      voucherCode: bounded.identifier,
+      walletTo: bounded.walletNumber,
+      additional: bounded.text.nullish(),
+      idempotencyKey: bounded.identifier.nullish(),
     }),
   )
   .output(z.object({ message: z.string(), transactionId: z.number() }))

@@ -1,0 +1,29 @@
+import { parse } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { checkVariables } from "./check-variables.ts";
+import { keepRequestErrorStatus, queryLimits, requestRefused } from "./query-limits.ts";
+import { scanDocument } from "./scan-document.ts";
+
+/**
+ * Bounds a request before any expensive work: variables before coercion, the document in a flat
+ * lexer pass before the (recursive) parser, then graphql-js's own token limit as a second guard.
+ */
+export function boundRequests(): Plugin {
+  return {
+    onParams({ params }) {
+      if (typeof params.query === "string" && params.query.length > queryLimits.maxBodyBytes) {
+        throw requestRefused("Query text is too long.", "QUERY_TOO_LARGE");
+      }
+      checkVariables(params.variables);
+    },
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => {
+        scanDocument(typeof source === "string" ? source : source.body);
+        return parse(source, { ...options, maxTokens: queryLimits.maxTokens });
+      });
+    },
+    onResultProcess({ result }) {
+      if (!Array.isArray(result) && "errors" in result) keepRequestErrorStatus(result.errors);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { GraphQLError } from "graphql";
+import { z } from "zod";
+
+/**
+ * Lengths of text arguments, checked before a resolver calls the engine. An amount is a decimal
+ * of at most a few dozen characters; a longer one is refused here, not parsed.
+ */
+export const bounded = {
+  amount: z.string().max(40),
+  walletNumber: z.string().max(32),
+  identifier: z.string().max(128),
+  signature: z.string().max(128),
+  // Above the contract's 2048, so the engine refuses 2049+ with "This value is not a valid URL."
+  // on the field, as REST does; this bound only keeps huge text out.
+  url: z.string().max(8192),
+  text: z.string().max(1000),
+  date: z.string().max(40),
+  cursor: z.string().max(64),
+} as const;
+
+interface Failure {
+  readonly issues: ReadonlyArray<{
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  }>;
+}
+
+/** A too-long argument: a 400 naming the argument, as GraphQL's own input errors do. */
+export function inputRefused(failure: Failure): GraphQLError {
+  const issue = failure.issues[0];
+  const path = (issue?.path ?? [])
+    .map((step) => String(typeof step === "object" ? step.key : step))
+    .join(".");
+  return new GraphQLError(`Argument "${path}": ${issue?.message ?? "invalid value"}`, {
+    extensions: {
+      code: "BAD_USER_INPUT",
+      ...(path ? { field: path } : {}),
+      http: { status: 400 },
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
+import { appRouter } from "./router.ts";
+
+/** Bounds of the tRPC door, sized to the largest legal request (a full batch of checkouts). */
+export const trpcLimits = {
+  /** Request body, bytes. */
+  maxBodyBytes: 128 * 1024,
+  /** Calls in one batch (ten of the largest calls, checkouts with three 2 048-character URLs, fit). */
+  maxBatchSize: 10,
+} as const;
+
+/**
+ * A request refused before tRPC saw it (the body too large, bad JSON, ...), answered in tRPC's
+ * own error envelope through the router's error formatter, so clients parse one shape only.
+ */
+export function refuseRequest(
+  code: "BAD_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_SERVER_ERROR",
+  message: string,
+): { status: number; body: { error: unknown } } {
+  const error = new TRPCError({ code, message });
+  const shape = getErrorShape({
+    config: appRouter._def._config,
+    error,
+    type: "unknown",
+    path: undefined,
+    input: undefined,
+    ctx: undefined,
+  });
+  return { status: getHTTPStatusCodeFromError(error), body: { error: shape } };
+}
