@@ -1,73 +1,101 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import type { WebhookTransport } from "@purse/engine";
+import { isPublicAddress } from "./public-address.ts";
 
-/** Loopback, private, link-local and other non-public ranges: webhooks there are refused (SSRF). */
-const privateRanges = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  privateRanges.addSubnet(network, prefix, "ipv4");
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
 }
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["::ffff:0:0", 96],
-] as const) {
-  privateRanges.addSubnet(network, prefix, "ipv6");
-}
+
+/** Host name to addresses; the system resolver unless a test injects one. */
+export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true })).map(({ address, family }) => ({
+    address,
+    family: family === 6 ? 6 : 4,
+  }));
 
 export interface HttpTransportOptions {
   /** PURSE_WEBHOOK_ALLOW_PRIVATE: deliver to loopback and private addresses too. */
   readonly allowPrivate: boolean;
   readonly timeoutMs?: number;
+  readonly resolve?: Resolver;
 }
 
 /**
  * POSTs webhooks with a timeout, without following redirects, and, unless allowed, only to
- * public addresses: every address the host resolves to is checked before the request is made.
+ * public addresses. The host is resolved once; every answer is checked, and the connection goes
+ * to the checked address (a custom `lookup`), so a second DNS answer (rebinding) is never used.
  */
 export function httpTransport(options: HttpTransportOptions): WebhookTransport {
+  const resolve = options.resolve ?? systemResolver;
   return {
     async post(url, headers, body) {
       const target = new URL(url);
       if (target.protocol !== "https:" && target.protocol !== "http:") {
         throw new Error(`refused: ${target.protocol} is not http or https`);
       }
-      if (!options.allowPrivate) await refusePrivate(target.hostname);
-      const response = await fetch(target, {
-        method: "POST",
-        headers,
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      });
-      await response.body?.cancel();
-      return response.status;
+      const address = await checkedAddress(target.hostname, resolve, options.allowPrivate);
+      return send(target, address, headers, body, options.timeoutMs ?? 10_000);
     },
   };
 }
 
-async function refusePrivate(hostname: string): Promise<void> {
+async function checkedAddress(
+  hostname: string,
+  resolve: Resolver,
+  allowPrivate: boolean,
+): Promise<ResolvedAddress> {
   const host = hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
-  for (const { address, family } of addresses) {
-    if (privateRanges.check(address, family === 6 ? "ipv6" : "ipv4")) {
+  const family = isIP(host);
+  const answers: readonly ResolvedAddress[] =
+    family === 4 || family === 6 ? [{ address: host, family }] : await resolve(host);
+  const first = answers[0];
+  if (!first) throw new Error(`refused: ${hostname} has no address`);
+  if (!allowPrivate) {
+    const refused = answers.find((answer) => !isPublicAddress(answer.address));
+    if (refused) {
       throw new Error(
-        `refused: ${hostname} resolves to the private address ${address} (PURSE_WEBHOOK_ALLOW_PRIVATE is off)`,
+        `refused: ${hostname} resolves to the private address ${refused.address} (PURSE_WEBHOOK_ALLOW_PRIVATE is off)`,
       );
     }
   }
+  return first;
+}
+
+function send(
+  target: URL,
+  address: ResolvedAddress,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<number> {
+  // Node asks the lookup for one address or (autoSelectFamily) all of them: either way, only ours.
+  const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+  const requestOptions: RequestOptions = {
+    method: "POST",
+    hostname: target.hostname.replace(/^\[|\]$/g, ""),
+    port: target.port || undefined,
+    path: `${target.pathname}${target.search}`,
+    headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+    lookup: pinned,
+    signal: AbortSignal.timeout(timeoutMs),
+  };
+  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<number>((resolvePromise, reject) => {
+    const outgoing = request(requestOptions, (response) => {
+      // Only the status matters; the body is drained and dropped.
+      response.resume();
+      resolvePromise(response.statusCode ?? 0);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
 }
