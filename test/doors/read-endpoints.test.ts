@@ -218,7 +218,7 @@ describe("currencies and the caller's profile, on every door", () => {
     await em.execute("update currencies set rate = 1.1 where code = 'EUR'");
     const after = (await read.currencies(tokens["acme"] ?? "")) as CurrencyItem[];
     expect(after[1]?.rate).toBe(1.1);
-    expect(after[1]?.timeUpdatedRate > (before[1]?.timeUpdatedRate ?? "")).toBe(true);
+    expect((after[1]?.timeUpdatedRate ?? "") > (before[1]?.timeUpdatedRate ?? "")).toBe(true);
     expect(after[0]?.timeUpdatedRate).toBe(before[0]?.timeUpdatedRate);
   });
 

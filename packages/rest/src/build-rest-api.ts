@@ -27,6 +27,7 @@ import { registerShowProfile } from "./routes/show-profile.ts";
 import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
@@ -95,6 +96,7 @@ export async function buildRestApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({ ...restServerOptions, logger: options.logger ?? false });
   installErrorHandling(app);
+  await registerSecurityHeaders(app, { production: deps.options.requireHttpsUrls });
   await app.register(restApi, { deps });
   return app;
 }

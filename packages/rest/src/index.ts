@@ -10,3 +10,4 @@ export { type ErrorBody, errorBody, purseErrorBody } from "./http/error-body.ts"
 export { answerError, installErrorHandling, retryAfterSeconds } from "./http/error-handling.ts";
 export { docsPath, openApiPath } from "./http/openapi.ts";
 export { restServerOptions } from "./http/server-options.ts";
+export { registerSecurityHeaders, type SecurityHeadersOptions } from "./security-headers.ts";

@@ -31,7 +31,10 @@ button.cancel { background: #fff; color: var(--ink); border-color: #8a94a6; }
 button[disabled] { opacity: .6; cursor: progress; }
 .alert { margin: 16px 0 0; padding: 10px 12px; border-radius: 10px; background: #fef3f2; color: var(--danger);
   border: 1px solid #fda29b; }
-.alert:empty { display: none; }
+.alert[hidden] { display: none; }
+.alert p { margin: 0; }
+.reason { color: var(--muted); font-size: .85rem; margin-top: 4px; }
+.alert .reason { color: #7a271a; }
 .note { color: var(--muted); font-size: .85rem; margin-top: 16px; }
 .status { text-align: center; padding: 8px 0; }
 .status .icon { font-size: 2.5rem; }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { installErrorHandling, restApi, restServerOptions } from "@purse/rest";
+import { installErrorHandling, registerSecurityHeaders, restApi, restServerOptions } from "@purse/rest";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
@@ -31,6 +31,8 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
   installErrorHandling(app);
+  // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.
+  await registerSecurityHeaders(app, { production: runtime.config.production });
   registerHealth(app, runtime);
   registerMetrics(app, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
