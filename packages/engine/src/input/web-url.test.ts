@@ -32,11 +32,7 @@ describe("redirect and notification URLs", () => {
     expect(optionalWebUrl(value, "success_url", lenient)).toBe(value);
   });
 
-  it.each([
-    null,
-    undefined,
-    "",
-  ])("treats %s as absent", (value) => {
+  it.each([null, undefined, ""])("treats %s as absent", (value) => {
     expect(optionalWebUrl(value, "success_url", lenient)).toBeNull();
   });
 
