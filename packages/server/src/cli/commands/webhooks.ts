@@ -36,7 +36,9 @@ export function registerWebhooks(program: Command): void {
         });
         printResult(
           { id: Number(id), status: "pending" },
-          `Delivery ${id} is queued; a running purse serve will send it within a second.`,
+          db.location.kind === "embedded"
+            ? `Delivery ${id} is queued; purse serve sends it when it starts.`
+            : `Delivery ${id} is queued; a running purse serve will send it within a second.`,
         );
       }),
     );
