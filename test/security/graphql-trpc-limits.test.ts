@@ -49,6 +49,13 @@ describe("GraphQL and tRPC refuse oversized and hostile requests", () => {
     expect(answer.body.error.message).toBe("Request body is larger than 131072 bytes.");
   });
 
+  it("tRPC: malformed JSON is tRPC's own BAD_REQUEST, in its envelope", async () => {
+    const answer = await api.call("POST", "/trpc/transfer", { token, body: '{"walletFrom": ' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.data.code).toBe("BAD_REQUEST");
+    expect(answer.body.error.data.purseCode).toBeNull();
+  });
+
   it("tRPC: a batch of 3 000 calls is a BAD_REQUEST from tRPC itself", async () => {
     // "me" keeps the URL under Node's 16 KiB header limit, so the batch limit is what refuses it.
     const paths = Array.from({ length: 3_000 }, () => "me").join(",");
