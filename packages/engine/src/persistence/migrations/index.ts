@@ -2,6 +2,7 @@ import { Migration0001Ledger } from "./0001-ledger.ts";
 import { Migration0002WebhookOutbox } from "./0002-webhook-outbox.ts";
 import { Migration0003CurrencyRateTime } from "./0003-currency-rate-time.ts";
 import { Migration0004VoucherCodeSealed } from "./0004-voucher-code-sealed.ts";
+import { Migration0005LedgerHashChain } from "./0005-ledger-hash-chain.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -12,4 +13,5 @@ export const migrationsList = [
   { name: "0002-webhook-outbox", class: Migration0002WebhookOutbox },
   { name: "0003-currency-rate-time", class: Migration0003CurrencyRateTime },
   { name: "0004-voucher-code-sealed", class: Migration0004VoucherCodeSealed },
+  { name: "0005-ledger-hash-chain", class: Migration0005LedgerHashChain },
 ];
