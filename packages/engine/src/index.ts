@@ -101,6 +101,14 @@ export {
 } from "./voucher-activation/activate-voucher.ts";
 export { closeExpiredVouchers } from "./voucher-activation/close-expired-vouchers.ts";
 export { getVoucherInfo, type VoucherInfo } from "./voucher-activation/voucher-info.ts";
+export { type BuyVoucherInput, buyVoucher } from "./voucher-purchase/buy-voucher.ts";
+export {
+  listVouchers,
+  maxVoucherPage,
+  type VoucherPage,
+  vouchersPerPage,
+} from "./voucher-purchase/list-vouchers.ts";
+export type { PurchasedVoucherView } from "./voucher-purchase/purchased-vouchers.ts";
 export {
   type DispatcherOptions,
   listWebhookDeliveries,

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { PurseError } from "../errors/index.ts";
+import type { SecretBox } from "../keys/secret-keyring.ts";
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
 import { decimalTextToMinor } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
-import { hashSecret } from "../secrets/index.ts";
 import { recordVoucher } from "../voucher-activation/record-voucher.ts";
+import { sealVoucherCode } from "../voucher-activation/voucher-code.ts";
 import { userIdByLogin } from "./admin-users.ts";
 
 /** Operator switches on a currency (the `purse currencies` command). */
@@ -30,10 +31,11 @@ export interface IssuedVoucher {
 
 /**
  * Issues a paid voucher: its value moves from equity to the voucher account, from which activation
- * later pays. The code is returned once and stored only as a hash.
+ * later pays. The code is returned, and stored sealed (its buyer can list it again).
  */
 export async function issueVoucher(
   db: Database,
+  box: SecretBox,
   voucher: { currency: string; amount: string; type: 1 | 2; creatorLogin: string; expiresAt: Date },
 ): Promise<IssuedVoucher> {
   const creatorId = await userIdByLogin(db, voucher.creatorLogin);
@@ -41,7 +43,6 @@ export async function issueVoucher(
     number: `V-${randomBytes(4).toString("hex").toUpperCase()}`,
     code: [0, 1, 2].map(() => randomBytes(2).readUInt16BE(0).toString().padStart(5, "0").slice(-4)).join("-"),
   };
-  const codeHash = await hashSecret(issued.code);
   await db.em().transactional(async (em) => {
     const currency = await firstRow(
       em,
@@ -55,7 +56,7 @@ export async function issueVoucher(
     if (amount <= 0n) throw new Error("the amount must be positive");
     await recordVoucher(em, {
       number: issued.number,
-      codeHash,
+      code: { codeSealed: sealVoucherCode(box, issued.number, issued.code), codeHash: null },
       currencyId: currency.id,
       amountMinor: amount,
       type: voucher.type,

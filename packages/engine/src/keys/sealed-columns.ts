@@ -22,6 +22,8 @@ export const sealedColumns: readonly SealedColumn[] = [
     rowKey: "client_id",
     field: "webhook_secret",
   },
+  // Bound to the voucher number, as `voucher-activation/voucher-code.ts` seals it.
+  { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
 ];
 
 /** A client's form token: it signs checkouts and the spec's webhook `signature`. */

@@ -16,6 +16,7 @@ import type { Database } from "../persistence/database.ts";
 import { rows, sql, toId } from "../persistence/sql.ts";
 import { generateWebhookSecret, hashPassword, hashSecret } from "../secrets/index.ts";
 import { recordVoucher } from "../voucher-activation/record-voucher.ts";
+import { sealVoucherCode } from "../voucher-activation/voucher-code.ts";
 import { WalletStatus } from "../wallet/wallet-status.ts";
 
 export interface SeedSummary {
@@ -54,14 +55,12 @@ export async function seedFixture(db: Database, secretBox: SecretBox, input: unk
 interface HashedSecrets {
   passwords: string[];
   clientSecrets: string[];
-  voucherCodes: string[];
 }
 
 async function hashFixtureSecrets(fixture: Fixture): Promise<HashedSecrets> {
   return {
     passwords: await Promise.all(fixture.users.map((user) => hashPassword(user.password))),
     clientSecrets: await Promise.all(fixture.clients.map((client) => hashSecret(client.client_secret))),
-    voucherCodes: await Promise.all(fixture.vouchers.map((voucher) => hashSecret(voucher.voucher_code))),
   };
 }
 
@@ -169,12 +168,12 @@ async function insertFixture(em: SqlEntityManager, fixture: Fixture, hashed: Has
       });
     }
   }
-  for (const [index, v] of fixture.vouchers.entries()) {
+  for (const v of fixture.vouchers) {
     const currency = currencyOf(v.currency);
     const amount = decimalTextToMinor(v.amount, currency.precession);
     await recordVoucher(em, {
       number: v.voucher_number,
-      codeHash: hashed.voucherCodes[index] ?? "",
+      code: { codeSealed: sealVoucherCode(box, v.voucher_number, v.voucher_code), codeHash: null },
       currencyId: currency.id,
       amountMinor: amount,
       type: v.type,

@@ -12,9 +12,9 @@ import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkOperationLimits } from "../operation/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
-import { verifySecret } from "../secrets/index.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
 import { checkVoucherActivation, VoucherStatus } from "../voucher/index.ts";
+import { voucherCodeMatches } from "./voucher-code.ts";
 import { findVoucher, type VoucherRecord } from "./voucher-store.ts";
 
 export interface VoucherActivationInput {
@@ -58,8 +58,8 @@ export async function activateVoucher(
   return runMovement(deps, {
     operation: "voucher-activation",
     lock: { owner: actor.userId, fingerprint: voucherNumber },
-    // The slow code hash is checked before any lock is taken.
-    check: () => voucherCodeMatches(deps, voucherNumber, voucherCode),
+    // Checked before any lock is taken: codes of older vouchers are slow hashes.
+    check: () => givenCodeMatches(deps, voucherNumber, voucherCode),
     idempotency: {
       keys: { userId: actor.userId, externalId: null, idempotencyKey, fingerprint },
       replay: (transactionId) => ({ message: voucherActivated, transactionId }),
@@ -125,9 +125,9 @@ export async function activateVoucher(
   });
 }
 
-async function voucherCodeMatches(deps: EngineDependencies, number: string, code: string): Promise<boolean> {
+async function givenCodeMatches(deps: EngineDependencies, number: string, code: string): Promise<boolean> {
   const voucher = await findVoucher(deps.db.em(), number, { lock: false });
-  return voucher !== null && (await verifySecret(code, voucher.codeHash));
+  return voucher !== null && (await voucherCodeMatches(deps.secretBox, voucher.number, voucher.code, code));
 }
 
 export function voucherFacts(voucher: VoucherRecord) {

@@ -7,10 +7,10 @@ import { formatMinor } from "../money/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { formatTimestamp } from "../queries/timestamps.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
-import { verifySecret } from "../secrets/index.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
 import { checkVoucherRedeemable } from "../voucher/index.ts";
 import { voucherFacts } from "./activate-voucher.ts";
+import { voucherCodeMatches } from "./voucher-code.ts";
 import { findVoucher } from "./voucher-store.ts";
 
 export interface VoucherInfo {
@@ -37,7 +37,8 @@ export async function getVoucherInfo(
   const voucherCode = requiredText(input.voucherCode, "voucher_code");
   const em = deps.db.em();
   const voucher = await findVoucher(em, voucherNumber, { lock: false });
-  const codeMatches = voucher !== null && (await verifySecret(voucherCode, voucher.codeHash));
+  const codeMatches =
+    voucher !== null && (await voucherCodeMatches(deps.secretBox, voucher.number, voucher.code, voucherCode));
   const activator = await firstRow(
     em,
     sql<{ blocked: boolean }>`select blocked from users where id = ${actor.userId}`,

@@ -2,12 +2,14 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
 import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
+import type { StoredVoucherCode } from "./voucher-code.ts";
 
 /** A voucher with what the activation rules need: creator state, purchase status and currency. */
 export interface VoucherRecord {
   readonly id: number;
   readonly number: string;
-  readonly codeHash: string;
+  /** How its code is kept (sealed, or hashed for rows from before sealing). */
+  readonly code: StoredVoucherCode;
   readonly amountMinor: bigint;
   readonly type: number;
   readonly status: number;
@@ -21,7 +23,8 @@ export interface VoucherRecord {
 interface VoucherRow extends CurrencyColumns {
   id: string;
   number: string;
-  code_hash: string;
+  code_sealed: string | null;
+  code_hash: string | null;
   amount_minor: string;
   type: number;
   status: number;
@@ -31,7 +34,10 @@ interface VoucherRow extends CurrencyColumns {
   transaction_status: number;
 }
 
-/** With `lock`, the voucher row is locked: concurrent confirms of one voucher queue, one wins. */
+/**
+ * Finds a voucher by its number (unique index): one row, whose code the caller then compares in
+ * constant time, so a lookup costs the same however many vouchers exist.
+ * With `lock`, the voucher row is locked: concurrent confirms of one voucher queue, one wins. */
 export async function findVoucher(
   em: SqlEntityManager,
   number: string,
@@ -40,7 +46,7 @@ export async function findVoucher(
   const row = await firstRow(
     em,
     sql<VoucherRow>`
-      select v.id, v.number, v.code_hash, v.amount_minor, v.type, v.status, v.expired_at, v.creator_user_id,
+      select v.id, v.number, v.code_sealed, v.code_hash, v.amount_minor, v.type, v.status, v.expired_at, v.creator_user_id,
         u.blocked as creator_blocked, t.status as transaction_status, ${sql.raw(currencyColumns)}
       from vouchers v
       join users u on u.id = v.creator_user_id
@@ -53,7 +59,7 @@ export async function findVoucher(
   return {
     id: toId(row.id),
     number: row.number,
-    codeHash: row.code_hash,
+    code: { codeSealed: row.code_sealed, codeHash: row.code_hash },
     amountMinor: toBigInt(row.amount_minor),
     type: Number(row.type),
     status: Number(row.status),

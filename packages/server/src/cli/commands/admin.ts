@@ -140,7 +140,7 @@ export function registerAdmin(program: Command, clients: Command): void {
     .action((o: { currency: string; amount: string; creator: string; type: string; days: string }) =>
       withDatabase(async (db) => {
         if (o.type !== "1" && o.type !== "2") throw new Error("--type is 1 or 2");
-        const issued = await issueVoucher(db, {
+        const issued = await issueVoucher(db, await openSecretBox(db, readConfig().secretKey), {
           currency: o.currency,
           amount: o.amount,
           type: o.type === "1" ? 1 : 2,
