@@ -3,6 +3,7 @@ import { Migration0002WebhookOutbox } from "./0002-webhook-outbox.ts";
 import { Migration0003CurrencyRateTime } from "./0003-currency-rate-time.ts";
 import { Migration0004VoucherCodeSealed } from "./0004-voucher-code-sealed.ts";
 import { Migration0005LedgerHashChain } from "./0005-ledger-hash-chain.ts";
+import { Migration0006CredentialOverlapAndPruning } from "./0006-credential-overlap-and-pruning.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -14,4 +15,5 @@ export const migrationsList = [
   { name: "0003-currency-rate-time", class: Migration0003CurrencyRateTime },
   { name: "0004-voucher-code-sealed", class: Migration0004VoucherCodeSealed },
   { name: "0005-ledger-hash-chain", class: Migration0005LedgerHashChain },
+  { name: "0006-credential-overlap-and-pruning", class: Migration0006CredentialOverlapAndPruning },
 ];
