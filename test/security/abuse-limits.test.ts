@@ -1,7 +1,7 @@
 import { checkoutSignature } from "@purse/engine";
-import { sampleFixture } from "@purse/engine/testing";
+import { dropDatabase, sampleFixture } from "@purse/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { createSeededDatabase, startTestServer, type TestServer } from "../support/test-server.ts";
 
 /**
  * Issue 9 item 7: calls before a user is known are rate-limited by client id and client address,
@@ -210,5 +210,26 @@ describe("without PURSE_TRUST_PROXY", () => {
       statuses.push(response.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe("two processes on one Redis", () => {
+  it("share the /token budget: calls on the first count on the second", async () => {
+    const database = await createSeededDatabase();
+    const env = { PURSE_RATE_LIMIT_PER_MINUTE: String(limit) };
+    const one = await startTestServer({ database, env });
+    const two = await startTestServer({ database, env });
+    try {
+      const attempt = (server: TestServer) =>
+        server.call("POST", "/token", {
+          body: { grant_type: "client_credentials", client_id: "acme", client_secret: "guess" },
+        });
+      for (let call = 0; call < limit; call += 1) expect((await attempt(one)).status).toBe(401);
+      expect((await attempt(two)).status).toBe(429);
+    } finally {
+      await one.close();
+      await two.close();
+      await dropDatabase(database.name);
+    }
   });
 });
