@@ -89,6 +89,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vouchers/buy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy a voucher from one of the caller's USD wallets */
+        post: operations["buyVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy a voucher (the same as POST /api/vouchers/buy, under the name some clients call) */
+        post: operations["buyVoucherByConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's purchased vouchers, newest first, with their codes */
+        get: operations["listVouchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions/histories": {
         parameters: {
             query?: never;
@@ -301,6 +352,23 @@ export interface components {
             id: number;
             code: string;
             precession: number;
+        };
+        PurchasedVoucher: {
+            /** @description The voucher's id */
+            id: number;
+            /** @description The voucher's value, as history items carry amounts */
+            amount: number;
+            /** @description 0 pending (can be activated), 1 activated, 2 closed (expired) */
+            status: number;
+            /** @description The voucher code (voucher_code for activation), shown to its buyer only; null for a voucher stored before codes were kept encrypted (only a hash of its code exists) */
+            secret: string | null;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            dateCreated: string;
+            currencyCode: string;
+            /** @description The voucher_number to activate it with */
+            voucherNumber: string;
+            /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
+            expiredAt: string;
         };
         TokenResponse: {
             /** @constant */
@@ -862,6 +930,252 @@ export interface operations {
                             status: number;
                             /** @description YYYY-MM-DD HH:MM:SS, UTC */
                             expired_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buyVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body: the same voucher again, no money moved */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00",
+                 *       "wallet_from": "U100000020",
+                 *       "additional": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Decimal amount, preferably as a string such as "10.50" (at most 40 characters); a bare number is accepted */
+                    amount: string | number;
+                    /** @description One of the caller's active USD wallets; it pays the amount */
+                    wallet_from: string;
+                    /** @description Free text kept with the purchase transaction */
+                    additional?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Bought: the voucher with its code (or the first purchase again, for a repeated Idempotency-Key) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["PurchasedVoucher"];
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buyVoucherByConfirm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body: the same voucher again, no money moved */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "25.00",
+                 *       "wallet_from": "U100000020",
+                 *       "additional": ""
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Decimal amount, preferably as a string such as "10.50" (at most 40 characters); a bare number is accepted */
+                    amount: string | number;
+                    /** @description One of the caller's active USD wallets; it pays the amount */
+                    wallet_from: string;
+                    /** @description Free text kept with the purchase transaction */
+                    additional?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Bought: the voucher with its code (or the first purchase again, for a repeated Idempotency-Key) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["PurchasedVoucher"];
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1) to 100000; 20 vouchers a page */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's vouchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: {
+                            /** @description The caller's purchased vouchers, newest first */
+                            items: components["schemas"]["PurchasedVoucher"][];
+                            meta: {
+                                /** @description Current page */
+                                page: number;
+                                per_page: number;
+                                /** @description Number of the caller's vouchers */
+                                total: number;
+                                /** @description Number of pages */
+                                last_page: number;
+                            };
                         };
                     };
                 };

@@ -1,10 +1,10 @@
+import { maxAmountLength } from "@purse/engine";
 import { z } from "zod";
 import {
-  amountInput,
   bodyErrors,
   envelope,
   errorSchema,
-  identifierInput,
+  identifierAsSent,
   maxLength,
   optionalBoundedText,
   optionalText,
@@ -17,13 +17,17 @@ export const createCheckoutBody = z.object({
     "Receiving wallet: of the merchant or partner whose form token signs",
   ),
   wallet_from: text(maxLength.walletNumber).describe("Paying wallet"),
-  amount: amountInput,
-  id: identifierInput.describe(
+  // Kept as sent (string or number): a number sent may be signed as that number.
+  amount: z
+    .union([z.string().max(maxAmountLength), z.number()])
+    .describe('Decimal amount, preferably as a string such as "10.50"; a bare number is accepted'),
+  id: identifierAsSent.describe(
     "Your payment id; unique per receiving user: text of at most 64 characters, or a JSON integer up to 2^53-1",
   ),
   signature: optionalBoundedText(maxLength.signature).describe(
-    'SHA-256 hex of the compact JSON {"wallet_to","wallet_from","amount","id","secret"} (string values, ' +
-      "this key order), secret = your form token",
+    'SHA-256 hex of the JSON text of {"wallet_to","wallet_from","amount","id","secret"} (this key order, ' +
+      "secret = your form token) as JSON.stringify, PHP json_encode or Python json.dumps write it; " +
+      "string values, or amount/id as the JSON number you sent. See docs/signing.md",
   ),
   success_url: optionalText.describe("Where the payer goes after paying"),
   cancel_url: optionalText.describe("Where the payer goes after cancelling"),

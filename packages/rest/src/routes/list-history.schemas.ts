@@ -23,7 +23,9 @@ const historyItem = z
     currency_to_code: z.string(),
     amount_from: z.number().describe("Debited from wallet_from (amount plus any commission it paid)"),
     amount_to: z.number().describe("Credited to wallet_to"),
-    total_usd: z.number().describe("Change of the caller's balance, in USD at the currency's rate"),
+    total_usd: z
+      .number()
+      .describe("Change of the caller's USD balance (0 for a movement in another currency)"),
     description: z.string(),
     additional: z.string(),
     voucher_number: z.string().describe("The activated voucher, for voucher activations"),

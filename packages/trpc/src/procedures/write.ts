@@ -23,8 +23,9 @@ export const checkout = publicProcedure
     z.object({
       walletTo: bounded.walletNumber,
       walletFrom: bounded.walletNumber,
-      amount: bounded.amount,
-      id: bounded.identifier,
+      // A number sent may be signed as that number (docs/signing.md), so its kind is kept.
+      amount: z.union([bounded.amount, z.number()]),
+      id: z.union([bounded.identifier, z.number()]),
       signature: bounded.signature,
       successUrl: bounded.url.nullish(),
       cancelUrl: bounded.url.nullish(),
@@ -33,7 +34,14 @@ export const checkout = publicProcedure
     }),
   )
   .output(z.object({ url: z.string(), expiredAt: z.string() }))
-  .mutation(({ ctx, input }) => createCheckout(ctx.deps, input));
+  .mutation(({ ctx, input }) =>
+    createCheckout(ctx.deps, {
+      ...input,
+      amount: String(input.amount),
+      id: String(input.id),
+      sentAsNumber: { amount: typeof input.amount === "number", id: typeof input.id === "number" },
+    }),
+  );
 
 export const activate = authedProcedure
   .input(
