@@ -19,6 +19,10 @@ const specPaths = [
   // Beyond the specification: read endpoints existing clients call.
   "/api/currencies",
   "/api/user/me",
+  // Beyond the specification: vouchers clients buy and list.
+  "/api/vouchers",
+  "/api/vouchers/buy",
+  "/api/vouchers/confirm",
 ];
 
 describe("the API's surface", () => {

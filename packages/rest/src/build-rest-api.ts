@@ -11,6 +11,7 @@ import type { RegisterRoute, RestApp } from "./http/route-context.ts";
 import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
+import { registerBuyVoucher } from "./routes/buy-voucher.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
@@ -19,6 +20,7 @@ import { registerIssueToken } from "./routes/issue-token.ts";
 import { registerListCurrencies } from "./routes/list-currencies.ts";
 import { registerListHistory } from "./routes/list-history.ts";
 import { registerListRates } from "./routes/list-rates.ts";
+import { registerListVouchers } from "./routes/list-vouchers.ts";
 import { registerListWallets } from "./routes/list-wallets.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
@@ -37,6 +39,8 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerTransferFunds,
   registerConfirmVoucher,
   registerVoucherInfo,
+  registerBuyVoucher,
+  registerListVouchers,
   registerListHistory,
   registerShowTransaction,
   registerListWallets,

@@ -38,6 +38,8 @@ describe("the committed packages/rest/openapi.json", () => {
       .flatMap((item) => Object.values(item))
       .filter((operation) => operation.requestBody);
     expect(withBodies.map((operation) => operation.operationId).sort()).toEqual([
+      "buyVoucher",
+      "buyVoucherByConfirm",
       "confirmVoucherActivation",
       "createCheckout",
       "issueToken",

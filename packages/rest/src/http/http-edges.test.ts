@@ -183,6 +183,10 @@ describe("the OpenAPI document and the reference page", () => {
     // Beyond the specification: what existing clients read (GET /api/currencies, /api/user/me).
     "/api/currencies": ["get"],
     "/api/user/me": ["get"],
+    // Beyond the specification: vouchers clients buy and list.
+    "/api/vouchers": ["get"],
+    "/api/vouchers/buy": ["post"],
+    "/api/vouchers/confirm": ["post"],
   };
 
   it("is valid OpenAPI 3.1 and describes every path of the specification and the client extras, only those", async () => {

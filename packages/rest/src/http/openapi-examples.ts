@@ -51,6 +51,8 @@ export const requestBodyExamples: Readonly<Record<string, Record<string, unknown
     payment_id: "transfer-1001",
     description: "Invoice 1001",
   },
+  buyVoucher: { amount: "25.00", wallet_from: demoValues.partnerWallet, additional: "" },
+  buyVoucherByConfirm: { amount: "25.00", wallet_from: demoValues.partnerWallet, additional: "" },
   confirmVoucherActivation: {
     voucher_number: "V-0001",
     voucher_code: "1111-2222-3333",
