@@ -20,7 +20,7 @@ describe("altcha captcha (in process, the embedded default)", () => {
     const captcha = altchaCaptcha(secret);
     const { challenge, solution } = await solvedPayload(captcha);
     expect(await captcha.verify(encode({ challenge, solution }))).toBe(true);
-    const { parameters, signature } = challenge as { parameters: Record<string, unknown>; signature: string };
+    const { parameters, signature } = challenge;
     const shuffled = {
       solution,
       challenge: { signature, parameters: Object.fromEntries(Object.entries(parameters).reverse()) },
