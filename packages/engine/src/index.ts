@@ -10,6 +10,7 @@ export {
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";
+export { revokeClientTokens, rotateClientSecret, rotateFormToken } from "./auth/rotate-client-credentials.ts";
 export {
   altchaCaptcha,
   type Captcha,
@@ -20,11 +21,22 @@ export {
 export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
+export {
+  failAllExpiredCheckouts,
+  failExpiredCheckouts,
+  type SweepDependencies,
+} from "./checkout/fail-expired-checkouts.ts";
+export {
+  type CheckoutListFilter,
+  type CheckoutListItem,
+  listCheckouts,
+  listCheckoutsOfLogin,
+  maxCheckoutListLimit,
+} from "./checkout/list-checkouts.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
-export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export {
   eventStream,
   inProcessEventBus,
@@ -33,6 +45,7 @@ export {
   UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
+export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";
 export {
   formTokenBinding,
@@ -81,6 +94,7 @@ export {
 } from "./queries/transaction-search.ts";
 export type { CurrencyView, WalletView } from "./queries/views.ts";
 export * from "./rate-limit/index.ts";
+export { defaultRetention, type PruneSummary, pruneTables, type Retention } from "./retention/prune-tables.ts";
 export {
   checkoutSignature,
   type JsonForm,
@@ -94,6 +108,7 @@ export { type TransferResult, transferFunds, transferSucceeded } from "./transfe
 export type { TransferInput } from "./transfer/transfer-request.ts";
 export { type AuditCheck, type AuditReport, auditLedger } from "./use-cases/audit-ledger.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./use-cases/seed-fixture.ts";
+export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {
   activateVoucher,
   type VoucherActivation,
@@ -122,4 +137,3 @@ export {
   WebhookDispatcher,
   type WebhookTransport,
 } from "./webhooks/index.ts";
-export { showProfile, type UserProfileView } from "./user/show-profile.ts";

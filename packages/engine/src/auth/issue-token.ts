@@ -37,10 +37,12 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   const em = deps.db.em();
   const client = await firstRow(
     em,
-    sql<{ id: string; user_id: string; secret_hash: string }>`
-      select id, user_id, secret_hash from clients where client_id = ${request.clientId}`,
+    sql<{ id: string; user_id: string; secret_hash: string; previous_secret_hash: string | null }>`
+      select id, user_id, secret_hash,
+        case when previous_secret_until > now() then previous_secret_hash end as previous_secret_hash
+      from clients where client_id = ${request.clientId}`,
   );
-  if (!client || !(await verifySecret(request.clientSecret, client.secret_hash))) {
+  if (!client || !(await verifyClientSecret(request.clientSecret, client))) {
     throw new PurseError("OAUTH_INVALID_CLIENT");
   }
   const token = generateOpaqueToken();
@@ -51,6 +53,15 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
     em.getKysely(),
   );
   return { token_type: "Bearer", expires_in: lifetime, access_token: token };
+}
+
+/** The current secret, or during a rotation's overlap the previous one (`purse clients rotate-secret`). */
+async function verifyClientSecret(
+  secret: string,
+  client: { secret_hash: string; previous_secret_hash: string | null },
+): Promise<boolean> {
+  if (await verifySecret(secret, client.secret_hash)) return true;
+  return client.previous_secret_hash !== null && verifySecret(secret, client.previous_secret_hash);
 }
 
 /** RFC 7009: revoking an unknown or already revoked token is not an error. */

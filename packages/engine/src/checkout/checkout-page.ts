@@ -38,6 +38,8 @@ export async function getCheckoutPage(deps: EngineDependencies, token: string): 
     expiresAtIso: checkout.expiredAt.toISOString(),
   };
   if (checkout.status === TransactionStatus.SUCCESS) return { state: "paid", ...details };
+  // FAIL is an expired link the sweep has closed and reported to the merchant.
+  if (checkout.status === TransactionStatus.FAIL) return { state: "expired", ...details };
   if (checkout.status !== TransactionStatus.PENDING) return { state: "cancelled", ...details };
   if (checkout.expiredAt.getTime() <= deps.now().getTime()) return { state: "expired", ...details };
   return { state: "open", ...details };

@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
-import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
@@ -44,6 +44,17 @@ interface CheckoutRow extends CurrencyColumns {
   expired_at: Date | string;
 }
 
+const checkoutSelect = sql`
+  select k.id, k.merchant_user_id, u.name as merchant_name, k.client_id, k.payment_id,
+    k.wallet_from_id, wf.number as wallet_from_number, wf.user_id as wallet_from_owner_id,
+    wt.number as wallet_to_number, k.amount_minor, k.commission_minor, k.success_url, k.cancel_url,
+    k.status_url, k.status, k.expired_at, ${sql.raw(currencyColumns)}
+  from checkouts k
+  join users u on u.id = k.merchant_user_id
+  join wallets wf on wf.id = k.wallet_from_id
+  join wallets wt on wt.id = k.wallet_to_id
+  join currencies c on c.id = k.currency_id`;
+
 /** The checkout behind a payment link token; with `lock`, its row is locked (one outcome per link). */
 export async function findCheckoutByToken(
   em: SqlEntityManager,
@@ -52,20 +63,34 @@ export async function findCheckoutByToken(
 ): Promise<CheckoutRecord | null> {
   const row = await firstRow(
     em,
-    sql<CheckoutRow>`
-      select k.id, k.merchant_user_id, u.name as merchant_name, k.client_id, k.payment_id,
-        k.wallet_from_id, wf.number as wallet_from_number, wf.user_id as wallet_from_owner_id,
-        wt.number as wallet_to_number, k.amount_minor, k.commission_minor, k.success_url, k.cancel_url,
-        k.status_url, k.status, k.expired_at, ${sql.raw(currencyColumns)}
-      from checkouts k
-      join users u on u.id = k.merchant_user_id
-      join wallets wf on wf.id = k.wallet_from_id
-      join wallets wt on wt.id = k.wallet_to_id
-      join currencies c on c.id = k.currency_id
+    sql<CheckoutRow>`${checkoutSelect}
       where k.token_hash = ${hashOpaqueToken(token)}
       ${options.lock ? sql`for update of k` : sql``}`,
   );
-  if (!row) return null;
+  return row ? checkoutFromRow(row) : null;
+}
+
+/**
+ * Pending checkouts whose link has expired, locked for the caller's transaction. Rows another
+ * process holds (a sweep, or a payer's last-second attempt) are skipped, not waited for.
+ */
+export async function lockExpiredCheckouts(
+  em: SqlEntityManager,
+  now: Date,
+  limit: number,
+): Promise<CheckoutRecord[]> {
+  const found = await rows(
+    em,
+    sql<CheckoutRow>`${checkoutSelect}
+      where k.status = 1 and k.expired_at <= ${now}
+      order by k.expired_at, k.id
+      limit ${limit}
+      for update of k skip locked`,
+  );
+  return found.map(checkoutFromRow);
+}
+
+function checkoutFromRow(row: CheckoutRow): CheckoutRecord {
   return {
     id: toId(row.id),
     merchantUserId: toId(row.merchant_user_id),

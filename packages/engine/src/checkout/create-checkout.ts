@@ -115,15 +115,20 @@ async function signingClient(
   sentAsNumber: SentAsNumber,
 ): Promise<number> {
   if (signature === "") throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");
-  const clients = await rows(
+  // Each client's form token, and during a rotation's overlap its previous one as well.
+  const tokens = await rows(
     deps.db.em(),
     sql<{
       id: string;
       client_id: string;
       form_token_sealed: string;
-    }>`select id, client_id, form_token_sealed from clients where user_id = ${receiver.userId}`,
+    }>`select id, client_id, form_token_sealed from clients where user_id = ${receiver.userId}
+      union all
+      select id, client_id, previous_form_token_sealed from clients
+      where user_id = ${receiver.userId} and previous_form_token_until > now()
+        and previous_form_token_sealed is not null`,
   );
-  const signed = clients.find((client) =>
+  const signed = tokens.find((client) =>
     verifyCheckoutSignature(
       { wallet_to: fields.walletTo, wallet_from: fields.walletFrom, amount: fields.amount, id: fields.id },
       deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),

@@ -3,17 +3,15 @@ import { verifyUserPassword } from "../auth/verify-user-password.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { requiredText } from "../input/text-fields.ts";
-import { formTokenBinding } from "../keys/sealed-columns.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { formatMinor } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
 import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
-import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
+import { completeCheckout, externalIdFor } from "./complete-checkout.ts";
 
 export interface PayCheckoutInput {
   readonly token?: string | null;
@@ -30,21 +28,6 @@ export interface PayCheckoutResult {
   readonly transactionId: number;
   /** Where the payer's browser goes next: success_url or cancel_url (may be empty). */
   readonly redirectUrl: string;
-}
-
-/**
- * The checkout's id becomes the payment's external_id, so the merchant finds it with
- * `show?external_id=`; unless the merchant already used that id for a transfer of its own. A
- * transfer committing that id between this check and the insert trips the unique index; the
- * movement pipeline then runs the payment again, and this check sees the transfer.
- */
-async function externalIdFor(em: SqlEntityManager, checkout: CheckoutRecord): Promise<string | null> {
-  const taken = await firstRow(
-    em,
-    sql<{ id: string }>`select id from transactions
-      where user_id = ${checkout.merchantUserId} and external_id = ${checkout.paymentId} limit 1`,
-  );
-  return taken ? null : checkout.paymentId;
 }
 
 /** Labels by the receiver's role (spec: merchant "Deposit of funds", partner "Sell Funds"). */
@@ -79,6 +62,8 @@ export async function payCheckout(
     lock: (checkout) => ({ owner: checkout.id, fingerprint: "" }),
     async move(em, checkout) {
       const current = await findCheckoutByToken(em, token, { lock: true });
+      // Expired unpaid and already closed by the sweep (FAIL): still "Payment link expired".
+      if (current?.status === TransactionStatus.FAIL) throw new PurseError("CHECKOUT_EXPIRED");
       if (!current || current.status !== TransactionStatus.PENDING) throw new PurseError("HASH_NOT_VALID");
       if (current.expiredAt.getTime() <= deps.now().getTime()) throw new PurseError("CHECKOUT_EXPIRED");
       const result = action === "pay" ? await pay(deps, em, current) : await cancel(deps, em, current);
@@ -146,7 +131,7 @@ async function pay(
       { account: "fee", amountMinor: fee },
     ],
   });
-  await complete(deps, em, checkout, TransactionStatus.SUCCESS, recorded.id);
+  await completeCheckout(deps, em, checkout, TransactionStatus.SUCCESS, recorded.id);
   return { status: "SUCCESS", transactionId: recorded.id, redirectUrl: checkout.successUrl };
 }
 
@@ -171,44 +156,6 @@ async function cancel(
     description: `Checkout ${checkout.paymentId}`,
     legs: [],
   });
-  await complete(deps, em, checkout, TransactionStatus.CANCEL, recorded.id);
+  await completeCheckout(deps, em, checkout, TransactionStatus.CANCEL, recorded.id);
   return { status: "CANCEL", transactionId: recorded.id, redirectUrl: checkout.cancelUrl };
-}
-
-/** Closes the checkout and writes its notification to the outbox, in the payment's transaction. */
-async function complete(
-  deps: EngineDependencies,
-  em: SqlEntityManager,
-  checkout: CheckoutRecord,
-  status: typeof TransactionStatus.SUCCESS | typeof TransactionStatus.CANCEL,
-  transactionId: number,
-): Promise<void> {
-  await sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
-    where id = ${checkout.id}`.execute(em.getKysely());
-  const client = await firstRow(
-    em,
-    sql<{
-      client_id: string;
-      form_token_sealed: string;
-    }>`select client_id, form_token_sealed from clients where id = ${checkout.clientId}`,
-  );
-  if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
-  const precession = checkout.currency.precession;
-  const succeeded = status === TransactionStatus.SUCCESS;
-  await enqueueNotification(em, {
-    checkoutId: checkout.id,
-    clientId: checkout.clientId,
-    url: checkout.statusUrl,
-    body: notificationBody({
-      paymentId: checkout.paymentId,
-      transactionId,
-      walletFrom: checkout.walletFromNumber,
-      walletTo: checkout.walletToNumber,
-      currency: checkout.currency.code,
-      amount: formatMinor(checkout.amountMinor, precession),
-      commission: formatMinor(succeeded ? checkout.commissionMinor : 0n, precession),
-      status: succeeded ? "SUCCESS" : "CANCEL",
-      formToken: deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
-    }),
-  });
 }

@@ -2,7 +2,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 
 /** Tells subscribers about a committed change; a failing bus never fails the payment itself. */
 export function announce(
-  deps: EngineDependencies,
+  deps: Pick<EngineDependencies, "events" | "now">,
   change: { transactionId: number; userIds: readonly number[]; type: number; status: number },
 ): void {
   try {

@@ -15,6 +15,8 @@ export interface SealedColumn {
 
 export const sealedColumns: readonly SealedColumn[] = [
   { table: "clients", column: "form_token_sealed", rowKey: "client_id", field: "form_token" },
+  // Still accepted until previous_form_token_until (purse clients rotate-form-token).
+  { table: "clients", column: "previous_form_token_sealed", rowKey: "client_id", field: "form_token" },
   { table: "clients", column: "webhook_secret_sealed", rowKey: "client_id", field: "webhook_secret" },
   {
     table: "clients",

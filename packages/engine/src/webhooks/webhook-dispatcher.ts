@@ -2,13 +2,17 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import { webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { type ClaimedDelivery, claimDeliveries, receiverOf } from "./claim-deliveries.ts";
 import { nextRetryDelayMs, retryDelaysMs } from "./retry-schedule.ts";
 import { standardWebhookHeaders } from "./standard-webhooks.ts";
 
-/** Sends one webhook: resolves with the HTTP status; rejects on refusal, network error or timeout. */
+/**
+ * Sends one webhook: resolves with the HTTP status; rejects on refusal, network error, timeout,
+ * or when `signal` aborts (the worker is stopping).
+ */
 export interface WebhookTransport {
-  post(url: string, headers: Record<string, string>, body: string): Promise<number>;
+  post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<number>;
 }
 
 export interface DispatcherOptions {
@@ -20,75 +24,130 @@ export interface DispatcherOptions {
   readonly retryDelaysMs?: readonly number[];
   /** How long a claimed delivery stays invisible to other workers (covers the send timeout). */
   readonly leaseMs?: number;
-  readonly batchSize?: number;
+  /** Deliveries in flight at once in this worker (PURSE_WEBHOOK_CONCURRENCY, default 16). */
+  readonly concurrency?: number;
+  /** Deliveries in flight at once to one receiver, `scheme://host:port` (default 4). */
+  readonly perReceiver?: number;
   readonly onError?: (error: unknown) => void;
 }
 
-interface ClaimedDelivery {
-  id: string;
-  message_id: string;
-  url: string;
-  body: string;
-  attempts: number;
-  client_id: string;
-}
+/** A delivery cut short by `stop()`: due again at once, for this or another process. */
+const interrupted = "interrupted: the worker stopped";
 
 /**
  * Delivers the outbox. Any number of processes may run one: each claims due deliveries with
  * `FOR UPDATE SKIP LOCKED` and leases them, so a delivery is sent by one worker at a time, and a
  * worker that dies mid-send only delays it until the lease runs out.
+ *
+ * Each delivery runs on its own: a receiver that hangs until the timeout holds one slot (and at
+ * most `perReceiver` of them), never the deliveries to anyone else, which are claimed as soon as
+ * a slot is free.
  */
 export class WebhookDispatcher {
   readonly #options: DispatcherOptions;
+  readonly #concurrency: number;
+  readonly #perReceiver: number;
+  readonly #inFlight = new Map<string, number>();
+  readonly #sending = new Set<Promise<void>>();
+  #abort = new AbortController();
+  #total = 0;
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> = Promise.resolve();
-  #stopped = false;
+  #claiming: Promise<unknown> = Promise.resolve();
+  #polling = false;
+  #claimAgain = false;
+  #stopped = true;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#concurrency = Math.max(1, options.concurrency ?? 16);
+    this.#perReceiver = Math.max(1, options.perReceiver ?? 4);
   }
 
-  /** Claims and sends the deliveries that are due; returns how many were attempted. */
+  /** Claims the deliveries that are due and free slots allow, and waits for them; returns how many. */
   async runOnce(): Promise<number> {
-    const claimed = await this.#claim();
-    await Promise.all(claimed.map((delivery) => this.#deliver(delivery)));
-    return claimed.length;
+    const started = await this.#claimAndLaunch();
+    await Promise.all(started);
+    return started.length;
   }
 
+  /** Polls every `intervalMs`, and at once whenever a delivery ends while more may be due. */
   start(intervalMs = 1_000): void {
     this.#stopped = false;
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     const tick = () => {
-      this.#running = this.runOnce()
-        .catch((error: unknown) => this.#options.onError?.(error))
-        .finally(() => {
-          if (!this.#stopped) this.#timer = setTimeout(tick, intervalMs);
-        });
+      this.#poll().finally(() => {
+        if (!this.#stopped) this.#timer = setTimeout(tick, intervalMs);
+      });
     };
     tick();
   }
 
-  /** Stops polling and waits for the deliveries in flight. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming; deliveries in flight get `graceMs` to finish, then are cut and made due again
+   * (receivers drop the possible duplicate by its `webhook-id`).
+   */
+  async stop(graceMs = 2_000): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running;
+    await this.#claiming;
+    const cut = setTimeout(() => this.#abort.abort(), graceMs);
+    try {
+      await Promise.all(this.#sending);
+    } finally {
+      clearTimeout(cut);
+    }
   }
 
-  async #claim(): Promise<ClaimedDelivery[]> {
-    const leaseSeconds = (this.#options.leaseMs ?? 60_000) / 1000;
-    return rows(
-      this.#options.db.em(),
-      sql<ClaimedDelivery>`
-        update webhook_deliveries
-        set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
-        where id in (
-          select id from webhook_deliveries
-          where status = 'pending' and next_attempt_at <= now()
-          order by next_attempt_at
-          limit ${this.#options.batchSize ?? 20}
-          for update skip locked)
-        returning id, message_id, url, body, attempts, client_id`,
-    );
+  async #poll(): Promise<void> {
+    if (this.#polling) {
+      this.#claimAgain = true;
+      return;
+    }
+    this.#polling = true;
+    try {
+      do {
+        this.#claimAgain = false;
+        await this.#claimAndLaunch().catch((error: unknown) => this.#options.onError?.(error));
+      } while (this.#claimAgain && !this.#stopped);
+    } finally {
+      this.#polling = false;
+    }
+  }
+
+  #claimAndLaunch(): Promise<Promise<void>[]> {
+    const round = (async () => {
+      const claimed = await claimDeliveries(this.#options.db.em(), {
+        slots: this.#concurrency - this.#total,
+        receiverSlots: new Map(
+          [...this.#inFlight].map(([receiver, count]) => [receiver, this.#perReceiver - count]),
+        ),
+        perReceiver: this.#perReceiver,
+        leaseMs: this.#options.leaseMs ?? 60_000,
+      });
+      return claimed.map((delivery) => this.#launch(delivery));
+    })();
+    // stop() waits for a claim in progress, so every delivery it claims is launched and awaited.
+    this.#claiming = round.catch(() => undefined);
+    return round;
+  }
+
+  #launch(delivery: ClaimedDelivery): Promise<void> {
+    const receiver = receiverOf(delivery.url);
+    this.#inFlight.set(receiver, (this.#inFlight.get(receiver) ?? 0) + 1);
+    this.#total += 1;
+    const sending = this.#deliver(delivery)
+      .catch((error: unknown) => this.#options.onError?.(error))
+      .finally(() => {
+        const left = (this.#inFlight.get(receiver) ?? 1) - 1;
+        if (left === 0) this.#inFlight.delete(receiver);
+        else this.#inFlight.set(receiver, left);
+        this.#total -= 1;
+        this.#sending.delete(sending);
+        // A slot is free: more may be due right now, no need to wait for the next poll.
+        if (!this.#stopped) void this.#poll();
+      });
+    this.#sending.add(sending);
+    return sending;
   }
 
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
@@ -107,9 +166,18 @@ export class WebhookDispatcher {
           await this.#secrets(em, delivery),
         ),
       };
-      statusCode = await this.#options.transport.post(delivery.url, headers, delivery.body);
+      statusCode = await this.#options.transport.post(
+        delivery.url,
+        headers,
+        delivery.body,
+        this.#abort.signal,
+      );
     } catch (cause) {
-      error = cause instanceof Error ? cause.message : String(cause);
+      error = this.#abort.signal.aborted
+        ? interrupted
+        : cause instanceof Error
+          ? cause.message
+          : String(cause);
     }
     const durationMs = Math.round(performance.now() - started);
     await this.#record(em, delivery, statusCode, error, durationMs);
@@ -127,7 +195,9 @@ export class WebhookDispatcher {
     const failure = error ?? (delivered ? null : `HTTP ${statusCode}`);
     const delay = delivered
       ? null
-      : nextRetryDelayMs(Number(delivery.attempts), this.#options.retryDelaysMs ?? retryDelaysMs);
+      : error === interrupted
+        ? 0
+        : nextRetryDelayMs(Number(delivery.attempts), this.#options.retryDelaysMs ?? retryDelaysMs);
     await em.transactional(async (tx) => {
       await sql`insert into webhook_attempts (delivery_id, status_code, error, duration_ms)
         values (${id}, ${statusCode}, ${failure}, ${durationMs})`.execute(tx.getKysely());

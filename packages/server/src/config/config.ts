@@ -11,6 +11,9 @@ const onOff = z
 const url = (what: string) =>
   z.url({ message: `must be a URL (${what})` }).transform((value) => value.replace(/\/+$/, ""));
 
+const wholeNumber = (what: string) =>
+  z.coerce.number({ message: `must be a whole number (${what})` }).int().min(1, `must be at least 1 (${what})`);
+
 const secretKeyText = z
   .string()
   .min(32, "must be at least 32 characters of random text (e.g. openssl rand -base64 32)")
@@ -35,6 +38,10 @@ const environmentSchema = z.object({
   PURSE_CAPTCHA: onOff.default(true),
   PURSE_WEBHOOK_ALLOW_PRIVATE: onOff.default(false),
   PURSE_WEBHOOK_WORKER: onOff.default(true),
+  PURSE_WEBHOOK_CONCURRENCY: wholeNumber("deliveries in flight at once").default(16),
+  PURSE_WEBHOOK_PER_RECEIVER: wholeNumber("deliveries in flight to one receiver").default(4),
+  PURSE_PRUNE_TOKENS_AFTER_DAYS: wholeNumber("days").default(7),
+  PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS: wholeNumber("days").default(30),
   PURSE_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: "must be a whole number of calls per minute" })
     .int()
@@ -71,6 +78,14 @@ export interface PurseConfig {
   readonly webhookAllowPrivate: boolean;
   /** Whether this process delivers webhooks (on by default; off for API-only processes). */
   readonly webhookWorker: boolean;
+  /** PURSE_WEBHOOK_CONCURRENCY and PURSE_WEBHOOK_PER_RECEIVER: deliveries in flight per process. */
+  readonly webhookConcurrency: number;
+  readonly webhookPerReceiver: number;
+  /** What the hourly prune keeps (see pruneTables in the engine and docs/operations.md). */
+  readonly retention: {
+    readonly tokensDays: number;
+    readonly webhookAttemptsDays: number;
+  };
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
   readonly dataDir: string;
@@ -125,6 +140,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     captcha: value.PURSE_CAPTCHA,
     webhookAllowPrivate: value.PURSE_WEBHOOK_ALLOW_PRIVATE,
     webhookWorker: value.PURSE_WEBHOOK_WORKER,
+    webhookConcurrency: value.PURSE_WEBHOOK_CONCURRENCY,
+    webhookPerReceiver: value.PURSE_WEBHOOK_PER_RECEIVER,
+    retention: {
+      tokensDays: value.PURSE_PRUNE_TOKENS_AFTER_DAYS,
+      webhookAttemptsDays: value.PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS,
+    },
     rateLimitPerMinute: value.PURSE_RATE_LIMIT_PER_MINUTE,
     logLevel: value.LOG_LEVEL,
     dataDir: value.PURSE_DATA_DIR,

@@ -1,9 +1,10 @@
-import { closeExpiredVouchers, WebhookDispatcher } from "@purse/engine";
+import { WebhookDispatcher } from "@purse/engine";
 import type { FastifyInstance } from "fastify";
 import { openRuntime, type Runtime } from "../composition/runtime.ts";
 import type { PurseConfig } from "../config/config.ts";
 import { buildServer } from "../http/build-server.ts";
 import { httpTransport } from "../webhooks/http-transport.ts";
+import { startBackgroundJobs } from "./background-jobs.ts";
 import { seedDemoIfEmpty, welcomeText } from "./demo-data.ts";
 
 export interface RunningServer {
@@ -34,15 +35,12 @@ export async function startServer(
       db: runtime.db,
       secretBox: runtime.deps.secretBox,
       transport: httpTransport({ allowPrivate: config.webhookAllowPrivate }),
+      concurrency: config.webhookConcurrency,
+      perReceiver: config.webhookPerReceiver,
       onError: (error) => app.log.error({ err: error }, "webhook delivery round failed"),
     });
     if (config.webhookWorker) dispatcher.start();
-    const voucherSweep = setInterval(() => {
-      closeExpiredVouchers(runtime.db).catch((error: unknown) =>
-        app.log.error({ err: error }, "voucher sweep failed"),
-      );
-    }, 60_000);
-    voucherSweep.unref();
+    const stopJobs = startBackgroundJobs(runtime, app.log);
     if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demo));
     else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
     let stopping: Promise<void> | null = null;
@@ -51,9 +49,8 @@ export async function startServer(
       runtime,
       url,
       stop: () => {
-        clearInterval(voucherSweep);
         stopping ??= closeGracefully(app)
-          .then(() => dispatcher.stop())
+          .then(() => Promise.all([stopJobs(), dispatcher.stop()]))
           .then(() => runtime.close());
         return stopping;
       },

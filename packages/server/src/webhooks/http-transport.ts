@@ -34,13 +34,14 @@ export interface HttpTransportOptions {
 export function httpTransport(options: HttpTransportOptions): WebhookTransport {
   const resolve = options.resolve ?? systemResolver;
   return {
-    async post(url, headers, body) {
+    async post(url, headers, body, signal) {
       const target = new URL(url);
       if (target.protocol !== "https:" && target.protocol !== "http:") {
         throw new Error(`refused: ${target.protocol} is not http or https`);
       }
       const address = await checkedAddress(target.hostname, resolve, options.allowPrivate);
-      return send(target, address, headers, body, options.timeoutMs ?? 10_000);
+      const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
+      return send(target, address, headers, body, signal ? AbortSignal.any([timeout, signal]) : timeout);
     },
   };
 }
@@ -72,7 +73,7 @@ function send(
   address: ResolvedAddress,
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<number> {
   // Node asks the lookup for one address or (autoSelectFamily) all of them: either way, only ours.
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
@@ -86,7 +87,7 @@ function send(
     path: `${target.pathname}${target.search}`,
     headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
     lookup: pinned,
-    signal: AbortSignal.timeout(timeoutMs),
+    signal,
   };
   const request = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise<number>((resolvePromise, reject) => {

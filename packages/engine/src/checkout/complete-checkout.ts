@@ -1,0 +1,77 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { formTokenBinding } from "../keys/sealed-columns.ts";
+import { TransactionStatus } from "../ledger/transaction-codes.ts";
+import { formatMinor } from "../money/index.ts";
+import { firstRow, sql } from "../persistence/sql.ts";
+import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
+import type { CheckoutRecord } from "./checkout-store.ts";
+
+/** How a checkout ended: paid, cancelled by the payer, or expired unpaid. */
+export type CheckoutOutcome =
+  | typeof TransactionStatus.SUCCESS
+  | typeof TransactionStatus.CANCEL
+  | typeof TransactionStatus.FAIL;
+
+const statusNames = {
+  [TransactionStatus.SUCCESS]: "SUCCESS",
+  [TransactionStatus.CANCEL]: "CANCEL",
+  [TransactionStatus.FAIL]: "FAIL",
+} as const;
+
+/**
+ * The checkout's id becomes the outcome's external_id, so the merchant finds it with
+ * `show?external_id=`; unless the merchant already used that id for a transfer of its own. A
+ * transfer committing that id between this check and the insert trips the unique index; the
+ * movement pipeline then runs the payment again, and this check sees the transfer.
+ */
+export async function externalIdFor(em: SqlEntityManager, checkout: CheckoutRecord): Promise<string | null> {
+  const taken = await firstRow(
+    em,
+    sql<{ id: string }>`select id from transactions
+      where user_id = ${checkout.merchantUserId} and external_id = ${checkout.paymentId} limit 1`,
+  );
+  return taken ? null : checkout.paymentId;
+}
+
+/**
+ * Closes the checkout and writes its notification to the outbox, in the caller's transaction
+ * (the one that recorded the outcome), so the webhook exists exactly when the outcome does.
+ */
+export async function completeCheckout(
+  deps: Pick<EngineDependencies, "secretBox">,
+  em: SqlEntityManager,
+  checkout: CheckoutRecord,
+  status: CheckoutOutcome,
+  transactionId: number,
+): Promise<void> {
+  await sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
+    where id = ${checkout.id}`.execute(em.getKysely());
+  const client = await firstRow(
+    em,
+    sql<{
+      client_id: string;
+      form_token_sealed: string;
+    }>`select client_id, form_token_sealed from clients where id = ${checkout.clientId}`,
+  );
+  if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
+  const precession = checkout.currency.precession;
+  const succeeded = status === TransactionStatus.SUCCESS;
+  await enqueueNotification(em, {
+    checkoutId: checkout.id,
+    clientId: checkout.clientId,
+    url: checkout.statusUrl,
+    body: notificationBody({
+      paymentId: checkout.paymentId,
+      transactionId,
+      walletFrom: checkout.walletFromNumber,
+      walletTo: checkout.walletToNumber,
+      currency: checkout.currency.code,
+      amount: formatMinor(checkout.amountMinor, precession),
+      commission: formatMinor(succeeded ? checkout.commissionMinor : 0n, precession),
+      status: statusNames[status],
+      // The current form token signs, as it would for a payment made now.
+      formToken: deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
+    }),
+  });
+}

@@ -1,0 +1,61 @@
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { announce } from "../events/index.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { lockExpiredCheckouts } from "./checkout-store.ts";
+import { completeCheckout, externalIdFor } from "./complete-checkout.ts";
+
+/** What the sweep needs; a CLI process builds it without the HTTP server's locks and limits. */
+export type SweepDependencies = Pick<EngineDependencies, "db" | "secretBox" | "now" | "events">;
+
+/**
+ * Closes checkouts whose link expired unpaid: each gets a FAIL transaction (no money moves, like a
+ * cancel), status FAIL, and a FAIL notification in the outbox, all in one transaction. Rows are
+ * claimed with `FOR UPDATE SKIP LOCKED` and only while still pending, so any number of processes
+ * may sweep at once and each checkout is closed (and reported) exactly once; a payer holding the
+ * row at that moment is skipped and left for the next sweep. Returns how many were closed.
+ */
+export async function failExpiredCheckouts(deps: SweepDependencies, batchSize = 100): Promise<number> {
+  const closed = await deps.db.em().transactional(async (em) => {
+    const expired = await lockExpiredCheckouts(em, deps.now(), batchSize);
+    const changes = [];
+    for (const checkout of expired) {
+      const recorded = await recordMovement(em, {
+        userId: checkout.merchantUserId,
+        type: TransactionType.DEPOSIT,
+        status: TransactionStatus.FAIL,
+        label: "Expired unpaid",
+        walletFromId: checkout.walletFromId,
+        walletToId: null,
+        currencyId: checkout.currency.id,
+        amountMinor: checkout.amountMinor,
+        commissionMinor: 0n,
+        amountFromMinor: 0n,
+        amountToMinor: 0n,
+        externalId: await externalIdFor(em, checkout),
+        description: `Checkout ${checkout.paymentId}`,
+        legs: [],
+      });
+      await completeCheckout(deps, em, checkout, TransactionStatus.FAIL, recorded.id);
+      changes.push({
+        transactionId: recorded.id,
+        userIds: [checkout.merchantUserId],
+        type: TransactionType.DEPOSIT,
+        status: TransactionStatus.FAIL,
+      });
+    }
+    return changes;
+  });
+  for (const change of closed) announce(deps, change);
+  return closed.length;
+}
+
+/** Sweeps until no expired checkout is left (a backlog after downtime is closed in batches). */
+export async function failAllExpiredCheckouts(deps: SweepDependencies, batchSize = 100): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const closed = await failExpiredCheckouts(deps, batchSize);
+    total += closed;
+    if (closed < batchSize) return total;
+  }
+}

@@ -1,0 +1,129 @@
+import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { transactionStatusName } from "../ledger/transaction-codes.ts";
+import { formatMinor } from "../money/index.ts";
+import type { Database } from "../persistence/database.ts";
+import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { formatTimestamp } from "../queries/timestamps.ts";
+
+/** What a merchant sees of one of its checkouts, to reconcile its orders. */
+export interface CheckoutListItem {
+  /** The merchant's order id (`id` when the link was created). */
+  readonly paymentId: string;
+  readonly userInfo: string;
+  /** PENDING (link still open), SUCCESS (paid), CANCEL (payer cancelled), FAIL (expired unpaid). */
+  readonly status: "PENDING" | "FAIL" | "SUCCESS" | "CANCEL";
+  readonly amount: string;
+  readonly commission: string;
+  readonly currency: string;
+  readonly walletFrom: string;
+  readonly walletTo: string;
+  /** The outcome's transaction (absent while pending). */
+  readonly transactionId: number | null;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  readonly createdAt: string;
+  readonly expiredAt: string;
+  readonly completedAt: string | null;
+}
+
+export interface CheckoutListFilter {
+  readonly status?: string | null;
+  readonly limit?: number | null;
+  /** Only checkouts created before this one's order id (paging back, newest first). */
+  readonly paymentId?: string | null;
+}
+
+const statuses = { PENDING: 1, FAIL: 2, SUCCESS: 3, CANCEL: 4 } as const;
+export const maxCheckoutListLimit = 100;
+
+/** The caller's checkouts, newest first (the merchant's `checkouts` query). */
+export async function listCheckouts(
+  deps: EngineDependencies,
+  actor: Actor,
+  filter: CheckoutListFilter = {},
+): Promise<CheckoutListItem[]> {
+  requireAccess(actor);
+  return checkoutsOf(deps.db, { userId: actor.userId }, filter);
+}
+
+/** Operators: the checkouts of one user by login (`purse checkouts list`). */
+export async function listCheckoutsOfLogin(
+  db: Database,
+  login: string,
+  filter: CheckoutListFilter = {},
+): Promise<CheckoutListItem[]> {
+  return checkoutsOf(db, { login }, filter);
+}
+
+async function checkoutsOf(
+  db: Database,
+  owner: { userId: number } | { login: string },
+  filter: CheckoutListFilter,
+): Promise<CheckoutListItem[]> {
+  const status = filter.status ? statusCode(filter.status) : null;
+  const limit = Math.min(Math.max(1, filter.limit ?? 50), maxCheckoutListLimit);
+  const found = await rows(
+    db.em(),
+    sql<{
+      id: string;
+      payment_id: string;
+      user_info: string;
+      status: number;
+      amount_minor: string;
+      commission_minor: string;
+      code: string;
+      precession: number;
+      wallet_from: string;
+      wallet_to: string;
+      transaction_id: string | null;
+      created_at: Date | string;
+      expired_at: Date | string;
+      completed_at: Date | string | null;
+    }>`
+      select k.id, k.payment_id, k.user_info, k.status, k.amount_minor, k.commission_minor,
+        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, k.transaction_id,
+        k.created_at, k.expired_at, k.completed_at
+      from checkouts k
+      join users u on u.id = k.merchant_user_id
+      join currencies c on c.id = k.currency_id
+      join wallets wf on wf.id = k.wallet_from_id
+      join wallets wt on wt.id = k.wallet_to_id
+      where ${"userId" in owner ? sql`k.merchant_user_id = ${owner.userId}` : sql`u.login = ${owner.login}`}
+        ${status === null ? sql`` : sql`and k.status = ${status}`}
+        ${
+          filter.paymentId
+            ? sql`and k.id < (select b.id from checkouts b
+                where b.merchant_user_id = k.merchant_user_id and b.payment_id = ${filter.paymentId})`
+            : sql``
+        }
+      order by k.id desc
+      limit ${limit}`,
+  );
+  return found.map((row) => {
+    const precession = Number(row.precession);
+    const code = Number(row.status);
+    return {
+      paymentId: row.payment_id,
+      userInfo: row.user_info,
+      status: transactionStatusName(code),
+      amount: formatMinor(toBigInt(row.amount_minor), precession),
+      // What the merchant was charged: nothing unless the checkout was paid.
+      commission: formatMinor(code === statuses.SUCCESS ? toBigInt(row.commission_minor) : 0n, precession),
+      currency: row.code,
+      walletFrom: row.wallet_from,
+      walletTo: row.wallet_to,
+      transactionId: row.transaction_id === null ? null : toId(row.transaction_id),
+      createdAt: formatTimestamp(row.created_at),
+      expiredAt: formatTimestamp(row.expired_at),
+      completedAt: row.completed_at === null ? null : formatTimestamp(row.completed_at),
+    };
+  });
+}
+
+function statusCode(name: string): number {
+  const code = statuses[name.toUpperCase() as keyof typeof statuses];
+  if (code === undefined) throw new PurseError("INVALID_VALUE", "status");
+  return code;
+}

@@ -1,0 +1,59 @@
+import { closeExpiredVouchers, failAllExpiredCheckouts, pruneTables } from "@purse/engine";
+import type { FastifyBaseLogger } from "fastify";
+import type { Runtime } from "../composition/runtime.ts";
+
+/** How often each job runs in every `purse serve`; all of them are safe to run in many processes. */
+export const jobIntervalsMs = {
+  /** Expired vouchers are closed (status 2). */
+  voucherSweep: 60_000,
+  /** Checkouts expired unpaid become FAIL and their merchant is notified (SKIP LOCKED, once each). */
+  checkoutSweep: 5_000,
+  /** Dead tokens and old delivered webhook attempts are deleted (PURSE_PRUNE_*). */
+  prune: 3_600_000,
+};
+
+/**
+ * Starts the periodic jobs beside the HTTP server; returns their stop. A failing round is logged
+ * and the next one tries again; a round never overlaps the previous one of the same job.
+ */
+export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): () => Promise<void> {
+  const jobs = [
+    every(jobIntervalsMs.voucherSweep, () => closeExpiredVouchers(runtime.db), log, "voucher sweep"),
+    every(
+      jobIntervalsMs.checkoutSweep,
+      () => failAllExpiredCheckouts(runtime.deps),
+      log,
+      "checkout expiry sweep",
+    ),
+    every(
+      jobIntervalsMs.prune,
+      () => pruneTables(runtime.db, runtime.config.retention),
+      log,
+      "table pruning",
+    ),
+  ];
+  return async () => {
+    await Promise.all(jobs.map((stop) => stop()));
+  };
+}
+
+function every(
+  intervalMs: number,
+  work: () => Promise<unknown>,
+  log: FastifyBaseLogger,
+  name: string,
+): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running.then(() =>
+      stopped ? undefined : work().catch((error: unknown) => log.error({ err: error }, `${name} failed`)),
+    );
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
