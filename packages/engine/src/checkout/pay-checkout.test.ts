@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postingsArraySql, transactionHashSql } from "../ledger/ledger-hash.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { checkoutSignature } from "../signature/index.ts";
 import { openSession, waitForLockWaits } from "../testing/hold-row-lock.ts";
@@ -40,6 +41,11 @@ describe("payCheckout racing the merchant's own transfer with the same id", () =
        values (1, 1, 3, 'Withdraw', 11, 21, 2, 0, 'order-race-1', 'merchant-transfer') returning id`,
     );
     const transferId = Number(inserted.rows[0]?.id);
+    // Sealed as the ledger's writer would (a posting-free transfer), so the audit below holds.
+    await transfer.query(
+      `update transactions t set hash = ${transactionHashSql("t", postingsArraySql("postings p where p.transaction_id = t.id"))}
+       where id = ${transferId}`,
+    );
     const paying = payCheckout(engine.deps, { token, login: "bolt", password: "bolt-pass", action: "pay" });
     await waitForLockWaits(engine.database.url, engine.database.name, 1);
     await transfer.commit();

@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { TransactionStatusCode, TransactionTypeCode } from "./transaction-codes.ts";
 
 export type LedgerAccount = "wallet" | "fee" | "equity" | "voucher";
@@ -29,6 +30,10 @@ export interface Movement {
   readonly requestHash?: string | null;
   readonly description?: string;
   readonly additional?: string;
+  /** Who ran an operator verb (credit, payout, reversal); null for the API's own movements. */
+  readonly operator?: string | null;
+  /** The transaction this one compensates (a reversal); at most one reversal per transaction. */
+  readonly reversesTransactionId?: number | null;
   readonly legs: readonly Leg[];
 }
 
@@ -37,10 +42,19 @@ export interface RecordedMovement {
   readonly createdAt: Date;
 }
 
+/** The hash and chain links are computed in the same statement (ledger/ledger-hash.ts). */
+const sealedHash = sql.raw(transactionHashSql("draft", postingsArraySql("leg p")));
+const walletLink = sql.raw(chainLinkSql("head.chain_head", "tx.hash"));
+const walletHead = sql.raw(chainLinkSql("w.chain_head", "tx.hash"));
+
 /**
  * Writes a transaction, its postings and the wallet balance changes in ONE statement (one round
  * trip). The caller holds the wallet row locks and the database transaction; the balance check
  * constraint is the last line of defence against a balance below zero.
+ *
+ * The same statement seals the movement: the transaction's hash over its content and all its
+ * postings, and for each wallet the next link of its chain, read from and written back to the
+ * wallet row the caller has locked (so the chain costs no extra wait or round trip).
  */
 export async function recordMovement(em: SqlEntityManager, movement: Movement): Promise<RecordedMovement> {
   assertBalanced(movement.legs);
@@ -50,31 +64,51 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
   const row = await firstRow(
     em,
     sql<{ id: string | number; created_at: Date | string }>`
-      with tx as (
-        insert into transactions (
-          user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
-          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
-          external_id, idempotency_key, request_hash, description, additional)
-        values (
-          ${movement.userId}, ${movement.type}, ${movement.status}, ${movement.label},
-          ${movement.walletFromId}, ${movement.walletToId}, ${movement.currencyId},
-          ${movement.amountMinor.toString()}, ${movement.commissionMinor.toString()},
-          ${movement.amountFromMinor.toString()}, ${movement.amountToMinor.toString()},
-          ${movement.externalId ?? null}, ${movement.idempotencyKey ?? null}, ${movement.requestHash ?? null},
-          ${movement.description ?? ""}, ${movement.additional ?? ""})
-        returning id, created_at
-      ), legs as (
-        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at)
-        select tx.id, leg.account, leg.wallet_id, ${movement.currencyId}, leg.amount_minor, tx.created_at
-        from tx, unnest(
+      with leg as (
+        select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor
+        from unnest(
           ${legs.map((leg) => leg.account)}::text[],
           ${legs.map((leg) => leg.walletId ?? null)}::bigint[],
           ${legs.map((leg) => leg.amountMinor.toString())}::bigint[]
         ) as leg(account, wallet_id, amount_minor)
+      ), head as (
+        select id, chain_head from wallets where id in (select wallet_id from leg)
+      ), draft as (
+        select nextval(pg_get_serial_sequence('transactions', 'id')) as id,
+          ${movement.userId}::bigint as user_id, ${movement.type}::smallint as type,
+          ${movement.status}::smallint as status, ${movement.label}::text as label,
+          ${movement.walletFromId}::bigint as wallet_from_id, ${movement.walletToId}::bigint as wallet_to_id,
+          ${movement.currencyId}::integer as currency_id, ${movement.amountMinor.toString()}::bigint as amount_minor,
+          ${movement.commissionMinor.toString()}::bigint as commission_minor,
+          ${movement.amountFromMinor.toString()}::bigint as amount_from_minor,
+          ${movement.amountToMinor.toString()}::bigint as amount_to_minor,
+          ${movement.externalId ?? null}::text as external_id,
+          ${movement.idempotencyKey ?? null}::text as idempotency_key,
+          ${movement.description ?? ""}::text as description, ${movement.additional ?? ""}::text as additional,
+          ${movement.operator ?? null}::text as operator,
+          ${movement.reversesTransactionId ?? null}::bigint as reverses_transaction_id,
+          now() as created_at
+      ), tx as (
+        insert into transactions (
+          id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, request_hash, description, additional,
+          operator, reverses_transaction_id, created_at, updated_at, hash)
+        select id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, ${movement.requestHash ?? null}, description, additional,
+          operator, reverses_transaction_id, created_at, created_at, ${sealedHash}
+        from draft
+        returning id, created_at, hash
+      ), posted as (
+        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash)
+        select tx.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, tx.created_at,
+          case when leg.wallet_id is null then null else ${walletLink} end
+        from tx cross join leg left join head on head.id = leg.wallet_id
       ), balances as (
         update wallets w
-        set balance_minor = w.balance_minor + delta.amount_minor, updated_at = now()
-        from unnest(
+        set balance_minor = w.balance_minor + delta.amount_minor, chain_head = ${walletHead}, updated_at = now()
+        from tx, unnest(
           ${deltas.map(([walletId]) => walletId)}::bigint[],
           ${deltas.map(([, amount]) => amount.toString())}::bigint[]
         ) as delta(wallet_id, amount_minor)

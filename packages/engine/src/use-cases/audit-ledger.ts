@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { brokenChainLinks } from "../ledger/verify-chains.ts";
 import type { Database } from "../persistence/database.ts";
 import { rows, sql } from "../persistence/sql.ts";
 
@@ -13,6 +14,8 @@ export interface AuditReport {
   readonly checks: readonly AuditCheck[];
   readonly transactions: number;
   readonly postings: number;
+  /** The lowest transaction id whose hash or wallet-chain link does not verify, if any. */
+  readonly firstBrokenLink: number | null;
 }
 
 /** How many breaches of one kind are listed before the rest are only counted. */
@@ -21,7 +24,8 @@ const breachesShown = 50;
 /**
  * Verifies the ledger's invariants in one repeatable-read snapshot: postings balance per
  * transaction and currency, wallet balances equal their postings, no account is below zero,
- * and every posting is in its wallet's currency.
+ * every posting is in its wallet's currency, and the hash chains verify (ledger/verify-chains.ts):
+ * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
   return db.em().transactional(
@@ -32,6 +36,8 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await negativeAccounts(em),
         await foreignCurrencyPostings(em),
       ];
+      const chains = await brokenChainLinks(em, breachesShown);
+      checks.push(...chains.checks);
       const [counts] = await rows(
         em,
         sql<{ transactions: string; postings: string }>`select
@@ -42,6 +48,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         checks,
         transactions: Number(counts?.transactions ?? 0),
         postings: Number(counts?.postings ?? 0),
+        firstBrokenLink: chains.firstBrokenLink,
       };
     },
     { isolationLevel: "repeatable read", readOnly: true },
