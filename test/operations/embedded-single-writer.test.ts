@@ -48,10 +48,10 @@ describe("one process at a time on the embedded database", () => {
   });
 
   it("releases the directory on shutdown; the verb then works and its change stays", async () => {
-    expect(await serve.stop("SIGTERM")).toBe(0);
+    expect(await serve.stop("SIGTERM"), serve.output()).toBe(0);
     await expect(readFile(join(dataDir, "purse.lock"))).rejects.toThrow(/ENOENT/);
     const credit = await runPurse(["wallets", "credit", "U100000010", "25.00", "--json"], env);
-    expect(credit.code).toBe(0);
+    expect(credit.code, credit.output).toBe(0);
     const { transaction_id: id } = JSON.parse(credit.stdout) as { transaction_id: number };
     const audit = await runPurse(["audit", "--json"], env);
     expect(JSON.parse(audit.stdout)).toMatchObject({ ok: true });
@@ -83,7 +83,7 @@ describe("one process at a time on the embedded database", () => {
       JSON.stringify({ pid: dead, host: hostname(), command: "purse serve", since: "2020-01-01T00:00:00Z" }),
     );
     const run = await runPurse(["audit"], env);
-    expect(run.code).toBe(0);
+    expect(run.code, run.output).toBe(0);
     expect(run.output).toContain("The ledger is balanced.");
   });
 });

@@ -54,7 +54,8 @@ describe("readiness follows the Redis lock quorum", () => {
     [extraPort, closedPort] = [await freePort(), await freePort()];
     extra = await startRedis(extraPort);
     const env = { DATABASE_URL: database.url, PURSE_REDIS_PREFIX: database.name };
-    expect((await runPurse(["migrate"], env)).code).toBe(0);
+    const migrate = await runPurse(["migrate"], env);
+    expect(migrate.code, migrate.output).toBe(0);
     serve = await startServe({
       ...env,
       LOG_LEVEL: "warn",
