@@ -475,5 +475,17 @@ describe("the request edge", () => {
       expect(long.status).toBe(414);
       expect(long.body).toEqual({ status: false, message: "The URL is too long." });
     });
+
+    it("answers a request line beyond the HTTP parser's limit in the contract's shape, not Fastify's", async () => {
+      const huge = await raw(api, "GET", `/api/wallets?filter=${"x".repeat(20_000)}`, {
+        headers: { authorization: `Bearer ${acme}` },
+      });
+      expect(huge.status).toBe(431);
+      expect(huge.body).toEqual({
+        status: false,
+        message: "The request line and headers are too large; shorten the query string or the headers.",
+      });
+      expect(huge.headers.get("x-content-type-options")).toBe("nosniff");
+    });
   });
 });
