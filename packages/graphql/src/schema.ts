@@ -6,6 +6,7 @@ import "./schema/transactions.ts";
 import "./schema/operations.ts";
 import "./schema/currencies.ts";
 import "./schema/profile.ts";
+import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";
 
 let built: GraphQLSchema | undefined;

@@ -2,6 +2,7 @@ import { currencies } from "./procedures/list-currencies.ts";
 import { transactionUpdated } from "./procedures/live.ts";
 import { me, rates, transaction, transactions, voucher, walletByNumber, wallets } from "./procedures/read.ts";
 import { profile } from "./procedures/show-profile.ts";
+import { buyVoucherProcedure, vouchers } from "./procedures/vouchers.ts";
 import { activate, checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
@@ -19,6 +20,8 @@ export const appRouter = router({
   transfer,
   checkout,
   activateVoucher: activate,
+  vouchers,
+  buyVoucher: buyVoucherProcedure,
   transactionUpdated,
 });
 
