@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
@@ -8,6 +9,11 @@ import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { WalletStatus, type WalletStatusName } from "../wallet/wallet-status.ts";
 import { userIdByLogin } from "./admin-users.ts";
+import {
+  type OperatorMovementResult,
+  type OperatorRequest,
+  runOperatorMovement,
+} from "./operator-movement.ts";
 
 /** Operator verbs for wallets (the `purse wallets` command). */
 export async function createWallet(
@@ -42,18 +48,18 @@ export async function setWalletStatus(db: Database, number: string, status: Wall
 
 /**
  * Credits a wallet from the currency's equity account (an operator deposit): one balanced
- * movement, with the wallet locked and its amountLimit respected.
+ * movement through the pipeline, with the wallet locked and its amountLimit respected, attributed
+ * to the operator and idempotent by key.
  */
-export async function creditWallet(
-  db: Database,
-  number: string,
-  amount: string,
-  note: string,
-): Promise<number> {
-  return db.em().transactional(async (em) => {
-    const wallet = (await findWalletsByNumber(em, [number], { lock: true })).get(number);
+export function creditWallet(
+  deps: EngineDependencies,
+  credit: { number: string; amount: string; note: string } & OperatorRequest,
+): Promise<OperatorMovementResult> {
+  const request = [credit.number, credit.amount, credit.note];
+  return runOperatorMovement(deps, "credit", credit, request, async (em, fingerprint) => {
+    const wallet = (await findWalletsByNumber(em, [credit.number], { lock: true })).get(credit.number);
     if (!wallet) throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
-    const minor = parseAmount(amount, wallet.currency.precession);
+    const minor = parseAmount(credit.amount, wallet.currency.precession);
     if (wallet.balanceMinor + minor > wallet.amountLimitMinor) {
       throw new PurseError("MAX_AMOUNT", "amount", {
         max: formatMinor(wallet.amountLimitMinor, wallet.currency.precession),
@@ -72,12 +78,21 @@ export async function creditWallet(
       commissionMinor: 0n,
       amountFromMinor: minor,
       amountToMinor: minor,
-      description: note,
+      description: credit.note,
+      idempotencyKey: credit.key,
+      requestHash: fingerprint,
+      operator: credit.operator,
       legs: [
         { account: "equity", amountMinor: -minor },
         { account: "wallet", walletId: wallet.id, amountMinor: minor },
       ],
     });
-    return recorded.id;
+    const change = {
+      transactionId: recorded.id,
+      userIds: [wallet.userId],
+      type: TransactionType.DEPOSIT,
+      status: TransactionStatus.SUCCESS,
+    };
+    return { transactionId: recorded.id, change };
   });
 }

@@ -97,6 +97,30 @@ export const errorCatalogue = {
   },
   /** Checkout `id` or transfer `payment_id` reused with a different request. */
   ORDER_ID_NOT_UNIQUE: { message: "Order id is not unique", status: 422, kind: "validation" },
+  /** Operator payout or reversal: the wallet would go below zero. */
+  OPERATOR_INSUFFICIENT_FUNDS: {
+    message: "Wallet %wallet% has %balance% %currency%, not enough for this",
+    status: 422,
+    kind: "validation",
+  },
+  /** A transaction is reversed at most once. */
+  ALREADY_REVERSED: {
+    message: "Transaction %id% is already reversed by %by%",
+    status: 422,
+    kind: "validation",
+  },
+  /** Reversals, transactions without postings and voucher movements are not reversed (see docs/operations.md). */
+  NOT_REVERSIBLE: {
+    message: "Transaction %id% cannot be reversed: %reason%",
+    status: 422,
+    kind: "validation",
+  },
+  /** An operator's idempotency key was used before for a different operation. */
+  OPERATOR_KEY_REUSED: {
+    message: "Idempotency key already used for a different operation (transaction %id%)",
+    status: 422,
+    kind: "validation",
+  },
   /** Checkout `user_info` reused. */
   USER_INFO_NOT_UNIQUE: { message: "User info is not unique", status: 422, kind: "validation" },
   SIGNATURE_NOT_IDENTICAL: { message: "Signature not identical", status: 422, kind: "validation" },

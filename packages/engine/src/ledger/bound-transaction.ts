@@ -11,6 +11,11 @@ export interface IdempotencyKeys {
   readonly idempotencyKey: string | null;
   /** Identifies the request's content: same keys with another fingerprint is a different request. */
   readonly fingerprint: string;
+  /**
+   * "operator": the key belongs to operator verbs (credit, payout, reversal), unique across all
+   * users (whose wallet the verb touched does not matter), matched only among operator movements.
+   */
+  readonly scope?: "user" | "operator";
 }
 
 /**
@@ -36,19 +41,25 @@ export async function boundTransaction(
     await firstRow(em, sql`select ${settings}`);
     return null;
   }
+  const operator = keys.scope === "operator";
+  const match = operator
+    ? sql`operator is not null and idempotency_key = ${keys.idempotencyKey}`
+    : sql`user_id = ${keys.userId}
+          and (external_id = ${keys.externalId} or idempotency_key = ${keys.idempotencyKey})`;
   const prior = await firstRow(
     em,
     sql<{ id: string | null; request_hash: string | null }>`
       select ${settings}, prior.id, prior.request_hash
       from (select 1) as one
       left join lateral (
-        select id, request_hash from transactions
-        where user_id = ${keys.userId}
-          and (external_id = ${keys.externalId} or idempotency_key = ${keys.idempotencyKey})
+        select id, request_hash from transactions where ${match}
         order by id limit 1
       ) as prior on true`,
   );
   if (!prior || prior.id === null) return null;
-  if (prior.request_hash !== keys.fingerprint) throw new PurseError("ORDER_ID_NOT_UNIQUE", "payment_id");
+  if (prior.request_hash !== keys.fingerprint) {
+    if (operator) throw new PurseError("OPERATOR_KEY_REUSED", "key", { id: prior.id });
+    throw new PurseError("ORDER_ID_NOT_UNIQUE", "payment_id");
+  }
   return toId(prior.id);
 }

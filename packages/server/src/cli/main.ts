@@ -6,6 +6,7 @@ import { registerAudit } from "./commands/audit.ts";
 import { registerClients } from "./commands/clients.ts";
 import { registerKeys } from "./commands/keys.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerOperatorMoney } from "./commands/operator-money.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
@@ -26,6 +27,7 @@ registerAudit(program);
 registerWebhooks(program);
 registerKeys(program);
 registerAdmin(program, registerClients(program));
+registerOperatorMoney(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -2,7 +2,6 @@ import {
   createClient,
   createUser,
   createWallet,
-  creditWallet,
   issueVoucher,
   openSecretBox,
   setCurrencyFlag,
@@ -96,21 +95,7 @@ export function registerAdmin(program: Command, clients: Command): void {
         );
       }),
     );
-  wallets
-    .command("credit")
-    .argument("<number>", "the wallet number")
-    .argument("<amount>", 'decimal, e.g. "100.00"')
-    .option("--note <text>", "description of the credit", "Operator credit")
-    .description("credit a wallet from the currency's equity account (a balanced ledger movement)")
-    .action((number: string, amount: string, o: { note: string }) =>
-      withDatabase(async (db) => {
-        const id = await creditWallet(db, number, amount, o.note);
-        printResult(
-          { transaction_id: id, wallet: number, amount },
-          `Credited ${amount} to ${number} (transaction ${id}).`,
-        );
-      }),
-    );
+  // credit and payout: commands/operator-money.ts (idempotent, attributed to an operator).
   wallets
     .command("status")
     .argument("<number>", "the wallet number")

@@ -18,6 +18,11 @@ export function registerAudit(program: Command): void {
           lines.push(`${check.breaches.length === 0 ? "ok  " : "FAIL"} ${check.name}`);
           for (const breach of check.breaches) lines.push(`       ${breach}`);
         }
+        if (report.firstBrokenLink !== null) {
+          lines.push(
+            `First broken link: transaction ${report.firstBrokenLink} (the hash chain holds before it).`,
+          );
+        }
         lines.push(
           report.ok
             ? "The ledger is balanced."

@@ -1,0 +1,131 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { type LedgerAccount, type Leg, recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, type TransactionTypeCode } from "../ledger/transaction-codes.ts";
+import { findWalletsByNumber } from "../ledger/wallet-store.ts";
+import { formatMinor } from "../money/index.ts";
+import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import {
+  type OperatorMovementResult,
+  type OperatorRequest,
+  runOperatorMovement,
+} from "./operator-movement.ts";
+
+interface Original {
+  id: string;
+  user_id: string;
+  type: number;
+  status: number;
+  wallet_from_id: string | null;
+  wallet_to_id: string | null;
+  currency_id: number;
+  amount_minor: string;
+  commission_minor: string;
+  amount_from_minor: string;
+  amount_to_minor: string;
+  reverses_transaction_id: string | null;
+  reversed_by: string | null;
+}
+
+/**
+ * Corrects a mistaken movement the only way a sealed ledger allows: a compensating transaction
+ * with every posting of the original negated (fees included), linked to it by
+ * `reverses_transaction_id`. The original is never edited. Refused: reversing twice (also under a
+ * race: the unique index decides and the loser sees the winner), reversing a reversal, a
+ * transaction that moved no money or moved a voucher's value (the voucher's own state would then
+ * disagree with the ledger), and anything that would take a wallet below zero or above its limit.
+ */
+export function reverseTransaction(
+  deps: EngineDependencies,
+  reversal: { transactionId: number; note: string } & OperatorRequest,
+): Promise<OperatorMovementResult> {
+  const request = [reversal.transactionId, reversal.note];
+  return runOperatorMovement(deps, "reverse", reversal, request, async (em, fingerprint) => {
+    const id = reversal.transactionId;
+    const original = await findOriginal(em, id);
+    if (!original) throw new PurseError("NOT_FOUND");
+    if (original.reversed_by !== null)
+      throw new PurseError("ALREADY_REVERSED", "transaction", { id, by: original.reversed_by });
+    const refuse = (reason: string) => new PurseError("NOT_REVERSIBLE", "transaction", { id, reason });
+    if (original.reverses_transaction_id !== null)
+      throw refuse(`it is itself the reversal of transaction ${original.reverses_transaction_id}`);
+    if (original.status !== TransactionStatus.SUCCESS) throw refuse("it did not succeed");
+    const postings = await rows(
+      em,
+      sql<{ account: LedgerAccount; wallet_id: string | null; number: string | null; amount_minor: string }>`
+        select p.account, p.wallet_id, w.number, p.amount_minor::text as amount_minor
+        from postings p left join wallets w on w.id = p.wallet_id
+        where p.transaction_id = ${id} order by p.id`,
+    );
+    if (postings.length === 0) throw refuse("it moved no money");
+    if (postings.some((p) => p.account === "voucher")) throw refuse("it moved a voucher's value");
+
+    const legs: Leg[] = postings.map((p) =>
+      p.wallet_id === null
+        ? { account: p.account, amountMinor: -toBigInt(p.amount_minor) }
+        : { account: "wallet", walletId: toId(p.wallet_id), amountMinor: -toBigInt(p.amount_minor) },
+    );
+    const numbers = postings.flatMap((p) => (p.number === null ? [] : [p.number]));
+    const wallets = await findWalletsByNumber(em, numbers, { lock: true });
+    for (const wallet of wallets.values()) {
+      const delta = legs.reduce((sum, leg) => (leg.walletId === wallet.id ? sum + leg.amountMinor : sum), 0n);
+      const after = wallet.balanceMinor + delta;
+      const precession = wallet.currency.precession;
+      if (after < 0n) {
+        throw new PurseError("OPERATOR_INSUFFICIENT_FUNDS", "transaction", {
+          wallet: wallet.number,
+          balance: formatMinor(wallet.balanceMinor, precession),
+          currency: wallet.currency.code,
+        });
+      }
+      if (delta > 0n && after > wallet.amountLimitMinor) {
+        throw new PurseError("MAX_AMOUNT", "transaction", {
+          max: formatMinor(wallet.amountLimitMinor, precession),
+          currency: wallet.currency.code,
+        });
+      }
+    }
+    const type = original.type as TransactionTypeCode;
+    const recorded = await recordMovement(em, {
+      userId: toId(original.user_id),
+      type,
+      status: TransactionStatus.SUCCESS,
+      label: `Reversal of ${id}`,
+      // Money flows back: the original's receiver pays, its sender is paid.
+      walletFromId: original.wallet_to_id === null ? null : toId(original.wallet_to_id),
+      walletToId: original.wallet_from_id === null ? null : toId(original.wallet_from_id),
+      currencyId: original.currency_id,
+      amountMinor: toBigInt(original.amount_minor),
+      commissionMinor: toBigInt(original.commission_minor),
+      amountFromMinor: toBigInt(original.amount_to_minor),
+      amountToMinor: toBigInt(original.amount_from_minor),
+      description: reversal.note,
+      idempotencyKey: reversal.key,
+      requestHash: fingerprint,
+      operator: reversal.operator,
+      reversesTransactionId: id,
+      legs,
+    });
+    const owners = [...wallets.values()].map((wallet) => wallet.userId);
+    const change = {
+      transactionId: recorded.id,
+      userIds: [toId(original.user_id), ...owners],
+      type,
+      status: TransactionStatus.SUCCESS,
+    };
+    return { transactionId: recorded.id, change };
+  });
+}
+
+function findOriginal(em: SqlEntityManager, id: number): Promise<Original | undefined> {
+  return firstRow(
+    em,
+    sql<Original>`
+      select t.id, t.user_id, t.type, t.status, t.wallet_from_id, t.wallet_to_id, t.currency_id,
+        t.amount_minor, t.commission_minor, t.amount_from_minor, t.amount_to_minor,
+        t.reverses_transaction_id, r.id as reversed_by
+      from transactions t left join transactions r on r.reverses_transaction_id = t.id
+      where t.id = ${id}`,
+  );
+}

@@ -1,0 +1,116 @@
+import {
+  creditWallet,
+  type Database,
+  type EngineDependencies,
+  type OperatorMovementResult,
+  payOutWallet,
+  reverseTransaction,
+} from "@purse/engine";
+import type { Command } from "commander";
+import { operatorEngine, operatorKey, operatorName } from "../operator-engine.ts";
+import { printResult } from "../print-result.ts";
+import { withDatabase } from "../with-database.ts";
+
+interface OperatorOptions {
+  note?: string;
+  key?: string;
+  operator?: string;
+}
+
+/**
+ * Operator verbs that move money: `wallets credit`, `wallets payout`, `transactions reverse`. Each
+ * runs through the movement pipeline, records who ran it, and takes an idempotency key (generated
+ * and printed when absent) so a repeated run moves nothing twice.
+ */
+export function registerOperatorMoney(program: Command): void {
+  const wallets =
+    program.commands.find((command) => command.name() === "wallets") ?? program.command("wallets");
+  withOperatorOptions(
+    wallets
+      .command("credit")
+      .argument("<number>", "the wallet number")
+      .argument("<amount>", 'decimal, e.g. "100.00"')
+      .option("--note <text>", "description of the credit", "Operator credit")
+      .description("credit a wallet from the currency's equity account (a balanced ledger movement)"),
+  ).action((number: string, amount: string, o: OperatorOptions) =>
+    runVerb(
+      o,
+      (deps, who) => creditWallet(deps, { number, amount, note: o.note ?? "", ...who }),
+      () => [{ wallet: number, amount }, `Credited ${amount} to ${number}`],
+    ),
+  );
+  withOperatorOptions(
+    wallets
+      .command("payout")
+      .argument("<number>", "the wallet number")
+      .argument("<amount>", 'decimal, e.g. "100.00"')
+      .option("--note <text>", "description of the payout (e.g. the bank reference)", "Operator payout")
+      .description("pay money out of a wallet to the outside world (WITHDRAW, type 3; back to equity)"),
+  ).action((number: string, amount: string, o: OperatorOptions) =>
+    runVerb(
+      o,
+      (deps, who) => payOutWallet(deps, { number, amount, note: o.note ?? "", ...who }),
+      () => [{ wallet: number, amount }, `Paid out ${amount} from ${number}`],
+    ),
+  );
+
+  const transactions =
+    program.commands.find((command) => command.name() === "transactions") ??
+    program.command("transactions").description("correct the ledger with compensating transactions");
+  withOperatorOptions(
+    transactions
+      .command("reverse")
+      .argument("<id>", "the transaction to reverse")
+      .option("--note <text>", "why it is reversed")
+      .description("reverse a transaction with a compensating one (the original is never edited)"),
+  ).action((id: string, o: OperatorOptions) =>
+    runVerb(
+      o,
+      (deps, who) => {
+        if (!/^[1-9]\d{0,15}$/.test(id)) throw new Error(`"${id}" is not a transaction id`);
+        return reverseTransaction(deps, {
+          transactionId: Number(id),
+          note: o.note ?? `Reversal of transaction ${id}`,
+          ...who,
+        });
+      },
+      () => [{ reverses: Number(id) }, `Reversed transaction ${id}`],
+    ),
+  );
+}
+
+function withOperatorOptions(command: Command): Command {
+  return command
+    .option(
+      "--key <key>",
+      "idempotency key: the same key never moves money twice (default: generated, printed)",
+    )
+    .option("--operator <name>", "who runs this, recorded on the transaction (default: the OS user)");
+}
+
+function runVerb(
+  options: OperatorOptions,
+  verb: (deps: EngineDependencies, who: { operator: string; key: string }) => Promise<OperatorMovementResult>,
+  describe: (result: OperatorMovementResult) => [Record<string, unknown>, string],
+): Promise<void> {
+  return withDatabase(async (db: Database) => {
+    const engine = await operatorEngine(db);
+    try {
+      const { key, generated } = operatorKey(options.key);
+      const operator = operatorName(options.operator);
+      const result = await verb(engine.deps, { operator, key });
+      const [data, text] = describe(result);
+      printResult(
+        { ...data, transaction_id: result.transactionId, replayed: result.replayed, key, operator },
+        [
+          result.replayed
+            ? `Key ${key} was already used for this: transaction ${result.transactionId}; nothing moved again.`
+            : `${text} (transaction ${result.transactionId}, by ${operator}).`,
+          ...(generated ? [`Idempotency key ${key}: repeat with --key ${key} to be sure it runs once.`] : []),
+        ],
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+}
