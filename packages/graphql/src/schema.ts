@@ -5,6 +5,7 @@ import "./schema/wallets.ts";
 import "./schema/transactions.ts";
 import "./schema/operations.ts";
 import "./schema/currencies.ts";
+import "./schema/checkouts.ts";
 import "./schema/profile.ts";
 import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";

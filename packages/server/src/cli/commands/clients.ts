@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
+import { registerClientCredentials } from "./client-credentials.ts";
 
 export function registerClients(program: Command): Command {
   const clients = program.command("clients").description("manage API clients");
@@ -27,5 +28,6 @@ export function registerClients(program: Command): Command {
         ]);
       }),
     );
+  registerClientCredentials(clients);
   return clients;
 }
