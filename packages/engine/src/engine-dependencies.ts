@@ -1,3 +1,4 @@
+import type { TokenCache } from "./auth/token-cache.ts";
 import type { Captcha } from "./captcha/index.ts";
 import type { TransactionEventBus } from "./events/index.ts";
 import type { SecretBox } from "./keys/secret-keyring.ts";
@@ -17,6 +18,8 @@ export interface EngineDependencies {
   readonly events: TransactionEventBus;
   readonly now: () => Date;
   readonly options: EngineOptions;
+  /** Verified bearer tokens for a short time (auth/token-cache.ts); without it every call asks the database. */
+  readonly tokenCache?: TokenCache;
 }
 
 export interface EngineOptions {

@@ -12,6 +12,13 @@ export {
 } from "./auth/issue-token.ts";
 export { revokeClientTokens, rotateClientSecret, rotateFormToken } from "./auth/rotate-client-credentials.ts";
 export {
+  announceRevocation,
+  inProcessRevocationChannel,
+  type RevocationChannel,
+  TokenCache,
+  type TokenRevocation,
+} from "./auth/token-cache.ts";
+export {
   altchaCaptcha,
   type Captcha,
   disabledCaptcha,

@@ -2,6 +2,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
+import { announceRevocation } from "./token-cache.ts";
 
 export interface TokenRequest {
   readonly grantType?: string | null;
@@ -66,6 +67,8 @@ async function verifyClientSecret(
 
 /** RFC 7009: revoking an unknown or already revoked token is not an error. */
 export async function revokeToken(deps: EngineDependencies, token: string): Promise<void> {
+  const tokenHash = hashOpaqueToken(token);
   await sql`update access_tokens set revoked_at = now()
-    where token_hash = ${hashOpaqueToken(token)} and revoked_at is null`.execute(deps.db.em().getKysely());
+    where token_hash = ${tokenHash} and revoked_at is null`.execute(deps.db.em().getKysely());
+  await announceRevocation(deps, { tokenHash });
 }

@@ -1,9 +1,11 @@
 import {
   inProcessEventBus,
+  inProcessRevocationChannel,
   MemoryRateLimiter,
   MemoryRouteLock,
   MemorySpentCaptchas,
   type RateLimiter,
+  type RevocationChannel,
   type RouteLock,
   type SpentCaptchas,
   type TransactionEventBus,
@@ -13,6 +15,7 @@ import { redactUrl } from "./open-database.ts";
 import { createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { redisEventBus } from "./redis-event-bus.ts";
 import { RedisRateLimiter } from "./redis-rate-limiter.ts";
+import { redisRevocationChannel } from "./redis-revocation-channel.ts";
 import { RedisSpentCaptchas } from "./redis-spent-captchas.ts";
 import { RedlockRouteLock } from "./redlock-route-lock.ts";
 
@@ -22,6 +25,8 @@ export interface Coordination {
   /** Captcha solutions already used (replays refused in every process). */
   readonly spentCaptchas: SpentCaptchas;
   readonly events: TransactionEventBus;
+  /** Token revocations heard by every process's token cache. */
+  readonly revocations: RevocationChannel;
   readonly mode: "redis" | "in-process";
   /** True when a majority of the Redis nodes answer, as Redlock needs (always true in process). */
   ping(): Promise<boolean>;
@@ -51,6 +56,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
       rateLimiter: new MemoryRateLimiter({ limitPerMinute: config.rateLimitPerMinute }),
       spentCaptchas: new MemorySpentCaptchas(),
       events: inProcessEventBus(),
+      revocations: inProcessRevocationChannel(),
       mode: "in-process",
       ping: async () => true,
       nodes: async () => [],
@@ -90,11 +96,13 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     ...(prefix ? { prefix } : {}),
   });
   const events = redisEventBus(config.redisUrl, prefix);
+  const revocations = redisRevocationChannel(config.redisUrl, clients, prefix);
   return {
     routeLock,
     rateLimiter,
     spentCaptchas: new RedisSpentCaptchas(clients, prefix),
     events,
+    revocations,
     mode: "redis",
     async ping() {
       const states = await nodes();
@@ -105,6 +113,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
       await routeLock.close();
       await rateLimiter.close?.();
       await events.close();
+      await revocations.close();
       await Promise.allSettled(clients.map((client) => client.quit()));
     },
   };

@@ -6,6 +6,7 @@ import {
   disabledCaptcha,
   type EngineDependencies,
   openSecretBox,
+  TokenCache,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 import { type Coordination, openCoordination } from "./coordination.ts";
@@ -38,6 +39,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
         : disabledCaptcha,
       now: () => new Date(),
       options: { ...defaultEngineOptions, payUrl: config.payUrl, requireHttpsUrls: config.production },
+      tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
     };
     return {
       config,

@@ -48,6 +48,12 @@ const environmentSchema = z.object({
     .min(1)
     .default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PURSE_TOKEN_CACHE_MS: z.coerce
+    .number({ message: "must be a whole number of milliseconds" })
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(1_000),
   PURSE_DATA_DIR: z.string().min(1).default("./.purse-data"),
   PURSE_SECRET_KEY: secretKeyText.optional(),
   PURSE_SECRET_KEY_PREVIOUS: z
@@ -89,6 +95,8 @@ export interface PurseConfig {
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
   readonly dataDir: string;
+  /** PURSE_TOKEN_CACHE_MS: how long a verified token skips the database (0: never); the bound on a lost revocation message. */
+  readonly tokenCacheMs: number;
   /** PURSE_SECRET_KEY: seals new secrets. Required in production (see readConfig). */
   readonly secretKey: string | undefined;
   /** PURSE_SECRET_KEY_PREVIOUS: older keys, still read until `purse keys rotate` re-seals under the current one. */
@@ -151,6 +159,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     dataDir: value.PURSE_DATA_DIR,
     secretKey: value.PURSE_SECRET_KEY,
     previousSecretKeys: value.PURSE_SECRET_KEY_PREVIOUS ?? [],
+    tokenCacheMs: value.PURSE_TOKEN_CACHE_MS,
     metricsToken: value.PURSE_METRICS_TOKEN,
     redisPrefix: value.PURSE_REDIS_PREFIX,
   };
