@@ -144,3 +144,4 @@ export {
   WebhookDispatcher,
   type WebhookTransport,
 } from "./webhooks/index.ts";
+export * from "./statement/wallet-statement.ts";

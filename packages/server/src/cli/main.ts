@@ -10,6 +10,7 @@ import { registerMigrate } from "./commands/migrate.ts";
 import { registerOperatorMoney } from "./commands/operator-money.ts";
 import { registerPrune } from "./commands/prune.ts";
 import { registerSeed } from "./commands/seed.ts";
+import { registerStatement } from "./commands/statement.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
 import { printError, setJsonOutput } from "./print-result.ts";
@@ -32,6 +33,7 @@ registerCheckouts(program);
 registerPrune(program);
 registerAdmin(program, registerClients(program));
 registerOperatorMoney(program);
+registerStatement(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,89 @@
+import { type StatementLine, type WalletStatement, walletStatement } from "@purse/engine";
+import type { Command } from "commander";
+import { isJsonOutput } from "../print-result.ts";
+import { withDatabase } from "../with-database.ts";
+
+/** `purse statement WALLET --from --to --format json|csv`: a statement that reconciles. */
+export function registerStatement(program: Command): void {
+  program
+    .command("statement")
+    .argument("<wallet>", "the wallet number")
+    .requiredOption("--from <date>", "first day (YYYY-MM-DD, UTC) or an ISO 8601 instant")
+    .option(
+      "--to <date>",
+      "last day, inclusive (YYYY-MM-DD), or an ISO 8601 instant (exclusive); default now",
+    )
+    .option("--format <format>", "json or csv", "json")
+    .description("a wallet's statement: opening balance, each movement with its fees, closing balance")
+    .action((number: string, o: { from: string; to?: string; format: string }) =>
+      withDatabase(async (db) => {
+        if (o.format !== "json" && o.format !== "csv") throw new Error("--format is json or csv");
+        const from = parseInstant(o.from, "--from", false);
+        const to = o.to === undefined ? new Date() : parseInstant(o.to, "--to", true);
+        const statement = await walletStatement(db, { number, from, to }).catch((error: unknown) => {
+          if (error instanceof Error && error.message === "Not found") throw new Error(`No wallet ${number}`);
+          if (error instanceof Error && error.message.includes("not a valid date"))
+            throw new Error("--to must be after --from");
+          throw error;
+        });
+        process.stdout.write(
+          o.format === "csv" && !isJsonOutput()
+            ? toCsv(statement)
+            : `${JSON.stringify(statement, null, 2)}\n`,
+        );
+      }),
+    );
+}
+
+/** A day means its start (UTC); `--to` DAY means the end of that day, so it is inclusive. */
+function parseInstant(text: string, option: string, endOfDay: boolean): Date {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const value = new Date(day ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(value.getTime()))
+    throw new Error(`${option} "${text}" is not a date (YYYY-MM-DD) or an ISO 8601 instant`);
+  return day && endOfDay ? new Date(value.getTime() + 86_400_000) : value;
+}
+
+const columns: (keyof StatementLine)[] = [
+  "transactionId",
+  "at",
+  "typeName",
+  "status",
+  "label",
+  "description",
+  "amount",
+  "fee",
+  "balanceAfter",
+  "operator",
+  "reversesTransactionId",
+];
+
+/** RFC 4180: opening and closing balances as their own rows around the movements. */
+function toCsv(statement: WalletStatement): string {
+  const header = [
+    "transaction_id",
+    "at",
+    "type",
+    "status",
+    "label",
+    "description",
+    "amount",
+    "fee",
+    "balance_after",
+    "operator",
+    "reverses",
+  ];
+  const rows = [
+    header,
+    ["", statement.from, "OPENING", "", "Opening balance", "", "", "", statement.openingBalance, "", ""],
+    ...statement.lines.map((line) => columns.map((column) => String(line[column] ?? ""))),
+    ["", statement.to, "CLOSING", "", "Closing balance", "", "", "", statement.closingBalance, "", ""],
+  ];
+  return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
+}
+
+function csvField(value: string): string {
+  // A leading =, +, - or @ is kept as text by quoting, but spreadsheets still evaluate it: prefix '.
+  const safe = /^[=+@]/.test(value) || (/^-/.test(value) && !/^-\d/.test(value)) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) || safe !== value ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
