@@ -1,10 +1,10 @@
 import type { TokenCache } from "./auth/token-cache.ts";
 import type { Captcha } from "./captcha/index.ts";
-import type { TransactionEventBus } from "./events/index.ts";
+import type { TransactionEventBus } from "./events/transaction-event-types.ts";
 import type { SecretBox } from "./keys/secret-keyring.ts";
 import type { RouteLock } from "./locks/index.ts";
 import type { Database } from "./persistence/database.ts";
-import type { RateLimiter } from "./rate-limit/index.ts";
+import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 
 /** Everything the use cases need from the outside world, built once by the composition root. */
 export interface EngineDependencies {

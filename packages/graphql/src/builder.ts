@@ -1,4 +1,5 @@
 import SchemaBuilder from "@pothos/core";
+import DataloaderPlugin from "@pothos/plugin-dataloader";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import ValidationPlugin from "@pothos/plugin-validation";
 import type { GraphQLContext } from "./context.ts";
@@ -8,7 +9,7 @@ export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
 }>({
-  plugins: [ErrorsPlugin, ValidationPlugin],
+  plugins: [ErrorsPlugin, ValidationPlugin, DataloaderPlugin],
   errors: { defaultTypes: [] },
   validation: { validationError: inputRefused },
   defaultFieldNullability: false,

@@ -1,22 +1,13 @@
-import {
-  type Actor,
-  authenticate,
-  type CurrencyView,
-  type EngineDependencies,
-  loadCurrencies,
-  loadWalletSummaries,
-  PurseError,
-  type WalletSummary,
-} from "@purse/engine";
-import DataLoader from "dataloader";
+import { type Actor, authenticate, type EngineDependencies, PurseError } from "@purse/engine";
 import { GraphQLError } from "graphql";
 
-/** Per request: the engine, the caller (resolved lazily, once) and batching loaders. */
+/**
+ * Per request: the engine and the caller (resolved lazily, once). Batching loaders are per request
+ * too, kept by the dataloader plugin on the types that load (Currency, WalletRef).
+ */
 export interface GraphQLContext {
   readonly deps: EngineDependencies;
   actor(): Promise<Actor>;
-  readonly currencies: DataLoader<number, CurrencyView | null>;
-  readonly wallets: DataLoader<number, WalletSummary | null>;
 }
 
 export function createContext(deps: EngineDependencies, authorization: string | null): GraphQLContext {
@@ -29,19 +20,7 @@ export function createContext(deps: EngineDependencies, authorization: string | 
     );
     return actor;
   };
-  return {
-    deps,
-    actor: resolveActor,
-    // A page of transactions asks for its currencies and wallets in one query each.
-    currencies: new DataLoader(async (ids) => {
-      const found = await loadCurrencies(deps, ids);
-      return ids.map((id) => found.get(id) ?? null);
-    }),
-    wallets: new DataLoader(async (ids) => {
-      const found = await loadWalletSummaries(deps, await resolveActor(), ids);
-      return ids.map((id) => found.get(id) ?? null);
-    }),
-  };
+  return { deps, actor: resolveActor };
 }
 
 function unauthenticated(): GraphQLError {

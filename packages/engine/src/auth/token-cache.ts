@@ -1,4 +1,3 @@
-import type { EngineDependencies } from "../engine-dependencies.ts";
 import type { Actor } from "./actor.ts";
 
 /** What stops working: one token (by its SHA-256, never the token itself), a client's or a user's. */
@@ -146,7 +145,8 @@ export function inProcessRevocationChannel(): RevocationChannel {
  * at once and every other process hears it over the revocation channel.
  */
 export async function announceRevocation(
-  deps: EngineDependencies,
+  // Only the cache (not EngineDependencies, which names TokenCache): no import loop.
+  deps: { readonly tokenCache?: TokenCache | undefined },
   revocation: TokenRevocation,
 ): Promise<void> {
   await deps.tokenCache?.revoke(revocation);

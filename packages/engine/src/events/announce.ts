@@ -1,8 +1,12 @@
-import type { EngineDependencies } from "../engine-dependencies.ts";
+import type { TransactionEventBus } from "./transaction-event-types.ts";
 
-/** Tells subscribers about a committed change; a failing bus never fails the payment itself. */
+/**
+ * Tells subscribers about a committed change; a failing bus never fails the payment itself.
+ * Takes only the bus and the clock (not EngineDependencies, which imports this folder's bus type):
+ * no import loop between the engine's dependency list and its events.
+ */
 export function announce(
-  deps: Pick<EngineDependencies, "events" | "now">,
+  deps: { readonly events: TransactionEventBus; readonly now: () => Date },
   change: { transactionId: number; userIds: readonly number[]; type: number; status: number },
 ): void {
   try {

@@ -1,4 +1,4 @@
-import type { TransactionEvent } from "./transaction-events.ts";
+import type { TransactionEvent } from "./transaction-event-types.ts";
 
 type Listener = (event: TransactionEvent) => void;
 

@@ -1,5 +1,5 @@
 import {
-  type CurrencyView,
+  loadWalletSummaries,
   searchTransactions,
   showTransaction,
   type TransactionDetailView,
@@ -19,8 +19,13 @@ const TransactionStatus = builder.enumType("TransactionStatus", {
   values: ["PENDING", "FAIL", "SUCCESS", "CANCEL"] as const,
 });
 
-const WalletRef = builder.objectRef<WalletSummary>("WalletRef").implement({
+/** Loaded by id, all of a page's wallets in one query (the plugin keeps one loader per request). */
+const WalletRef = builder.loadableObject("WalletRef", {
   description: "A wallet a transaction touched (the other party's too: number and currency only)",
+  load: async (ids: number[], ctx) => [
+    ...(await loadWalletSummaries(ctx.deps, await ctx.actor(), ids)).values(),
+  ],
+  sort: (wallet: WalletSummary) => wallet.id,
   fields: (t) => ({
     id: t.exposeInt("id"),
     number: t.exposeString("number"),
@@ -28,7 +33,7 @@ const WalletRef = builder.objectRef<WalletSummary>("WalletRef").implement({
     currency: t.field({
       type: Currency,
       nullable: true,
-      resolve: (wallet, _args, ctx) => ctx.currencies.load(wallet.currencyId),
+      resolve: (wallet) => wallet.currencyId,
     }),
   }),
 });
@@ -49,17 +54,17 @@ export const Transaction = builder.objectRef<TransactionNode>("Transaction").imp
     currency: t.field({
       type: Currency,
       nullable: true,
-      resolve: (tx, _args, ctx): Promise<CurrencyView | null> => ctx.currencies.load(tx.currencyId),
+      resolve: (tx) => tx.currencyId,
     }),
     walletFrom: t.field({
       type: WalletRef,
       nullable: true,
-      resolve: (tx, _args, ctx) => (tx.walletFromId === null ? null : ctx.wallets.load(tx.walletFromId)),
+      resolve: (tx) => tx.walletFromId,
     }),
     walletTo: t.field({
       type: WalletRef,
       nullable: true,
-      resolve: (tx, _args, ctx) => (tx.walletToId === null ? null : ctx.wallets.load(tx.walletToId)),
+      resolve: (tx) => tx.walletToId,
     }),
   }),
 });

@@ -3,13 +3,20 @@ import {
   getProfile,
   listRates,
   listWallets,
+  loadCurrencies,
   type RateView,
   type WalletView,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
 
-export const Currency = builder.objectRef<CurrencyView>("Currency").implement({
+/**
+ * A field may resolve to a currency or to its id: ids are loaded in one query per request
+ * (a page of transactions asks for all its currencies at once); unknown ids give null.
+ */
+export const Currency = builder.loadableObject("Currency", {
+  load: async (ids: number[], ctx) => [...(await loadCurrencies(ctx.deps, ids)).values()],
+  sort: (currency: CurrencyView) => currency.id,
   fields: (t) => ({
     id: t.exposeInt("id"),
     code: t.exposeString("code"),
