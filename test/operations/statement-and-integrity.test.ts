@@ -158,6 +158,73 @@ describe("statements that reconcile, and a ledger that proves itself", () => {
     expect(rows[6]).toMatch(/,CLOSING,,Closing balance,,,,543\.05,,$/);
   });
 
+  it("over GraphQL: the owner's statement, and operator verbs only with an operator token", async () => {
+    const graphql = async (bearer: string, text: string) => {
+      const response = await fetch(`${serve.url}/graphql`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: text }),
+      });
+      return (await response.json()) as {
+        data?: Record<string, Record<string, unknown>>;
+        errors?: unknown[];
+      };
+    };
+    const own = await graphql(
+      token,
+      `{ statement(wallet: "U100000010", from: "${periodStart}") {
+          ... on QueryStatementSuccess { data { openingBalance closingBalance lines { amount fee } } } } }`,
+    );
+    expect(own.data?.["statement"]?.["data"]).toMatchObject({
+      openingBalance: "500.00",
+      closingBalance: "543.05",
+    });
+    const others = await graphql(
+      token,
+      `{ statement(wallet: "U100000020", from: "2020-01-01") { ... on PurseError { code message } } }`,
+    );
+    expect(others.data?.["statement"]).toEqual({ code: "NOT_FOUND", message: "Not found" });
+
+    const credit = `mutation { operatorCredit(wallet: "U100000020", amount: "2.50", key: "gql-credit-1") {
+        ... on MutationOperatorCreditSuccess { data { transactionId replayed operator } }
+        ... on PurseError { code message } } }`;
+    // An API token (a merchant's) is not an operator.
+    expect((await graphql(token, credit)).data?.["operatorCredit"]).toMatchObject({ code: "SCOPE_MISSED" });
+    const issued = await runPurse(
+      ["operators", "token", "--client", "acme", "--operator", "dora", "--json"],
+      env,
+    );
+    expect(issued.code, issued.output).toBe(0);
+    const operatorToken = (JSON.parse(issued.stdout) as { access_token: string }).access_token;
+    const first = (await graphql(operatorToken, credit)).data?.["operatorCredit"]?.["data"] as Record<
+      string,
+      unknown
+    >;
+    expect(first).toMatchObject({ replayed: false, operator: "dora" });
+    expect((await graphql(operatorToken, credit)).data?.["operatorCredit"]?.["data"]).toEqual({
+      ...first,
+      replayed: true,
+    });
+    const reverse = `mutation { reverseTransaction(transactionId: ${first["transactionId"]}, key: "gql-undo-1") {
+        ... on MutationReverseTransactionSuccess { data { transactionId operator } } ... on PurseError { code } } }`;
+    expect((await graphql(operatorToken, reverse)).data?.["reverseTransaction"]?.["data"]).toMatchObject({
+      operator: "dora",
+    });
+    const payout = `mutation { operatorPayout(wallet: "U100000020", amount: "1.00", key: "gql-payout-1") {
+        ... on MutationOperatorPayoutSuccess { data { replayed } } ... on PurseError { code } } }`;
+    expect((await graphql(operatorToken, payout)).data?.["operatorPayout"]?.["data"]).toEqual({
+      replayed: false,
+    });
+    // The operator token cannot pay: it has no `api` scope.
+    const transfer = await fetch(`${serve.url}/api/transaction/transfer`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" }),
+    });
+    expect(transfer.status).toBe(403);
+    expect((await runPurse(["audit"], env)).code).toBe(0);
+  });
+
   it("audit names the transaction whose posting pair and both balances were edited consistently", async () => {
     const clean = await runPurse(["audit"], env);
     expect(clean.code, clean.output).toBe(0);

@@ -9,6 +9,7 @@ import "./schema/checkouts.ts";
 import "./schema/profile.ts";
 import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";
+import "./schema/ledger.ts";
 
 let built: GraphQLSchema | undefined;
 

@@ -8,6 +8,7 @@ import { registerClients } from "./commands/clients.ts";
 import { registerKeys } from "./commands/keys.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerOperatorMoney } from "./commands/operator-money.ts";
+import { registerOperators } from "./commands/operators.ts";
 import { registerPrune } from "./commands/prune.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerStatement } from "./commands/statement.ts";
@@ -34,6 +35,7 @@ registerPrune(program);
 registerAdmin(program, registerClients(program));
 registerOperatorMoney(program);
 registerStatement(program);
+registerOperators(program);
 
 try {
   await program.parseAsync(process.argv);

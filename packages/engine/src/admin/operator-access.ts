@@ -1,0 +1,51 @@
+import type { Actor } from "../auth/actor.ts";
+import { PurseError } from "../errors/index.ts";
+import type { Database } from "../persistence/database.ts";
+import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
+
+/**
+ * Operator access over the API, kept minimal: an access token whose scope is `operator:<name>`,
+ * issued only from the command line (`purse operators token`), short-lived, stored hashed like
+ * every token. It is not an `api` token, so it cannot pay or transfer; only operator fields accept
+ * it, and the name in it is what the ledger records as the operator.
+ */
+const operatorScope = /^operator:([\w.@-]{1,64})$/;
+
+/** The operator a token acts for, or SCOPE_MISSED (403) for any other token. */
+export function operatorOf(actor: Actor): string {
+  for (const scope of actor.scope.split(/\s+/)) {
+    const name = operatorScope.exec(scope)?.[1];
+    if (name) return name;
+  }
+  throw new PurseError("SCOPE_MISSED");
+}
+
+export function isOperator(actor: Actor): boolean {
+  return actor.scope.split(/\s+/).some((scope) => operatorScope.test(scope));
+}
+
+/** Issues an operator token through an existing API client (whose user the token belongs to). */
+export async function issueOperatorToken(
+  db: Database,
+  request: { clientId: string; operator: string; lifetimeSeconds: number },
+): Promise<{ accessToken: string; expiresAt: Date; scope: string }> {
+  const scope = `operator:${request.operator}`;
+  if (!operatorScope.test(scope))
+    throw new Error("the operator name takes letters, digits and . _ @ - (at most 64)");
+  const client = await firstRow(
+    db.em(),
+    sql<{
+      id: string;
+      user_id: string;
+    }>`select id, user_id from clients where client_id = ${request.clientId}`,
+  );
+  if (!client) throw new Error(`no client "${request.clientId}"`);
+  const accessToken = generateOpaqueToken();
+  const expiresAt = new Date(Date.now() + request.lifetimeSeconds * 1000);
+  await sql`insert into access_tokens (token_hash, client_id, user_id, scope, expires_at)
+    values (${hashOpaqueToken(accessToken)}, ${toId(client.id)}, ${toId(client.user_id)}, ${scope}, ${expiresAt})`.execute(
+    db.em().getKysely(),
+  );
+  return { accessToken, expiresAt, scope };
+}

@@ -1,0 +1,157 @@
+import {
+  creditWallet,
+  isOperator,
+  operatorOf,
+  PurseError,
+  payOutWallet,
+  requireAccess,
+  reverseTransaction,
+  type StatementLine,
+  type WalletStatement,
+  walletStatement,
+} from "@purse/engine";
+import { builder } from "../builder.ts";
+import { bounded } from "../limits/input-bounds.ts";
+
+const StatementLineRef = builder.objectRef<StatementLine>("StatementLine").implement({
+  description: "One movement of the wallet; amounts are exact decimals",
+  fields: (t) => ({
+    transactionId: t.exposeInt("transactionId"),
+    at: t.exposeString("at", { description: "YYYY-MM-DD HH:MM:SS, UTC" }),
+    type: t.exposeInt("type"),
+    typeName: t.exposeString("typeName"),
+    status: t.exposeInt("status"),
+    label: t.exposeString("label"),
+    description: t.exposeString("description"),
+    amount: t.exposeString("amount", { description: "The wallet's change, negative for a debit" }),
+    fee: t.exposeString("fee", { description: "The transaction's fee postings" }),
+    balanceAfter: t.exposeString("balanceAfter"),
+    operator: t.string({ nullable: true, resolve: (line) => line.operator }),
+    reversesTransactionId: t.int({ nullable: true, resolve: (line) => line.reversesTransactionId }),
+  }),
+});
+
+const StatementRef = builder.objectRef<WalletStatement>("Statement").implement({
+  description: "Opening balance + the movements = closing balance",
+  fields: (t) => ({
+    wallet: t.exposeString("wallet"),
+    currency: t.exposeString("currency"),
+    from: t.exposeString("from"),
+    to: t.exposeString("to"),
+    openingBalance: t.exposeString("openingBalance"),
+    closingBalance: t.exposeString("closingBalance"),
+    totalIn: t.exposeString("totalIn"),
+    totalOut: t.exposeString("totalOut"),
+    lines: t.field({ type: [StatementLineRef], resolve: (statement) => [...statement.lines] }),
+  }),
+});
+
+const OperatorMovement = builder
+  .objectRef<{ transactionId: number; replayed: boolean; operator: string }>("OperatorMovement")
+  .implement({
+    fields: (t) => ({
+      transactionId: t.exposeInt("transactionId"),
+      replayed: t.exposeBoolean("replayed", { description: "The key had moved this money already" }),
+      operator: t.exposeString("operator", { description: "Recorded on the transaction" }),
+    }),
+  });
+
+/** ISO 8601 instant or YYYY-MM-DD (a day's start, UTC; as `to`, the day is included). */
+function instant(text: string, field: string, endOfDay: boolean): Date {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const value = new Date(day ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(value.getTime())) throw new PurseError("INVALID_DATE", field);
+  return day && endOfDay ? new Date(value.getTime() + 86_400_000) : value;
+}
+
+const domainErrors = { types: [PurseError] };
+
+builder.queryFields((t) => ({
+  statement: t.field({
+    type: StatementRef,
+    errors: domainErrors,
+    description: "A wallet's statement: the owner's wallets, or any wallet with an operator token",
+    args: {
+      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
+      from: t.arg.string({ required: true, validate: bounded.date }),
+      to: t.arg.string({ validate: bounded.date, description: "Default: now" }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const actor = await ctx.actor();
+      const operator = isOperator(actor);
+      if (!operator) requireAccess(actor);
+      return walletStatement(ctx.deps.db, {
+        number: args.wallet,
+        from: instant(args.from, "from", false),
+        to: args.to ? instant(args.to, "to", true) : ctx.deps.now(),
+        ...(operator ? {} : { ownerId: actor.userId }),
+      });
+    },
+  }),
+}));
+
+const operatorArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+  key: t.arg.string({ required: true, validate: bounded.identifier, description: "Idempotency key" }),
+  note: t.arg.string({ validate: bounded.text }),
+});
+
+builder.mutationFields((t) => ({
+  operatorCredit: t.field({
+    type: OperatorMovement,
+    errors: domainErrors,
+    description: "Operator token only: credit a wallet from equity",
+    args: {
+      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
+      amount: t.arg.string({ required: true, validate: bounded.amount }),
+      ...operatorArgs(t),
+    },
+    resolve: async (_root, args, ctx) => {
+      const operator = operatorOf(await ctx.actor());
+      const done = await creditWallet(ctx.deps, {
+        number: args.wallet,
+        amount: args.amount,
+        note: args.note ?? "Operator credit",
+        key: args.key,
+        operator,
+      });
+      return { ...done, operator };
+    },
+  }),
+  operatorPayout: t.field({
+    type: OperatorMovement,
+    errors: domainErrors,
+    description: "Operator token only: pay money out of a wallet (WITHDRAW)",
+    args: {
+      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
+      amount: t.arg.string({ required: true, validate: bounded.amount }),
+      ...operatorArgs(t),
+    },
+    resolve: async (_root, args, ctx) => {
+      const operator = operatorOf(await ctx.actor());
+      const done = await payOutWallet(ctx.deps, {
+        number: args.wallet,
+        amount: args.amount,
+        note: args.note ?? "Operator payout",
+        key: args.key,
+        operator,
+      });
+      return { ...done, operator };
+    },
+  }),
+  reverseTransaction: t.field({
+    type: OperatorMovement,
+    errors: domainErrors,
+    description: "Operator token only: a compensating transaction linked to the original",
+    args: { transactionId: t.arg.int({ required: true }), ...operatorArgs(t) },
+    resolve: async (_root, args, ctx) => {
+      const operator = operatorOf(await ctx.actor());
+      const done = await reverseTransaction(ctx.deps, {
+        transactionId: args.transactionId,
+        note: args.note ?? `Reversal of transaction ${args.transactionId}`,
+        key: args.key,
+        operator,
+      });
+      return { ...done, operator };
+    },
+  }),
+}));
