@@ -3,6 +3,7 @@ import type { Captcha } from "./captcha/index.ts";
 import type { TransactionEventBus } from "./events/transaction-event-types.ts";
 import type { SecretBox } from "./keys/secret-keyring.ts";
 import type { RouteLock } from "./locks/index.ts";
+import type { EngineMetrics } from "./metrics/index.ts";
 import type { Database } from "./persistence/database.ts";
 import type { RateLimiter } from "./rate-limit/rate-limiter.ts";
 
@@ -20,6 +21,8 @@ export interface EngineDependencies {
   readonly options: EngineOptions;
   /** Verified bearer tokens for a short time (auth/token-cache.ts); without it every call asks the database. */
   readonly tokenCache?: TokenCache;
+  /** Money moved and refusals, for /metrics (metrics/engine-metrics.ts); without it nothing is counted. */
+  readonly metrics?: EngineMetrics;
 }
 
 export interface EngineOptions {

@@ -70,6 +70,13 @@ export {
 } from "./keys/secret-keyring.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
+export {
+  type EngineMetrics,
+  type MovedFigures,
+  noEngineMetrics,
+  type RefusalReason,
+  refusalReason,
+} from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
 export {
   type Database,

@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { tallyMovement } from "../metrics/recorded-movements.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { TransactionStatusCode, TransactionTypeCode } from "./transaction-codes.ts";
@@ -117,6 +118,7 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
       select id, created_at from tx`,
   );
   if (!row) throw new Error("the transaction insert returned no row");
+  tallyMovement(em, movement); // for metrics after COMMIT (metrics/recorded-movements.ts)
   return { id: toId(row.id), createdAt: new Date(row.created_at) };
 }
 

@@ -3,6 +3,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { announce } from "../events/index.ts";
 import { routeLockKey } from "../locks/index.ts";
+import { type MovedFigures, noEngineMetrics, openTally } from "../metrics/index.ts";
 import { isUniqueViolation, isWaitTimeout } from "../persistence/sql.ts";
 import { boundTransaction, type IdempotencyKeys } from "./bound-transaction.ts";
 
@@ -59,6 +60,30 @@ export async function runMovement<Checked, Result>(
   deps: EngineDependencies,
   plan: MovementPlan<Checked, Result>,
 ): Promise<Result> {
+  const metrics = deps.metrics ?? noEngineMetrics;
+  try {
+    const outcome = await lockAndTransact(deps, plan);
+    if (outcome.change) announce(deps, outcome.change);
+    if (outcome.moved.length > 0) metrics.movementCommitted(plan.operation, outcome.moved);
+    return outcome.result;
+  } catch (error) {
+    // Every refusal of every door passes here once: the one place refusals are counted.
+    metrics.movementRefused(plan.operation, PurseError.is(error) ? error.code : "INTERNAL");
+    throw error;
+  }
+}
+
+interface Outcome<Result> {
+  readonly result: Result;
+  readonly change: MovementChange | null;
+  /** What the committed transaction recorded (empty for a replay). */
+  readonly moved: readonly MovedFigures[];
+}
+
+async function lockAndTransact<Checked, Result>(
+  deps: EngineDependencies,
+  plan: MovementPlan<Checked, Result>,
+): Promise<Outcome<Result>> {
   for (const key of plan.rateLimitKeys ?? []) await deps.rateLimiter.consume(key, plan.operation);
   const checked = plan.check ? await plan.check() : (undefined as Checked);
   const ttlMs = deps.options.routeLockTtlMs;
@@ -66,11 +91,7 @@ export async function runMovement<Checked, Result>(
   const commitBy = Date.now() + ttlMs - commitMarginMs(ttlMs);
   const { owner, fingerprint } = typeof plan.lock === "function" ? plan.lock(checked) : plan.lock;
   const lockKey = routeLockKey(plan.operation, owner, fingerprint);
-  const outcome = await deps.routeLock.run([lockKey], ttlMs, () =>
-    transactUntil(deps, plan, checked, commitBy),
-  );
-  if (outcome.change) announce(deps, outcome.change);
-  return outcome.result;
+  return deps.routeLock.run([lockKey], ttlMs, () => transactUntil(deps, plan, checked, commitBy));
 }
 
 /**
@@ -86,7 +107,7 @@ async function transactUntil<Checked, Result>(
   plan: MovementPlan<Checked, Result>,
   checked: Checked,
   commitBy: number,
-): Promise<{ result: Result; change: MovementChange | null }> {
+): Promise<Outcome<Result>> {
   for (let attempt = 1; ; attempt += 1) {
     const boundMs = commitBy - Date.now();
     if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
@@ -94,11 +115,12 @@ async function transactUntil<Checked, Result>(
       return await deps.db.em().transactional(async (em) => {
         const prior = await boundTransaction(em, boundMs, plan.idempotency?.keys ?? null);
         if (prior !== null && plan.idempotency)
-          return { result: plan.idempotency.replay(prior), change: null };
-        const moved = await plan.move(em, checked);
+          return { result: plan.idempotency.replay(prior), change: null, moved: [] };
+        const tally = openTally(em);
+        const { result, change } = await plan.move(em, checked);
         // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
         if (Date.now() >= commitBy) throw new PurseError("SERVICE_BUSY");
-        return moved;
+        return { result, change, moved: tally };
       });
     } catch (error) {
       if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");

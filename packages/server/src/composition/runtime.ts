@@ -9,6 +9,7 @@ import {
   TokenCache,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
+import { createPurseMetrics, type PurseMetrics } from "../metrics/index.ts";
 import { type Coordination, openCoordination } from "./coordination.ts";
 import { openConfiguredDatabase } from "./open-database.ts";
 
@@ -18,6 +19,8 @@ export interface Runtime {
   readonly db: Database;
   readonly coordination: Coordination;
   readonly deps: EngineDependencies;
+  /** What /metrics shows (metrics/purse-metrics.ts); the engine reports into it through `deps.metrics`. */
+  readonly metrics: PurseMetrics;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
     const coordination = await openCoordination(config);
     const secretBox = await openSecretBox(db, config.secretKey, config.previousSecretKeys);
     warnAboutStoredKey(config, secretBox);
+    const metrics = createPurseMetrics(db, coordination);
     const deps: EngineDependencies = {
       db,
       secretBox,
@@ -37,6 +41,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       captcha: config.captcha
         ? altchaCaptcha(secretBox.derive("captcha"), coordination.spentCaptchas)
         : disabledCaptcha,
+      metrics: metrics.engine,
       now: () => new Date(),
       options: { ...defaultEngineOptions, payUrl: config.payUrl, requireHttpsUrls: config.production },
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
@@ -46,6 +51,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       db,
       coordination,
       deps,
+      metrics,
       async close() {
         await coordination.close();
         await db.close();

@@ -34,7 +34,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.
   await registerSecurityHeaders(app, { production: runtime.config.production });
   registerHealth(app, runtime);
-  registerMetrics(app, runtime.config.metricsToken);
+  registerMetrics(app, runtime.metrics, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
   await mountGraphQL(app, runtime.deps, graphQLDoorOptions(runtime.config));
   await mountTrpc(app, runtime.deps);

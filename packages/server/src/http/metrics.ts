@@ -1,26 +1,18 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { PurseError } from "@purse/engine";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { PurseMetrics } from "../metrics/index.ts";
 
 /**
- * `/metrics` in the Prometheus text format: process metrics and a latency histogram per route
- * (the route pattern, never the raw URL, so wallet numbers do not explode the label set). With
- * PURSE_METRICS_TOKEN set, only `Authorization: Bearer <token>` reads it; anyone else gets 401 in
- * the REST error shape.
+ * `/metrics` in the Prometheus text format (the series: docs/operations.md, "Metrics and
+ * alerts"), with a latency histogram per route (the route pattern, never the raw URL, so wallet
+ * numbers do not explode the label set). With PURSE_METRICS_TOKEN set, only
+ * `Authorization: Bearer <token>` reads it; anyone else gets 401 in the REST error shape.
  */
-export function registerMetrics(app: FastifyInstance, token?: string): void {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "purse_" });
-  const latency = new Histogram({
-    name: "purse_http_request_duration_seconds",
-    help: "HTTP request latency by method, route and status",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+export function registerMetrics(app: FastifyInstance, metrics: PurseMetrics, token?: string): void {
+  const { registry, httpLatency } = metrics;
   app.addHook("onResponse", async (request, reply) => {
-    latency.observe(
+    httpLatency.observe(
       {
         method: request.method,
         route: request.routeOptions.url ?? "unmatched",

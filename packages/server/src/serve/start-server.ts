@@ -34,7 +34,7 @@ export async function startServer(
     const dispatcher = new WebhookDispatcher({
       db: runtime.db,
       secretBox: runtime.deps.secretBox,
-      transport: httpTransport({ allowPrivate: config.webhookAllowPrivate }),
+      transport: runtime.metrics.timeWebhooks(httpTransport({ allowPrivate: config.webhookAllowPrivate })),
       concurrency: config.webhookConcurrency,
       perReceiver: config.webhookPerReceiver,
       onError: (error) => app.log.error({ err: error }, "webhook delivery round failed"),

@@ -1,0 +1,1 @@
+export { createPurseMetrics, type PurseMetrics } from "./purse-metrics.ts";
