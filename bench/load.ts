@@ -12,8 +12,10 @@ export interface LoadResult {
 export interface LoadTarget {
   readonly url: string;
   readonly path: string;
+  /** POST unless told; a GET sends no body. */
+  readonly method?: "GET" | "POST";
   /** Headers and body of the n-th request. */
-  request(sequence: number): { headers: Record<string, string>; body: string };
+  request(sequence: number): { headers: Record<string, string>; body?: string };
 }
 
 /** Drives POST requests at `targets` together (connections split evenly) and merges the figures. */
@@ -31,7 +33,7 @@ export async function drive(
         duration: seconds,
         requests: [
           {
-            method: "POST",
+            method: target.method ?? "POST",
             path: target.path,
             setupRequest: (request) => {
               sequence += 1;

@@ -12,6 +12,7 @@ import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse
 import { bareSchema } from "./bare-transfer-server.ts";
 import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
 import { summariseProfiles } from "./cpu-profile-summary.ts";
+import { type HistoryFigures, measureHistory } from "./history-phase.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
 import { freePort, type PurseProcess, startPurse } from "./purse-process.ts";
 import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
@@ -22,6 +23,14 @@ const connections = Number(process.env["PURSE_BENCH_CONNECTIONS"] ?? 32);
 const redisUrl = process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379";
 const profileDir = process.env["PURSE_BENCH_PROFILE"] ? "/tmp/purse-bench-profile" : undefined;
 const accounts = 1024;
+/** Ledger sizes for the history phase (PURSE_BENCH_HISTORY_SIZES, comma-separated). */
+const historySizes = (
+  process.env["PURSE_BENCH_HISTORY_SIZES"] ?? (smoke ? "1000,10000" : "10000,100000,1000000")
+)
+  .split(",")
+  .map(Number);
+/** PURSE_BENCH_ONLY=history runs the history phase alone. */
+const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
 
 function step(text: string): void {
   console.log(`\n▸ ${text}`);
@@ -298,11 +307,46 @@ async function writeResults(text: string): Promise<void> {
   await writeFile(path, next);
 }
 
-const purse = await measurePurse();
-const twoProcesses = await measureTwoProcesses();
-const bare = await measureBare();
-const pgledger = await measurePgledger();
-const tpcb = await measureTpcb();
-const text = report({ ...purse, twoProcesses, bare, pgledger, tpcb });
-console.log(`\n${text}`);
-if (!smoke) await writeResults(text);
+function historyReport(history: HistoryFigures): string {
+  const first = history.sizes[0];
+  return [
+    "",
+    `History: \`GET /api/transactions/histories\` (30 days, page 1 of 20) for one merchant of 32 with 2 000 transactions of its own, ${connections} connections, ${seconds} s per size:`,
+    "",
+    "| transactions in the table | requests/s | p50 | p99 | p99 / first size |",
+    "|---|---|---|---|---|",
+    ...history.sizes.map(
+      (size) =>
+        `| ${size.transactions.toLocaleString("en")} | ${size.load.perSecond.toFixed(0)} | ${size.load.p50} ms | ${size.load.p99} ms | ${first ? (size.load.p99 / Math.max(1, first.load.p99)).toFixed(2) : ""} |`,
+    ),
+    "",
+    `Ledger after loading: ${history.audit}. EXPLAIN (ANALYZE, BUFFERS) of the page at the largest size, before the rewrite:`,
+    "",
+    "```",
+    history.explainBefore,
+    "```",
+    "",
+    "and as it runs now:",
+    "",
+    "```",
+    history.explainAfter,
+    "```",
+  ].join("\n");
+}
+
+if (historyOnly) {
+  step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
+  const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);
+  console.log(historyReport(history));
+} else {
+  const purse = await measurePurse();
+  const twoProcesses = await measureTwoProcesses();
+  const bare = await measureBare();
+  const pgledger = await measurePgledger();
+  const tpcb = await measureTpcb();
+  step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
+  const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);
+  const text = report({ ...purse, twoProcesses, bare, pgledger, tpcb }) + historyReport(history);
+  console.log(`\n${text}`);
+  if (!smoke) await writeResults(text);
+}

@@ -6,6 +6,7 @@ import { refuseNul } from "../input/text-fields.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor, parseDecimal } from "../money/index.ts";
 import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { touchedBy } from "./touched-transactions.ts";
 
 export interface TransactionSearch {
   /** Inclusive bounds, any time zone; omitted means open-ended. */
@@ -155,6 +156,7 @@ function conditions(userId: number, search: TransactionSearch) {
   const max = amount(search.maxAmount, "maxAmount");
   return sql.join(
     [
+      sql`t.id in ${touchedBy(userId, search.from, search.until, true)}`,
       sql`(wf.user_id = ${userId} or wt.user_id = ${userId})`,
       ...(search.from ? [sql`t.created_at >= ${search.from}`] : []),
       ...(search.until ? [sql`t.created_at <= ${search.until}`] : []),
