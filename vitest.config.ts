@@ -1,11 +1,17 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// Workspace packages export their build by default and their TypeScript under "source": tests
+// always run the sources (and spawned `purse` processes too, through PURSE_SOURCE).
+const conditions = ["source", "module", "node", "development|production"];
+
 export default defineConfig({
+  ssr: { resolve: { conditions, externalConditions: ["source"] } },
   // graphql 17 has a "development" build that Vite picks for our sources while Node gives yoga and
   // Pothos the normal one: two copies of graphql in one process ("from another module or realm").
   // Point our imports at the build Node resolves.
   resolve: {
+    conditions,
     alias: [
       {
         find: /^graphql$/,
@@ -20,5 +26,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    env: { PURSE_SOURCE: "1" },
   },
 });
