@@ -90,13 +90,18 @@ describe("the metrics an operator watches, through a real server", () => {
 
   it("counts money moved and refusals by reason, as the ledger and the answers say", async () => {
     const acme = await api.token("acme");
-    const transfer = (amount: string, token = acme) =>
+    const transfer = (amount: string, headers: Record<string, string> = {}) =>
       api.call("POST", "/api/transaction/transfer", {
-        token,
+        token: acme,
+        headers,
         body: { wallet_from: "U100000010", wallet_to: "U100000020", amount },
       });
-    const moved = await transfer("10.00");
+    const moved = await transfer("10.00", { "idempotency-key": "metrics-once" });
     expect(moved.status).toBe(200);
+    // A replay answers the first transaction and moves nothing: it is not counted again.
+    const replayed = await transfer("10.00", { "idempotency-key": "metrics-once" });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body).toEqual(moved.body);
     expect((await transfer("0.50")).body.message).toMatch(/^Minimum amount exceeded/);
     expect((await transfer("9000.00")).status).toBe(422);
     // Spend the rest of the minute's budget: the next ones are refused by the rate limit.
