@@ -7,94 +7,9 @@ import { startTestServer, type TestServer } from "../support/test-server.ts";
 const site = { url: "https://shop.example" };
 const pay = "/api/processing/pay";
 
-describe("POST /api/processing/pay", () => {
-  let api: TestServer;
-  beforeAll(async () => {
-    api = await startTestServer();
-  });
-  afterAll(() => api.close());
-
-  const as = (token: string, login: string, password: string, action = "pay") => ({
-    body: { token, login, password, action },
-  });
-
-  it("pays and answers with the outcome and where the payer goes next", async () => {
-    const checkout = await createCheckout(api, site, "5.00");
-    const response = await api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"));
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      status: true,
-      data: {
-        status: "SUCCESS",
-        transaction_id: expect.any(Number),
-        redirect_url: "https://shop.example/success",
-      },
-    });
-  });
-
-  it.each([
-    ["another user signs in", "cafe", "cafe-pass", "Hash is not valid"],
-    ["the password is wrong", "bolt", "wrong", "Hash is not valid"],
-    ["an unknown login", "nobody", "x", "Hash is not valid"],
-  ])("refuses when %s", async (_case, login, password, message) => {
-    const checkout = await createCheckout(api, site, "5.00");
-    const response = await api.call("POST", pay, as(checkout.token, login, password));
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: false, message });
-  });
-
-  it("refuses a link that was already paid or cancelled: Hash is not valid", async () => {
-    const paid = await createCheckout(api, site, "5.00");
-    await api.call("POST", pay, as(paid.token, "bolt", "bolt-pass"));
-    expect((await api.call("POST", pay, as(paid.token, "bolt", "bolt-pass"))).body.message).toBe(
-      "Hash is not valid",
-    );
-    const cancelled = await createCheckout(api, site, "5.00");
-    expect(
-      (await api.call("POST", pay, as(cancelled.token, "bolt", "bolt-pass", "cancel"))).body.data.status,
-    ).toBe("CANCEL");
-    expect((await api.call("POST", pay, as(cancelled.token, "bolt", "bolt-pass"))).body.message).toBe(
-      "Hash is not valid",
-    );
-  });
-
-  it("refuses when the payer no longer has the funds: Deposit your wallet, you not have funds", async () => {
-    const checkout = await createCheckout(api, site, "200.00");
-    const bolt = await api.token("bolt");
-    await api.call("POST", "/api/transaction/transfer", {
-      token: bolt,
-      body: { wallet_from: "U100000020", wallet_to: "U100000030", amount: "100.00" },
-    });
-    const response = await api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"));
-    expect(response.status).toBe(422);
-    expect(response.body.message).toBe("Deposit your wallet, you not have funds");
-  });
-
-  it("lets one of several simultaneous calls through: the others are route-locked", async () => {
-    const checkout = await createCheckout(api, site, "1.00");
-    const responses = await Promise.all(
-      Array.from({ length: 6 }, () => api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"))),
-    );
-    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
-    const messages = responses.filter((r) => r.status !== 200).map((r) => r.body.message);
-    expect(messages).toContain("Route locked to avoid duplication");
-    for (const message of messages)
-      expect(["Route locked to avoid duplication", "Hash is not valid"]).toContain(message);
-  });
-
-  it("answers an unknown link with 404 and blank fields with the blank message", async () => {
-    expect((await api.call("POST", pay, as("chk_nope", "bolt", "bolt-pass"))).status).toBe(404);
-    const blank = await api.call("POST", pay, {
-      body: { token: "chk_x", login: "", password: "p", action: "pay" },
-    });
-    expect(blank.body).toEqual({
-      status: false,
-      message: "This value should not be blank.",
-      errors: { login: ["This value should not be blank."] },
-    });
-  });
-});
-
+// Paying itself is tested beside the route (packages/rest/src/routes/pay-checkout.test.ts); here
+// what `purse serve` switches on from its settings: the captcha, spent-captcha memory in Redis and
+// the per-minute limit.
 describe("pay with the captcha on and a per-minute limit", () => {
   let api: TestServer;
   beforeAll(async () => {
@@ -128,36 +43,5 @@ describe("pay with the captcha on and a per-minute limit", () => {
     });
     expect(limited.status).toBe(422);
     expect(limited.body.message).toBe("Method locked please try again later");
-  });
-});
-
-describe("a checkout whose id the merchant already used for a transfer", () => {
-  let api: TestServer;
-  beforeAll(async () => {
-    api = await startTestServer();
-  });
-  afterAll(() => api.close());
-
-  it("is still paid; the transfer keeps the external id", async () => {
-    const checkout = await createCheckout(api, site, "3.00");
-    const acme = await api.token("acme");
-    const transfer = await api.call("POST", "/api/transaction/transfer", {
-      token: acme,
-      body: {
-        wallet_from: "U100000010",
-        wallet_to: "U100000020",
-        amount: "1.00",
-        payment_id: checkout.paymentId,
-      },
-    });
-    expect(transfer.status).toBe(200);
-    const paid = await api.call("POST", pay, {
-      body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
-    });
-    expect(paid.status).toBe(200);
-    const shown = await api.call("GET", `/api/transaction/show?external_id=${checkout.paymentId}`, {
-      token: acme,
-    });
-    expect(shown.body.data.id).toBe(transfer.body.data.id);
   });
 });

@@ -3,32 +3,27 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { copyTemplateDatabase, dropDatabase, sampleFixture, testRedisUrl } from "@purse/engine/testing";
+import {
+  copyTemplateDatabase,
+  dropDatabase,
+  type HttpClient,
+  httpClient,
+  sampleFixture,
+  testRedisUrl,
+} from "@purse/engine/testing";
 import { type RunningServer, readConfig, startServer } from "@purse/server";
 import { inject } from "vitest";
 
 export const testSecretKey = "conformance-secret-key-at-least-32-chars";
 
-export interface TestServer {
+/** The whole `purse serve` stack, with the one test client (`call`, `token`) every test uses. */
+export interface TestServer extends HttpClient {
   readonly url: string;
   readonly server: RunningServer;
-  /** POST/GET helper: JSON in, status and parsed JSON out. */
-  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
-  token(clientId: string, secret?: string): Promise<string>;
   close(): Promise<void>;
 }
 
-export interface CallOptions {
-  token?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface CallResult {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected field by field in tests
-  body: any;
-}
+export { type CallOptions, type CallResult, callerFor } from "@purse/engine/testing";
 
 export interface TestServerOptions {
   fixture?: unknown;
@@ -113,48 +108,6 @@ export async function startEmbeddedServer(
   });
 }
 
-/** JSON over HTTP against a running Purse: status and parsed body back. */
-export function callerFor(
-  baseUrl: string,
-): (method: string, path: string, options?: CallOptions) => Promise<CallResult> {
-  return async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers["authorization"] = `Bearer ${options.token}`;
-    if (options.body !== undefined) headers["content-type"] ??= "application/json";
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      body:
-        options.body === undefined
-          ? undefined
-          : typeof options.body === "string"
-            ? options.body
-            : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text === "" ? null : JSON.parse(text);
-    } catch {
-      // Not JSON (the docs page): keep the text.
-    }
-    return { status: response.status, body };
-  };
-}
-
 function withClient(server: RunningServer, close: () => Promise<void>): TestServer {
-  const call = callerFor(server.url);
-  return {
-    url: server.url,
-    server,
-    call,
-    async token(clientId, secret = `${clientId}-secret`) {
-      const response = await call("POST", "/token", {
-        body: { grant_type: "client_credentials", client_id: clientId, client_secret: secret, scope: "api" },
-      });
-      if (response.status !== 200) throw new Error(`token for ${clientId}: ${JSON.stringify(response.body)}`);
-      return response.body.access_token as string;
-    },
-    close,
-  };
+  return { ...httpClient(server.url), url: server.url, server, close };
 }

@@ -272,6 +272,10 @@ describe("the OpenAPI document and the reference page", () => {
     expect(references.length).toBeGreaterThan(0);
     for (const reference of references) expect(reference).not.toMatch(/^(https?:)?\/\//);
     expect(html).not.toMatch(/cdn\.jsdelivr|unpkg\.com|fonts\.(googleapis|scalar)\.com/);
+    // Only Purse's documentation: the vendor's toolbar (deploy offer), AI agent and MCP prompt are off.
+    expect(html).toMatch(/"showDeveloperTools":\s*"never"/);
+    expect(html).toMatch(/"agent":\s*\{\s*"disabled":\s*true\s*\}/);
+    expect(html).toMatch(/"mcp":\s*\{\s*"disabled":\s*true\s*\}/);
     const scripts = references.filter((reference) => reference.endsWith(".js"));
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) {

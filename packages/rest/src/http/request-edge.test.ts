@@ -1,20 +1,18 @@
 import { checkoutSignature } from "@purse/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorWorld } from "../test-support/fixtures.ts";
-import { errorOf, type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
+import {
+  type CallResult,
+  errorOf,
+  type RestHarness,
+  startRestHarness,
+} from "../test-support/rest-harness.ts";
 
 const transferPath = "/api/transaction/transfer";
 const checkoutPath = "/api/processing/checkout";
 const confirmPath = "/api/vouchers/activation/confirm";
 const notValid = "This value is not valid.";
 const tooLong = (limit: number) => `This value is too long. It should have ${limit} characters or less.`;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field
-  body: any;
-}
 
 type Encoding = "json" | "form" | "multipart";
 
@@ -25,7 +23,7 @@ async function send(
   encoding: Encoding,
   fields: Record<string, string>,
   token?: string,
-): Promise<Answer> {
+): Promise<CallResult> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   let body: string | URLSearchParams | FormData;
   if (encoding === "json") {
@@ -37,18 +35,7 @@ async function send(
     body = new FormData();
     for (const [name, value] of Object.entries(fields)) body.append(name, value);
   }
-  return raw(api, "POST", path, { headers, body });
-}
-
-async function raw(
-  api: RestHarness,
-  method: string,
-  path: string,
-  init: { headers?: Record<string, string>; body?: string | URLSearchParams | FormData } = {},
-): Promise<Answer> {
-  const response = await fetch(`${api.url}${path}`, { method, headers: init.headers, body: init.body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  return api.call("POST", path, { headers, body });
 }
 
 let sequence = 0;
@@ -194,14 +181,14 @@ describe("the request edge", () => {
       const form = new FormData();
       form.append("wallet_from", "U100000010");
       form.append("attachment", new Blob(["data"]), "a.txt");
-      const file = await raw(api, "POST", transferPath, {
+      const file = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}` },
         body: form,
       });
       expect(file.status).toBe(415);
       expect(file.body).toEqual({ status: false, message: "Files are not accepted; send form fields only." });
       for (const type of ["text/plain", "application/xml"]) {
-        const response = await raw(api, "POST", transferPath, {
+        const response = await api.call("POST", transferPath, {
           headers: { authorization: `Bearer ${acme}`, "content-type": type },
           body: "x",
         });
@@ -212,7 +199,7 @@ describe("the request edge", () => {
             "Send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.",
         });
       }
-      const broken = await raw(api, "POST", transferPath, {
+      const broken = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}`, "content-type": "multipart/form-data" },
         body: "x",
       });
@@ -227,7 +214,7 @@ describe("the request edge", () => {
       ['{"wallet_from":"U100000010","constructor":{"prototype":{"isAdmin":true}}}'],
       ['{"a":{"b":{"__proto__":{"x":1}}}}'],
     ])("refuses %s with 400 in the contract's shape", async (body) => {
-      const response = await raw(api, "POST", transferPath, {
+      const response = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}`, "content-type": "application/json" },
         body,
       });
@@ -239,7 +226,7 @@ describe("the request edge", () => {
     });
 
     it("refuses it on /token in RFC 6749's shape", async () => {
-      const response = await raw(api, "POST", "/token", {
+      const response = await api.call("POST", "/token", {
         headers: { "content-type": "application/json" },
         body: '{"grant_type":"client_credentials","__proto__":{"x":1}}',
       });
@@ -258,19 +245,19 @@ describe("the request edge", () => {
           payment_id: paymentId,
         });
       const headers = { authorization: `Bearer ${acme}`, "content-type": "application/json" };
-      const first = await raw(api, "POST", transferPath, { headers, body: body(987654) });
+      const first = await api.call("POST", transferPath, { headers, body: body(987654) });
       expect(first.status, JSON.stringify(first.body)).toBe(200);
-      const replay = await raw(api, "POST", transferPath, { headers, body: body("987654") });
+      const replay = await api.call("POST", transferPath, { headers, body: body("987654") });
       expect(replay.status).toBe(200);
       expect(replay.body.data.id).toBe(first.body.data.id);
-      const shown = await raw(api, "GET", "/api/transaction/show?external_id=987654", { headers });
+      const shown = await api.call("GET", "/api/transaction/show?external_id=987654", { headers });
       expect(shown.body.data.id).toBe(first.body.data.id);
     });
 
     it.each(["1.5", "1e2", "100.0", "9007199254740993", "9007199254740992", "-0"])(
       "refuses payment_id %s (not exactly a safe integer) with 422 on the field",
       async (number) => {
-        const response = await raw(api, "POST", transferPath, {
+        const response = await api.call("POST", transferPath, {
           headers: { authorization: `Bearer ${acme}`, "content-type": "application/json" },
           body: `{"wallet_from":"U100000010","wallet_to":"U100000020","amount":"1","payment_id":${number}}`,
         });
@@ -284,7 +271,7 @@ describe("the request edge", () => {
       async (number) => {
         const fields = checkoutFields("placeholder");
         const body = JSON.stringify(fields).replace('"id":"placeholder"', `"id":${number}`);
-        const response = await raw(api, "POST", checkoutPath, {
+        const response = await api.call("POST", checkoutPath, {
           headers: { "content-type": "application/json" },
           body,
         });
@@ -297,7 +284,7 @@ describe("the request edge", () => {
   describe("bounded inputs", () => {
     const long = (length: number) => "A".repeat(length);
     const post = (path: string, body: Record<string, unknown>, token?: string) =>
-      raw(api, "POST", path, {
+      api.call("POST", path, {
         headers: {
           "content-type": "application/json",
           ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -379,7 +366,7 @@ describe("the request edge", () => {
       ["voucher_code", `/api/vouchers/activation/info?voucher_number=V-0001&voucher_code=${long(65)}`, 64],
       ["wallet_number", `/api/wallets/search/${long(3000)}`, 32],
     ] as const)("refuses an over-long query or path %s with 422 on the field", async (field, path, limit) => {
-      const response = await raw(api, "GET", path, { headers: { authorization: `Bearer ${acme}` } });
+      const response = await api.call("GET", path, { headers: { authorization: `Bearer ${acme}` } });
       expect(response.status).toBe(422);
       const message = limit === null ? "This value should be of type numeric." : tooLong(limit);
       expect(response.body).toEqual(errorOf(message, field));
@@ -395,7 +382,7 @@ describe("the request edge", () => {
       const response = await post(transferPath, transfer, acme);
       expect(response.status).toBe(413);
       expect(response.body).toEqual({ status: false, message: "The body is too large." });
-      const form = await raw(api, "POST", transferPath, {
+      const form = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}` },
         body: new URLSearchParams({ ...transfer }),
       });
@@ -403,7 +390,7 @@ describe("the request edge", () => {
       expect(form.body).toEqual({ status: false, message: "The body is too large." });
       const multipart = new FormData();
       multipart.append("description", long(9000));
-      const bigField = await raw(api, "POST", transferPath, {
+      const bigField = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}` },
         body: multipart,
       });
@@ -411,7 +398,7 @@ describe("the request edge", () => {
       expect(bigField.body).toEqual({ status: false, message: "The body is too large." });
       const many = new FormData();
       for (let index = 0; index < 40; index += 1) many.append(`f${index}`, "x");
-      const manyFields = await raw(api, "POST", transferPath, {
+      const manyFields = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}` },
         body: many,
       });
@@ -443,11 +430,11 @@ describe("the request edge", () => {
         "//api/wallets",
         "/api/wallets/search/U100000020/",
       ]) {
-        const response = await raw(api, "GET", path, { headers: { authorization: `Bearer ${acme}` } });
+        const response = await api.call("GET", path, { headers: { authorization: `Bearer ${acme}` } });
         expect(response.status, path).toBe(200);
         expect(response.body.status, path).toBe(true);
       }
-      const token = await raw(api, "POST", "//token", {
+      const token = await api.call("POST", "//token", {
         body: new URLSearchParams({
           grant_type: "client_credentials",
           client_id: "acme",
@@ -456,20 +443,20 @@ describe("the request edge", () => {
       });
       expect(token.status).toBe(200);
       expect(token.body.access_token).toEqual(expect.any(String));
-      const rates = await raw(api, "GET", "/api/currencies/rates/");
+      const rates = await api.call("GET", "/api/currencies/rates/");
       expect(rates.status).toBe(200);
     });
 
     it("answers bad percent-encoding and over-long parameters in the contract's shape", async () => {
-      const bad = await raw(api, "GET", "/%E0%A4%A");
+      const bad = await api.call("GET", "/%E0%A4%A");
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ status: false, message: "The URL is not valid (bad percent-encoding)." });
-      const badApi = await raw(api, "GET", "/api/wallets/search/%E0%A4%A", {
+      const badApi = await api.call("GET", "/api/wallets/search/%E0%A4%A", {
         headers: { authorization: `Bearer ${acme}` },
       });
       expect(badApi.status).toBe(400);
       expect(badApi.body).toEqual({ status: false, message: "The URL is not valid (bad percent-encoding)." });
-      const long = await raw(api, "GET", `/api/wallets/search/${"x".repeat(6000)}`, {
+      const long = await api.call("GET", `/api/wallets/search/${"x".repeat(6000)}`, {
         headers: { authorization: `Bearer ${acme}` },
       });
       expect(long.status).toBe(414);
@@ -477,7 +464,7 @@ describe("the request edge", () => {
     });
 
     it("answers a request line beyond the HTTP parser's limit in the contract's shape, not Fastify's", async () => {
-      const huge = await raw(api, "GET", `/api/wallets?filter=${"x".repeat(20_000)}`, {
+      const huge = await api.call("GET", `/api/wallets?filter=${"x".repeat(20_000)}`, {
         headers: { authorization: `Bearer ${acme}` },
       });
       expect(huge.status).toBe(431);

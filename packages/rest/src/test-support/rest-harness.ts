@@ -1,5 +1,11 @@
 import type { EngineDependencies } from "@purse/engine";
-import { createTestEngine, type TestEngine, type TestEngineOptions } from "@purse/engine/testing";
+import {
+  createTestEngine,
+  type HttpClient,
+  httpClient,
+  type TestEngine,
+  type TestEngineOptions,
+} from "@purse/engine/testing";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { type BuildRestAppOptions, buildRestApp } from "../build-rest-api.ts";
@@ -11,28 +17,14 @@ export interface Envelope<T> {
   data: T;
 }
 
-export interface CallOptions {
-  token?: string;
-  /** Sent as JSON unless it is already a string (then as-is, with the content type below). */
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type { CallOptions, CallResult } from "@purse/engine/testing";
 
-export interface CallResult<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-export interface RestHarness {
+/** The REST door alone, in this process, with the one test client (`call`, `token`) every test uses. */
+export interface RestHarness extends HttpClient {
   readonly url: string;
   readonly app: FastifyInstance;
   readonly engine: TestEngine;
   readonly deps: EngineDependencies;
-  /** One HTTP request over the network to the running app; the JSON answer parsed. */
-  call<T = ErrorBody>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
-  /** A bearer token for a fixture client (secret defaults to `<client>-secret`). */
-  token(clientId: string, secret?: string): Promise<string>;
   /**
    * Changes one issued token's row in this harness's own database, for states the API cannot
    * reach: e.g. `"scope = 'read'"`, or an expiry in the past.
@@ -61,28 +53,6 @@ export async function startRestHarness(options: HarnessOptions = {}): Promise<Re
   if (address === null || typeof address === "string") throw new Error("the app is not on a TCP port");
   const url = `http://127.0.0.1:${address.port}`;
 
-  async function call<T>(
-    method: string,
-    path: string,
-    callOptions: CallOptions = {},
-  ): Promise<CallResult<T>> {
-    const headers: Record<string, string> = { ...callOptions.headers };
-    if (callOptions.token !== undefined) headers["authorization"] = `Bearer ${callOptions.token}`;
-    let body: string | undefined;
-    if (typeof callOptions.body === "string") body = callOptions.body;
-    else if (callOptions.body !== undefined) {
-      body = JSON.stringify(callOptions.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const response = await fetch(`${url}${path}`, { method, headers, body });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (text ? JSON.parse(text) : null) as T,
-    };
-  }
-
   async function sql(text: string, values: unknown[] = []): Promise<void> {
     const client = new pg.Client({ connectionString: engine.database.url });
     await client.connect();
@@ -94,19 +64,11 @@ export async function startRestHarness(options: HarnessOptions = {}): Promise<Re
   }
 
   return {
+    ...httpClient(url),
     url,
     app,
     engine,
     deps: engine.deps,
-    call,
-    async token(clientId, secret = `${clientId}-secret`) {
-      const response = await call<{ access_token: string }>("POST", "/token", {
-        body: { grant_type: "client_credentials", client_id: clientId, client_secret: secret, scope: "api" },
-      });
-      if (response.status !== 200)
-        throw new Error(`no token for ${clientId}: ${JSON.stringify(response.body)}`);
-      return response.body.access_token;
-    },
     // Tokens are stored as the hex SHA-256 of their text.
     changeToken: (token, assignments) =>
       sql(
