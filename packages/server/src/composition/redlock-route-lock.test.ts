@@ -68,3 +68,20 @@ describe("Redlock quorum", () => {
     for (const node of nodes) node.disconnect();
   });
 });
+
+describe("Redlock during shutdown", () => {
+  it("survives its clients closing while a lock's release is still to come (no unhandled error event)", async () => {
+    const nodes = createRedisClients(testRedisUrl);
+    await waitForRedis(nodes);
+    const lock = new RedlockRouteLock(nodes, { prefix: `${prefix}-shutdown` });
+    const result = await lock.run(["shutdown"], 5_000, async () => {
+      // Shutdown order in purse serve: the route lock, then the Redis clients, while work is in flight.
+      await lock.close();
+      for (const node of nodes) node.disconnect();
+      return "finished";
+    });
+    expect(result).toBe("finished");
+    // The failed release's "error" event, if unheard, would surface as an uncaught exception here.
+    await sleep(200);
+  });
+});

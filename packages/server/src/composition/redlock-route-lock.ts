@@ -40,7 +40,9 @@ export class RedlockRouteLock implements RouteLock {
   }
 
   async close(): Promise<void> {
-    this.#redlock.removeAllListeners();
+    // Nothing to close (the clients belong to the coordination), and the "error" listener must
+    // stay: a release still in flight when the clients close emits one, and an "error" event with
+    // no listener would crash a process that is shutting down gracefully.
   }
 }
 
