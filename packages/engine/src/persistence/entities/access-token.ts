@@ -5,13 +5,21 @@ import { UserEntity } from "./user.ts";
 export const AccessTokenEntity = defineEntity({
   name: "AccessToken",
   tableName: "access_tokens",
+  indexes: [
+    { name: "access_tokens_user_id_idx", properties: ["user"] },
+    { name: "access_tokens_client_idx", properties: ["client"], where: "revoked_at is null" },
+    { name: "access_tokens_expires_idx", properties: ["expiresAt"] },
+  ],
   properties: {
-    tokenHash: p.string().primary(),
-    client: () => p.manyToOne(ClientEntity),
-    user: () => p.manyToOne(UserEntity),
-    scope: p.string().default("api"),
+    tokenHash: p.text().primary(),
+    client: () => p.manyToOne(ClientEntity).foreignKeyName("access_tokens_client_id_fkey"),
+    user: () => p.manyToOne(UserEntity).foreignKeyName("access_tokens_user_id_fkey"),
+    scope: p.text().default("api"),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p
+      .datetime()
+      .defaultRaw("now()")
+      .onCreate(() => new Date()),
   },
 });

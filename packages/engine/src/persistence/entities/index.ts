@@ -9,6 +9,8 @@ import { TransactionEntity } from "./transaction.ts";
 import { UserEntity } from "./user.ts";
 import { VoucherEntity } from "./voucher.ts";
 import { WalletEntity } from "./wallet.ts";
+import { WebhookAttemptEntity } from "./webhook-attempt.ts";
+import { WebhookDeliveryEntity } from "./webhook-delivery.ts";
 
 export {
   AccessTokenEntity,
@@ -22,8 +24,11 @@ export {
   UserEntity,
   VoucherEntity,
   WalletEntity,
+  WebhookAttemptEntity,
+  WebhookDeliveryEntity,
 };
 
+/** Every table the migrations create; schema-drift.test.ts holds the two to each other. */
 export const allEntities = [
   SettingEntity,
   CurrencyEntity,
@@ -36,4 +41,6 @@ export const allEntities = [
   PostingEntity,
   VoucherEntity,
   CheckoutEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
 ];

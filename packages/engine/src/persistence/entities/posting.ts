@@ -6,13 +6,25 @@ import { WalletEntity } from "./wallet.ts";
 export const PostingEntity = defineEntity({
   name: "Posting",
   tableName: "postings",
+  indexes: [
+    { name: "postings_transaction_idx", properties: ["transaction"] },
+    { name: "postings_wallet_idx", properties: ["wallet"], where: "wallet_id is not null" },
+    { name: "postings_system_idx", properties: ["account", "currency"], where: "wallet_id is null" },
+  ],
+  checks: [{ name: "postings_check", expression: "(account = 'wallet') = (wallet_id is not null)" }],
   properties: {
-    id: p.bigint("number").primary(),
-    transaction: () => p.manyToOne(TransactionEntity),
+    id: p.bigint("number").primary().generated("by default as identity"),
+    transaction: () => p.manyToOne(TransactionEntity).foreignKeyName("postings_transaction_id_fkey"),
     account: p.enum(["wallet", "fee", "equity", "voucher"] as const),
-    wallet: () => p.manyToOne(WalletEntity).nullable(),
-    currency: () => p.manyToOne(CurrencyEntity),
+    wallet: () =>
+      p.manyToOne(WalletEntity).nullable().foreignKeyName("postings_wallet_id_fkey").deleteRule("no action"),
+    currency: () => p.manyToOne(CurrencyEntity).foreignKeyName("postings_currency_id_fkey"),
     amountMinor: p.bigint("bigint"),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    /** The wallet's chain link after this transaction (migration 0005; wallet postings only). */
+    chainHash: p.blob().nullable(),
+    createdAt: p
+      .datetime()
+      .defaultRaw("now()")
+      .onCreate(() => new Date()),
   },
 });

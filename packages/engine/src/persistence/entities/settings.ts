@@ -4,7 +4,7 @@ export const SettingEntity = defineEntity({
   name: "Setting",
   tableName: "settings",
   properties: {
-    key: p.string().primary(),
+    key: p.text().primary(),
     value: p.json<unknown>(),
   },
 });

@@ -6,27 +6,92 @@ import { WalletEntity } from "./wallet.ts";
 export const TransactionEntity = defineEntity({
   name: "Transaction",
   tableName: "transactions",
+  uniques: [
+    {
+      name: "transactions_user_external_id_uq",
+      properties: ["user", "externalId"],
+      where: "external_id is not null",
+    },
+    {
+      name: "transactions_user_idempotency_key_uq",
+      properties: ["user", "idempotencyKey"],
+      where: "idempotency_key is not null",
+    },
+    {
+      name: "transactions_reverses_uq",
+      properties: ["reversesTransaction"],
+      where: "reverses_transaction_id is not null",
+    },
+    {
+      name: "transactions_operator_key_uq",
+      properties: ["idempotencyKey"],
+      where: "operator is not null and idempotency_key is not null",
+    },
+  ],
+  indexes: [
+    {
+      name: "transactions_wallet_from_idx",
+      properties: ["walletFrom", "createdAt"],
+      columns: [{ name: "wallet_from_id" }, { name: "created_at", sort: "desc" }],
+    },
+    {
+      name: "transactions_wallet_to_idx",
+      properties: ["walletTo", "createdAt"],
+      columns: [{ name: "wallet_to_id" }, { name: "created_at", sort: "desc" }],
+    },
+  ],
+  checks: [
+    { name: "transactions_type_check", expression: "type in (1, 2, 3)" },
+    { name: "transactions_status_check", expression: "status in (1, 2, 3, 4)" },
+    { name: "transactions_amount_minor_check", expression: "amount_minor >= 0" },
+    { name: "transactions_commission_minor_check", expression: "commission_minor >= 0" },
+  ],
   properties: {
-    id: p.bigint("number").primary(),
-    user: () => p.manyToOne(UserEntity),
+    id: p.bigint("number").primary().generated("by default as identity"),
+    user: () => p.manyToOne(UserEntity).foreignKeyName("transactions_user_id_fkey"),
     type: p.smallint(),
     status: p.smallint(),
-    label: p.string().default(""),
-    walletFrom: () => p.manyToOne(WalletEntity).nullable(),
-    walletTo: () => p.manyToOne(WalletEntity).nullable(),
-    currency: () => p.manyToOne(CurrencyEntity),
+    label: p.text().default(""),
+    walletFrom: () =>
+      p
+        .manyToOne(WalletEntity)
+        .nullable()
+        .foreignKeyName("transactions_wallet_from_id_fkey")
+        .deleteRule("no action"),
+    walletTo: () =>
+      p
+        .manyToOne(WalletEntity)
+        .nullable()
+        .foreignKeyName("transactions_wallet_to_id_fkey")
+        .deleteRule("no action"),
+    currency: () => p.manyToOne(CurrencyEntity).foreignKeyName("transactions_currency_id_fkey"),
     amountMinor: p.bigint("bigint"),
-    commissionMinor: p.bigint("bigint").default(0),
-    amountFromMinor: p.bigint("bigint").default(0),
-    amountToMinor: p.bigint("bigint").default(0),
-    externalId: p.string().nullable(),
-    idempotencyKey: p.string().nullable(),
-    requestHash: p.string().nullable(),
-    description: p.string().default(""),
-    additional: p.string().default(""),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    commissionMinor: p.bigint("bigint").defaultRaw("0"),
+    amountFromMinor: p.bigint("bigint").defaultRaw("0"),
+    amountToMinor: p.bigint("bigint").defaultRaw("0"),
+    externalId: p.text().nullable(),
+    idempotencyKey: p.text().nullable(),
+    requestHash: p.text().nullable(),
+    description: p.text().default(""),
+    additional: p.text().default(""),
+    /** This transaction's hash over its columns and postings (migration 0005, ledger/ledger-hash.ts). */
+    hash: p.blob().nullable(),
+    /** The operator who moved the money (operator verbs only). */
+    operator: p.text().nullable(),
+    /** The transaction this one compensates (a reversal; at most one per transaction). */
+    reversesTransaction: () =>
+      p
+        .manyToOne(TransactionEntity)
+        .nullable()
+        .foreignKeyName("transactions_reverses_transaction_id_fkey")
+        .deleteRule("no action"),
+    createdAt: p
+      .datetime()
+      .defaultRaw("now()")
+      .onCreate(() => new Date()),
     updatedAt: p
       .datetime()
+      .defaultRaw("now()")
       .onCreate(() => new Date())
       .onUpdate(() => new Date()),
   },

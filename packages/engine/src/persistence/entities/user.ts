@@ -3,13 +3,17 @@ import { defineEntity, p } from "@mikro-orm/core";
 export const UserEntity = defineEntity({
   name: "User",
   tableName: "users",
+  uniques: [{ name: "users_login_key", properties: ["login"] }],
   properties: {
-    id: p.bigint("number").primary(),
-    name: p.string(),
+    id: p.bigint("number").primary().generated("by default as identity"),
+    name: p.text(),
     role: p.enum(["merchant", "partner"] as const),
     blocked: p.boolean().default(false),
-    login: p.string().unique(),
-    passwordHash: p.string(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    login: p.text(),
+    passwordHash: p.text(),
+    createdAt: p
+      .datetime()
+      .defaultRaw("now()")
+      .onCreate(() => new Date()),
   },
 });

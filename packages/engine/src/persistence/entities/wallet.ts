@@ -1,24 +1,38 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { chainGenesisSql } from "../../ledger/ledger-hash.ts";
 import { CurrencyEntity } from "./currency.ts";
 import { UserEntity } from "./user.ts";
 
 export const WalletEntity = defineEntity({
   name: "Wallet",
   tableName: "wallets",
+  uniques: [{ name: "wallets_number_key", properties: ["number"] }],
+  indexes: [{ name: "wallets_user_id_idx", properties: ["user"] }],
+  checks: [
+    { name: "wallets_balance_minor_check", expression: "balance_minor >= 0" },
+    { name: "wallets_amount_limit_minor_check", expression: "amount_limit_minor >= 0" },
+    { name: "wallets_status_check", expression: "status in (0, 1, 2)" },
+  ],
   properties: {
-    id: p.bigint("number").primary(),
-    user: () => p.manyToOne(UserEntity),
-    number: p.string().unique(),
-    currency: () => p.manyToOne(CurrencyEntity),
-    balanceMinor: p.bigint("bigint").default(0),
+    id: p.bigint("number").primary().generated("by default as identity"),
+    user: () => p.manyToOne(UserEntity).foreignKeyName("wallets_user_id_fkey"),
+    number: p.text(),
+    currency: () => p.manyToOne(CurrencyEntity).foreignKeyName("wallets_currency_id_fkey"),
+    balanceMinor: p.bigint("bigint").defaultRaw("0"),
     amountLimitMinor: p.bigint("bigint"),
     /** 0 NEW, 1 ACTIVE, 2 DELETED (contract). */
     status: p.smallint().default(1),
     canUseForDepositApiOut: p.boolean().default(true),
     canUseForWithdrawApiOut: p.boolean().default(true),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    /** Head of this wallet's hash chain (migration 0005, see ledger/ledger-hash.ts). */
+    chainHead: p.blob().defaultRaw(chainGenesisSql),
+    createdAt: p
+      .datetime()
+      .defaultRaw("now()")
+      .onCreate(() => new Date()),
     updatedAt: p
       .datetime()
+      .defaultRaw("now()")
       .onCreate(() => new Date())
       .onUpdate(() => new Date()),
   },
