@@ -8,6 +8,7 @@
 const frameworks =
   "node_modules/(fastify|@fastify/|graphql|graphql-yoga|@graphql-yoga/|@pothos/|@trpc/|@escape\\.tech/)";
 const redis = "node_modules/(ioredis|@sesamecare-oss/redlock|redlock)/";
+const sql = "node_modules/(@mikro-orm/|kysely/|pg/|pg-[^/]+/|@electric-sql/pglite/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -47,6 +48,14 @@ module.exports = {
       comment: "REST, GraphQL and tRPC talk to the engine only; the server package composes them.",
       from: { path: "^packages/(rest|graphql|trpc)/" },
       to: { path: "^packages/(rest|graphql|trpc|server)/", pathNot: "^packages/$1/" },
+    },
+    {
+      name: "doors-hold-no-sql",
+      severity: "error",
+      comment:
+        "The engine is the only place that talks to the database; a door calls a use case. Tests and their harnesses may arrange rows.",
+      from: { path: "^packages/(rest|graphql|trpc)/", pathNot: "(\\.test\\.ts$|/test-support/)" },
+      to: { path: sql },
     },
     {
       name: "packages-do-not-import-tests",
