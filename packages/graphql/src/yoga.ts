@@ -4,6 +4,7 @@ import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { createContext, type GraphQLContext } from "./context.ts";
 import { boundRequests } from "./limits/bound-requests.ts";
 import { limitOperations } from "./limits/limit-operations.ts";
+import { graphqlPath } from "./limits/query-bounds.ts";
 import { purseSchema } from "./schema.ts";
 
 export interface GraphQLDoorOptions {
@@ -29,7 +30,7 @@ export function createGraphQLHandler(
 ): PurseYoga {
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema: purseSchema(),
-    graphqlEndpoint: "/graphql",
+    graphqlEndpoint: graphqlPath,
     landingPage: false,
     graphiql: options.graphiql && !options.production ? { title: "Purse GraphQL" } : false,
     logging: false,

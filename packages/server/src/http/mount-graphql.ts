@@ -1,5 +1,6 @@
 import type { EngineDependencies } from "@purse/engine";
-import { createGraphQLHandler, type GraphQLDoorOptions, queryLimits } from "@purse/graphql";
+import type { GraphQLDoorOptions, PurseYoga } from "@purse/graphql";
+import { graphqlPath, queryLimits } from "@purse/graphql/bounds";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PurseConfig } from "../config/config.ts";
 
@@ -15,13 +16,19 @@ export function graphQLDoorOptions(config: PurseConfig): GraphQLDoorOptions {
 /**
  * GraphQL at /graphql on the same fastify server (queries, mutations, SSE subscriptions), in its
  * own scope: its own body limit and JSON parser, and refusals in GraphQL's `{"errors": [...]}`.
+ * GraphQL (yoga, Pothos, graphql-js and the schema) is loaded on the first request, not at start:
+ * it is a third of what a start would otherwise compile, and most processes serve REST first.
  */
 export async function mountGraphQL(
   app: FastifyInstance,
   deps: EngineDependencies,
   options: GraphQLDoorOptions,
 ): Promise<void> {
-  const yoga = createGraphQLHandler(deps, options);
+  let yoga: Promise<PurseYoga> | undefined;
+  const loadYoga = () =>
+    (yoga ??= import("@purse/graphql").then(({ createGraphQLHandler }) =>
+      createGraphQLHandler(deps, options),
+    ));
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     // Fastify's own parser: secure-json-parse refuses `__proto__` and `constructor.prototype` keys.
@@ -36,12 +43,12 @@ export async function mountGraphQL(
       return reply.status(status).send({ errors: [{ message: refusalMessage(error, status) }] });
     });
     scope.route({
-      url: yoga.graphqlEndpoint,
+      url: graphqlPath,
       method: ["GET", "POST", "OPTIONS"],
       bodyLimit: queryLimits.maxBodyBytes,
       schema: { hide: true },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const response = await yoga.handleNodeRequestAndResponse(request, reply, {});
+        const response = await (await loadYoga()).handleNodeRequestAndResponse(request, reply, {});
         for (const [name, value] of response.headers) reply.header(name, value);
         reply.status(response.status);
         return reply.send(response.body);
