@@ -22,7 +22,9 @@ export class Migration0005LedgerHashChain extends Migration {
   override up(): void {
     this.addSql("alter table transactions add column hash bytea");
     this.addSql("alter table transactions add column operator text");
-    this.addSql("alter table transactions add column reverses_transaction_id bigint references transactions (id)");
+    this.addSql(
+      "alter table transactions add column reverses_transaction_id bigint references transactions (id)",
+    );
     this.addSql(
       "create unique index transactions_reverses_uq on transactions (reverses_transaction_id) where reverses_transaction_id is not null",
     );
