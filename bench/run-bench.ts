@@ -99,14 +99,14 @@ interface Figures {
   profile: string[];
 }
 
-async function measurePurse(): Promise<
-  Pick<Figures, "purse" | "readyAfterMs" | "peakRssMb" | "audit" | "profile">
-> {
+async function measurePurse(
+  extraEnv: Record<string, string> = {},
+): Promise<Pick<Figures, "purse" | "readyAfterMs" | "peakRssMb" | "audit" | "profile">> {
   step("Purse: one process, POST /api/transaction/transfer with payment_id");
   const database = await purseDatabase();
   try {
     if (profileDir) await rm(profileDir, { recursive: true, force: true });
-    const server = await startPurse(purseEnvironment(database), profileDir);
+    const server = await startPurse({ ...purseEnvironment(database), ...extraEnv }, profileDir);
     console.log(`  ready after ${server.readyAfterMs.toFixed(0)} ms`);
     let purse: LoadResult;
     try {
@@ -334,7 +334,15 @@ function historyReport(history: HistoryFigures): string {
   ].join("\n");
 }
 
-if (historyOnly) {
+if (process.env["PURSE_BENCH_ONLY"] === "token-cache") {
+  // Same run, alternating: the token cache off (every request looks its token up) and on.
+  for (let round = 1; round <= 2; round += 1) {
+    for (const ms of ["0", "1000"]) {
+      const { purse } = await measurePurse({ PURSE_TOKEN_CACHE_MS: ms });
+      console.log(`  round ${round}, PURSE_TOKEN_CACHE_MS=${ms}: ${line("transfers", purse)}`);
+    }
+  }
+} else if (historyOnly) {
   step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
   const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);
   console.log(historyReport(history));
