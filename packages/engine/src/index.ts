@@ -27,7 +27,6 @@ export {
 } from "./captcha/index.ts";
 export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
-export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export {
   failAllExpiredCheckouts,
   failExpiredCheckouts,
@@ -40,6 +39,7 @@ export {
   listCheckoutsOfLogin,
   maxCheckoutListLimit,
 } from "./checkout/list-checkouts.ts";
+export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
@@ -52,6 +52,7 @@ export {
   UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
+export { hasBeenSeeded, type SeedSummary, seedFixture } from "./fixture/seed-fixture.ts";
 export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";
 export {
@@ -68,6 +69,7 @@ export {
   secretBoxFromKey,
   secretBoxFromKeys,
 } from "./keys/secret-keyring.ts";
+export { type AuditCheck, type AuditReport, auditLedger } from "./ledger/audit-ledger.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
 export {
@@ -108,7 +110,12 @@ export {
 } from "./queries/transaction-search.ts";
 export type { CurrencyView, WalletView } from "./queries/views.ts";
 export * from "./rate-limit/index.ts";
-export { defaultRetention, type PruneSummary, pruneTables, type Retention } from "./retention/prune-tables.ts";
+export {
+  defaultRetention,
+  type PruneSummary,
+  pruneTables,
+  type Retention,
+} from "./retention/prune-tables.ts";
 export {
   checkoutSignature,
   type JsonForm,
@@ -118,10 +125,9 @@ export {
   verifyWebhookSignature,
   webhookSignature,
 } from "./signature/index.ts";
+export * from "./statement/wallet-statement.ts";
 export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
 export type { TransferInput } from "./transfer/transfer-request.ts";
-export { type AuditCheck, type AuditReport, auditLedger } from "./use-cases/audit-ledger.ts";
-export { hasBeenSeeded, type SeedSummary, seedFixture } from "./use-cases/seed-fixture.ts";
 export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {
   activateVoucher,
@@ -151,4 +157,3 @@ export {
   WebhookDispatcher,
   type WebhookTransport,
 } from "./webhooks/index.ts";
-export * from "./statement/wallet-statement.ts";

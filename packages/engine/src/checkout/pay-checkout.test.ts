@@ -4,7 +4,7 @@ import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { checkoutSignature } from "../signature/index.ts";
 import { openSession, waitForLockWaits } from "../testing/hold-row-lock.ts";
 import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
-import { auditLedger } from "../use-cases/audit-ledger.ts";
+import { auditLedger } from "../ledger/audit-ledger.ts";
 import { createCheckout } from "./create-checkout.ts";
 import { payCheckout } from "./pay-checkout.ts";
 

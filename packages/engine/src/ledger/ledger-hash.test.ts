@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
-import { auditLedger } from "../use-cases/audit-ledger.ts";
+import { auditLedger } from "../ledger/audit-ledger.ts";
 import {
   chainGenesisSql,
   hashedColumns,

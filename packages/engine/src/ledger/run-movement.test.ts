@@ -8,7 +8,7 @@ import { firstRow, sql } from "../persistence/sql.ts";
 import { holdWalletRow } from "../testing/hold-row-lock.ts";
 import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
-import { auditLedger } from "../use-cases/audit-ledger.ts";
+import { auditLedger } from "../ledger/audit-ledger.ts";
 import { recordMovement } from "./record-movement.ts";
 import { runMovement } from "./run-movement.ts";
 import { TransactionStatus, TransactionType } from "./transaction-codes.ts";

@@ -2,10 +2,10 @@ import { inject } from "vitest";
 import { disabledCaptcha } from "../captcha/index.ts";
 import { defaultEngineOptions, type EngineDependencies } from "../engine-dependencies.ts";
 import { inProcessEventBus, type TransactionEventBus } from "../events/index.ts";
+import { seedFixture } from "../fixture/seed-fixture.ts";
 import { secretBoxFromKey } from "../keys/secret-keyring.ts";
 import { MemoryRouteLock, type RouteLock } from "../locks/index.ts";
 import { MemoryRateLimiter, type RateLimiter } from "../rate-limit/index.ts";
-import { seedFixture } from "../use-cases/seed-fixture.ts";
 import { sampleFixture } from "./sample-fixture.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 

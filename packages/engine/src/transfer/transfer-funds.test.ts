@@ -4,7 +4,7 @@ import { PurseError } from "../errors/index.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { sampleFixture } from "../testing/sample-fixture.ts";
 import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
-import { auditLedger } from "../use-cases/audit-ledger.ts";
+import { auditLedger } from "../ledger/audit-ledger.ts";
 import { transferFunds } from "./transfer-funds.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };

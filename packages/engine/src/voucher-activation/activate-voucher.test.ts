@@ -5,7 +5,7 @@ import { firstRow, sql } from "../persistence/sql.ts";
 import { holdWalletRow, waitForLockWaits } from "../testing/hold-row-lock.ts";
 import { sampleFixture } from "../testing/sample-fixture.ts";
 import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
-import { auditLedger } from "../use-cases/audit-ledger.ts";
+import { auditLedger } from "../ledger/audit-ledger.ts";
 import { activateVoucher } from "./activate-voucher.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
