@@ -27,6 +27,7 @@ export async function authenticate(
       select t.user_id, t.client_id, t.scope, u.role, t.expires_at
       from access_tokens t join users u on u.id = t.user_id
       where t.token_hash = ${tokenHash} and t.revoked_at is null and t.expires_at > ${now}`,
+    "purse_token",
   );
   if (!row) throw new PurseError("UNAUTHORIZED");
   const actor: Actor = {

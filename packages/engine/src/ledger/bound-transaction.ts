@@ -38,7 +38,7 @@ export async function boundTransaction(
   const settings = sql`set_config('lock_timeout', ${bound}, true) as lock_timeout,
     set_config('statement_timeout', ${bound}, true) as statement_timeout`;
   if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) {
-    await firstRow(em, sql`select ${settings}`);
+    await firstRow(em, sql`select ${settings}`, "purse_bounds");
     return null;
   }
   const operator = keys.scope === "operator";
@@ -55,6 +55,7 @@ export async function boundTransaction(
         select id, request_hash from transactions where ${match}
         order by id limit 1
       ) as prior on true`,
+    operator ? "purse_bounds_operator_key" : "purse_bounds_prior",
   );
   if (!prior || prior.id === null) return null;
   if (prior.request_hash !== keys.fingerprint) {

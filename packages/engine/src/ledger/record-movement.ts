@@ -116,6 +116,7 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
         where w.id = delta.wallet_id
       )
       select id, created_at from tx`,
+    "purse_record_movement",
   );
   if (!row) throw new Error("the transaction insert returned no row");
   tallyMovement(em, movement); // for metrics after COMMIT (metrics/recorded-movements.ts)

@@ -54,6 +54,7 @@ export async function findWalletsByNumber(
     em,
     sql<WalletRow>`${selectWallets} where w.number = any(${[...numbers]}::text[])
       order by w.id ${options.lock ? sql`for update of w` : sql``}`,
+    options.lock ? "purse_wallets_lock" : undefined,
   );
   return new Map(found.map((row) => [row.number, walletFromRow(row)]));
 }

@@ -20,6 +20,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Pooled PostgreSQL connections per process unless told (PURSE_DATABASE_POOL_SIZE; docs/benchmark.md). */
+export const defaultPoolSize = 10;
+
 export interface OpenDatabaseOptions {
   /** Maximum pooled connections for PostgreSQL (the embedded mode has exactly one). */
   poolSize?: number;
@@ -88,11 +91,16 @@ export async function openDatabase(
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<MikroORM> {
-  const { MikroORM } = await import("@mikro-orm/postgresql");
+  const [{ MikroORM }, { PreparedPgClient }] = await Promise.all([
+    import("@mikro-orm/postgresql"),
+    import("./prepared-pg-client.ts"),
+  ]);
   return MikroORM.init({
     ...sharedOptions,
     clientUrl: url,
-    pool: { min: 0, max: options.poolSize ?? 10 },
+    pool: { min: 0, max: options.poolSize ?? defaultPoolSize },
+    // Handed to pg.Pool: sends the hot statements as named prepared statements (sql.ts).
+    driverOptions: { Client: PreparedPgClient },
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
 }

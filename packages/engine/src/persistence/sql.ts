@@ -3,14 +3,54 @@ import { type RawBuilder, sql } from "kysely";
 
 export { sql };
 
-/** Runs a kysely `sql` query inside the EntityManager's transaction (if any) and returns its rows. */
-export async function rows<Row>(em: SqlEntityManager, query: RawBuilder<Row>): Promise<Row[]> {
-  const result = await query.execute(em.getKysely());
-  return result.rows;
+/**
+ * Runs a kysely `sql` query inside the EntityManager's transaction (if any) and returns its rows.
+ * With `prepareAs`, the statement is sent as a named prepared statement on PostgreSQL (see
+ * `nameStatement`): each connection parses and plans it once, then only binds and executes it.
+ */
+export async function rows<Row>(
+  em: SqlEntityManager,
+  query: RawBuilder<Row>,
+  prepareAs?: string,
+): Promise<Row[]> {
+  const kysely = em.getKysely();
+  if (prepareAs === undefined) return (await query.execute(kysely)).rows;
+  const compiled = query.compile(kysely);
+  nameStatement(prepareAs, compiled.sql);
+  return (await kysely.executeQuery(compiled)).rows;
 }
 
-export async function firstRow<Row>(em: SqlEntityManager, query: RawBuilder<Row>): Promise<Row | undefined> {
-  return (await rows(em, query))[0];
+export async function firstRow<Row>(
+  em: SqlEntityManager,
+  query: RawBuilder<Row>,
+  prepareAs?: string,
+): Promise<Row | undefined> {
+  return (await rows(em, query, prepareAs))[0];
+}
+
+/** SQL text → statement name, for the connection class (prepared-pg-client.ts) to look up. */
+const statementNames = new Map<string, string>();
+const statementTexts = new Map<string, string>();
+
+/**
+ * Declares `text` as the one SQL text of the prepared statement `name`. Kysely and MikroORM send
+ * every statement unnamed (parsed and planned on each call), and pass the driver only the text and
+ * the values, so the name travels by this map: the PostgreSQL connection class sends a known text
+ * under its name. A name is bound to one text for the life of the process: a query whose text
+ * varies (a list spliced in, an optional clause) must not be named, and throws here if it is.
+ */
+export function nameStatement(name: string, text: string): void {
+  if (statementNames.get(text) === name) return;
+  const known = statementTexts.get(name);
+  if (known !== undefined && known !== text)
+    throw new Error(`the prepared statement ${name} was given a second SQL text`);
+  statementTexts.set(name, text);
+  statementNames.set(text, name);
+}
+
+/** The name `text` was declared under, if any. */
+export function statementName(text: string): string | undefined {
+  return statementNames.get(text);
 }
 
 /** PostgreSQL `bigint` arrives as a string (pg) or a bigint (PGlite); money stays a bigint. */
