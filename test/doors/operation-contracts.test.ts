@@ -1,3 +1,9 @@
+import {
+  checkoutContract,
+  transferContract,
+  voucherActivationContract,
+  voucherPurchaseContract,
+} from "@purse/engine";
 import { purseSchema } from "@purse/graphql";
 import { buildOpenApiDocument } from "@purse/rest";
 import { appRouter } from "@purse/trpc";
@@ -44,14 +50,6 @@ const operations: Record<string, OperationDoors> = {
     rest: { method: "post", path: "/api/processing/checkout" },
     graphql: { type: "Mutation", field: "createCheckout" },
     trpc: "checkout",
-    requiredOnlyBy: {
-      signature: {
-        doors: ["graphql", "trpc"],
-        reason:
-          "REST answers a missing signature as the specification does (422 Signature not identical, " +
-          "as a wrong one); the typed doors refuse it before the engine",
-      },
-    },
   },
   "voucher activation confirm": {
     rest: { method: "post", path: "/api/vouchers/activation/confirm" },
@@ -244,6 +242,30 @@ describe("one contract per operation: REST, GraphQL and tRPC take the same input
       for (const [field, known] of Object.entries(doors.knownDifferences ?? {})) {
         for (const door of known.doors) expect(names(door), `${field} on ${door}`).toContain(field);
       }
+    });
+  }
+});
+
+/** Operations whose input is an engine contract: tRPC validates with that very schema. */
+const contracts: Record<string, { readonly trpc: string; readonly contract: z.ZodObject }> = {
+  transfer: { trpc: "transfer", contract: transferContract },
+  "checkout creation": { trpc: "checkout", contract: checkoutContract },
+  "voucher activation confirm": { trpc: "activateVoucher", contract: voucherActivationContract },
+  "voucher purchase": { trpc: "buyVoucher", contract: voucherPurchaseContract },
+};
+
+describe("operations with an engine contract take it on every door", () => {
+  for (const [name, { trpc, contract }] of Object.entries(contracts)) {
+    it(name, () => {
+      const procedures = appRouter._def.procedures as Record<string, { _def: { inputs: unknown[] } }>;
+      const inputs = procedures[trpc]?._def.inputs ?? [];
+      expect(inputs).toHaveLength(1);
+      expect(inputs[0]).toBe(contract);
+      const doors = operations[name];
+      if (!doors) throw new Error(`${name} is not in the parity table`);
+      const fields = Object.keys(contract.shape).sort();
+      expect([...mapped(graphqlFields(doors), undefined).keys()].sort()).toEqual(fields);
+      expect([...mapped(restFields(document, doors), undefined).keys()].sort()).toEqual(fields);
     });
   }
 });

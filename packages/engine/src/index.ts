@@ -40,6 +40,7 @@ export {
   maxCheckoutListLimit,
 } from "./checkout/list-checkouts.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
+export * from "./contracts/index.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";

@@ -2,17 +2,14 @@ import { GraphQLError } from "graphql";
 import { z } from "zod";
 
 /**
- * Lengths of text arguments, checked before a resolver calls the engine. An amount is a decimal
- * of at most a few dozen characters; a longer one is refused here, not parsed.
+ * Lengths of the text arguments that have no engine contract yet, checked before a resolver calls
+ * the engine (operations with a contract take its bounds: `schema/contract-input.ts`). An amount
+ * is a decimal of at most a few dozen characters; a longer one is refused here, not parsed.
  */
 export const bounded = {
   amount: z.string().max(40),
   walletNumber: z.string().max(32),
   identifier: z.string().max(128),
-  signature: z.string().max(128),
-  // Above the contract's 2048, so the engine refuses 2049+ with "This value is not a valid URL."
-  // on the field, as REST does; this bound only keeps huge text out.
-  url: z.string().max(8192),
   text: z.string().max(1000),
   date: z.string().max(40),
   cursor: z.string().max(64),

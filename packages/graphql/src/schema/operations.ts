@@ -1,6 +1,16 @@
-import { activateVoucher, createCheckout, getVoucherInfo, PurseError, transferFunds } from "@purse/engine";
+import {
+  activateVoucher,
+  checkoutContract,
+  createCheckout,
+  getVoucherInfo,
+  PurseError,
+  transferContract,
+  transferFunds,
+  voucherActivationContract,
+  voucherInfoContract,
+} from "@purse/engine";
 import { builder } from "../builder.ts";
-import { bounded } from "../limits/input-bounds.ts";
+import { contractInputType } from "./contract-input.ts";
 
 const TransferResult = builder
   .objectRef<{ id: number; message: string; replayed: boolean }>("TransferResult")
@@ -36,40 +46,11 @@ const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>
   }),
 });
 
-const TransferInput = builder.inputType("TransferInput", {
-  fields: (t) => ({
-    walletFrom: t.string({ required: true, validate: bounded.walletNumber }),
-    walletTo: t.string({ required: true, validate: bounded.walletNumber }),
-    amount: t.string({ required: true, description: 'Decimal text, e.g. "10.50"', validate: bounded.amount }),
-    paymentId: t.string({ validate: bounded.identifier }),
-    description: t.string({ validate: bounded.text }),
-    idempotencyKey: t.string({ validate: bounded.identifier }),
-  }),
-});
+const TransferInput = contractInputType("TransferInput", transferContract);
 
-const CheckoutInput = builder.inputType("CheckoutInput", {
-  fields: (t) => ({
-    walletTo: t.string({ required: true, validate: bounded.walletNumber }),
-    walletFrom: t.string({ required: true, validate: bounded.walletNumber }),
-    amount: t.string({ required: true, validate: bounded.amount }),
-    id: t.string({ required: true, validate: bounded.identifier }),
-    signature: t.string({ required: true, validate: bounded.signature }),
-    successUrl: t.string({ validate: bounded.url }),
-    cancelUrl: t.string({ validate: bounded.url }),
-    statusUrl: t.string({ validate: bounded.url }),
-    userInfo: t.string({ required: true, validate: bounded.text }),
-  }),
-});
+const CheckoutInput = contractInputType("CheckoutInput", checkoutContract);
 
-const VoucherInput = builder.inputType("VoucherActivationInput", {
-  fields: (t) => ({
-    voucherNumber: t.string({ required: true, validate: bounded.identifier }),
-    voucherCode: t.string({ required: true, validate: bounded.identifier }),
-    walletTo: t.string({ required: true, validate: bounded.walletNumber }),
-    additional: t.string({ validate: bounded.text }),
-    idempotencyKey: t.string({ validate: bounded.identifier }),
-  }),
-});
+const VoucherInput = contractInputType("VoucherActivationInput", voucherActivationContract);
 
 const domainErrors = { types: [PurseError] };
 
@@ -100,8 +81,9 @@ builder.queryFields((t) => ({
     type: VoucherInfo,
     errors: domainErrors,
     args: {
-      number: t.arg.string({ required: true, validate: bounded.identifier }),
-      code: t.arg.string({ required: true, validate: bounded.identifier }),
+      // Published as (number, code): the contract's voucherNumber and voucherCode under those names.
+      number: t.arg.string({ required: true, validate: voucherInfoContract.shape.voucherNumber }),
+      code: t.arg.string({ required: true, validate: voucherInfoContract.shape.voucherCode }),
     },
     resolve: async (_root, args, ctx) =>
       getVoucherInfo(ctx.deps, await ctx.actor(), { voucherNumber: args.number, voucherCode: args.code }),

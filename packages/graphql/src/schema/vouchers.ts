@@ -4,9 +4,10 @@ import {
   type PurchasedVoucherView,
   PurseError,
   type VoucherPage,
+  voucherPurchaseContract,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
-import { bounded } from "../limits/input-bounds.ts";
+import { contractInputType } from "./contract-input.ts";
 
 const PurchasedVoucher = builder.objectRef<PurchasedVoucherView>("PurchasedVoucher").implement({
   description:
@@ -44,14 +45,7 @@ const PurchasedVoucherPage = builder.objectRef<VoucherPage>("PurchasedVoucherPag
   }),
 });
 
-const BuyVoucherInput = builder.inputType("BuyVoucherInput", {
-  fields: (t) => ({
-    walletFrom: t.string({ required: true, validate: bounded.walletNumber }),
-    amount: t.string({ required: true, description: 'Decimal text, e.g. "25.00"', validate: bounded.amount }),
-    additional: t.string({ validate: bounded.text }),
-    idempotencyKey: t.string({ validate: bounded.identifier }),
-  }),
-});
+const BuyVoucherInput = contractInputType("BuyVoucherInput", voucherPurchaseContract);
 
 builder.queryFields((t) => ({
   vouchers: t.field({

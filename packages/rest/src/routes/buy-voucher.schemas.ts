@@ -1,28 +1,15 @@
+import { voucherPurchaseContract } from "@purse/engine";
 import { z } from "zod";
-import {
-  amountInput,
-  bearerErrors,
-  bodyErrors,
-  envelope,
-  maxLength,
-  optionalBoundedText,
-  text,
-} from "../schemas/common.ts";
+import { amountInput, bearerErrors, bodyErrors, envelope } from "../schemas/common.ts";
+import { optionalHeader, snakeCased } from "../schemas/from-contract.ts";
 import { purchasedVoucherSchema } from "./list-vouchers.schemas.ts";
 
-export const buyVoucherBody = z.object({
-  amount: amountInput,
-  wallet_from: text(maxLength.walletNumber).describe(
-    "One of the caller's active USD wallets; it pays the amount",
-  ),
-  additional: optionalBoundedText().describe("Free text kept with the purchase transaction"),
-});
+const { idempotencyKey, ...fields } = voucherPurchaseContract.shape;
 
-export const buyVoucherHeaders = z.looseObject({
-  "idempotency-key": text(maxLength.idempotencyKey)
-    .optional()
-    .describe("Same key and same body: the same voucher again, no money moved"),
-});
+/** The engine's purchase contract by REST's names; REST also takes the amount as a JSON number. */
+export const buyVoucherBody = z.object({ ...snakeCased(fields), amount: amountInput });
+
+export const buyVoucherHeaders = z.looseObject({ "idempotency-key": optionalHeader(idempotencyKey) });
 
 export const buyVoucherResponses = {
   200: envelope(purchasedVoucherSchema).describe(

@@ -1,18 +1,14 @@
+import { voucherActivationContract } from "@purse/engine";
 import { z } from "zod";
-import { bearerErrors, bodyErrors, maxLength, optionalBoundedText, text } from "../schemas/common.ts";
+import { bearerErrors, bodyErrors } from "../schemas/common.ts";
+import { optionalHeader, snakeCased } from "../schemas/from-contract.ts";
 
-export const confirmVoucherBody = z.object({
-  voucher_number: text(maxLength.voucherNumber),
-  voucher_code: text(maxLength.voucherCode).describe("The voucher's secret code"),
-  wallet_to: text(maxLength.walletNumber).describe("One of the caller's active USD wallets"),
-  additional: optionalBoundedText().describe("Free text kept with the transaction"),
-});
+const { idempotencyKey, ...fields } = voucherActivationContract.shape;
 
-export const confirmVoucherHeaders = z.looseObject({
-  "idempotency-key": text(maxLength.idempotencyKey)
-    .optional()
-    .describe("Same key and same body: the first result again"),
-});
+/** The engine's activation contract by REST's names; the Idempotency-Key comes as a header. */
+export const confirmVoucherBody = z.object(snakeCased(fields));
+
+export const confirmVoucherHeaders = z.looseObject({ "idempotency-key": optionalHeader(idempotencyKey) });
 
 /** The specification shows no envelope here: `{"message": ...}`. */
 export const confirmVoucherResponses = {

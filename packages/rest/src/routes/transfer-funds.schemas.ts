@@ -1,18 +1,13 @@
+import { transferContract } from "@purse/engine";
 import { z } from "zod";
-import {
-  amountInput,
-  bearerErrors,
-  bodyErrors,
-  envelope,
-  identifierInput,
-  maxLength,
-  optionalBoundedText,
-  text,
-} from "../schemas/common.ts";
+import { amountInput, bearerErrors, bodyErrors, envelope, identifierInput } from "../schemas/common.ts";
+import { optionalHeader, snakeCased } from "../schemas/from-contract.ts";
 
+const { idempotencyKey, ...fields } = transferContract.shape;
+
+/** The engine's transfer contract by REST's names; REST also takes amount and payment_id as JSON numbers. */
 export const transferFundsBody = z.object({
-  wallet_from: text(maxLength.walletNumber).describe("Sender wallet number (the caller's)"),
-  wallet_to: text(maxLength.walletNumber).describe("Recipient wallet number (another user's, same currency)"),
+  ...snakeCased(fields),
   amount: amountInput,
   payment_id: identifierInput
     .nullish()
@@ -21,15 +16,10 @@ export const transferFundsBody = z.object({
         'to 2^53-1 meaning the same decimal string (123 and "123" are one id). Repeating it with the ' +
         "same body returns the first result and moves nothing; with another body: Order id is not unique",
     ),
-  description: optionalBoundedText(),
 });
 
 /** Header names arrive lower-cased; other headers pass through untouched. */
-export const transferFundsHeaders = z.looseObject({
-  "idempotency-key": text(maxLength.idempotencyKey)
-    .optional()
-    .describe("Same key and same body: the first result again, no money moved"),
-});
+export const transferFundsHeaders = z.looseObject({ "idempotency-key": optionalHeader(idempotencyKey) });
 
 export const transferFundsResponses = {
   200: envelope(

@@ -1,10 +1,10 @@
+import { voucherInfoContract } from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, envelope, maxLength, text } from "../schemas/common.ts";
+import { snakeCased } from "../schemas/from-contract.ts";
 
-export const voucherInfoQuery = z.object({
-  voucher_number: text(maxLength.voucherNumber),
-  voucher_code: text(maxLength.voucherCode).describe("The voucher's secret code"),
-});
+/** The engine's voucher info contract by REST's names. */
+export const voucherInfoQuery = z.object(snakeCased(voucherInfoContract.shape));
 
 export const voucherInfoResponses = {
   200: envelope(

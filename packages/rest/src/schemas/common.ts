@@ -1,4 +1,4 @@
-import { maxAmountLength } from "@purse/engine";
+import { inputBounds, maxAmountLength } from "@purse/engine";
 import { z } from "zod";
 
 /** The contract's error body. */
@@ -49,29 +49,11 @@ export const notFound = {
 export const bearerSecurity = [{ bearer: [] }];
 
 /**
- * The longest text each kind of field may carry. Every input is bounded before any work is done
- * with it (an over-long text is 422 `This value is too long...` on its field); the body limits in
- * `http/body-limits.ts` are sized from these.
+ * The longest text each kind of field may carry: the engine's bounds, the same on every door.
+ * Every input is bounded before any work is done with it (an over-long text is 422 `This value is
+ * too long...` on its field); the body limits in `http/body-limits.ts` are sized from these.
  */
-export const maxLength = {
-  walletNumber: 32,
-  /** payment_id, checkout id, external_id, Idempotency-Key */
-  identifier: 64,
-  idempotencyKey: 255,
-  /** description, additional, user_info */
-  freeText: 255,
-  voucherNumber: 64,
-  voucherCode: 64,
-  /** SHA-256 hex */
-  signature: 64,
-  /** Dates, page numbers, codes in query strings */
-  queryValue: 32,
-  /** Payment link tokens, logins, OAuth fields */
-  token: 256,
-  password: 1024,
-  /** The captcha widget's base64 payload */
-  captcha: 4096,
-} as const;
+export const maxLength = inputBounds;
 
 /** A text field of at most `max` characters. */
 export function text(max: number) {
@@ -90,19 +72,8 @@ export const amountInput = z
   )
   .transform((value) => String(value));
 
-/** Optional text; contract: an empty string means absent (the engine treats it so). */
-export const optionalText = z.string().nullish();
-
-/** Optional text of at most `max` characters (an empty string still means absent). */
-export function optionalBoundedText(max: number = maxLength.freeText) {
-  return z.string().max(max).nullish();
-}
-
-/**
- * The safe-integer rule alone, for fields kept as sent (the checkout `id`, which a signature may
- * carry as the JSON number): text of at most 64 characters, or a safe JSON integer.
- */
-export const identifierAsSent = z.union([
+/** Text of at most 64 characters, or a safe JSON integer. */
+const identifierAsSent = z.union([
   z.string().max(maxLength.identifier),
   z.number().refine(Number.isSafeInteger),
 ]);

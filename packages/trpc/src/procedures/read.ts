@@ -5,6 +5,7 @@ import {
   listWallets,
   searchTransactions,
   showTransaction,
+  voucherInfoContract,
 } from "@purse/engine";
 import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
@@ -101,7 +102,13 @@ export const transaction = authedProcedure
   );
 
 export const voucher = authedProcedure
-  .input(z.object({ number: bounded.identifier, code: bounded.identifier }))
+  // Published as {number, code}: the contract's voucherNumber and voucherCode under those names.
+  .input(
+    z.object({
+      number: voucherInfoContract.shape.voucherNumber,
+      code: voucherInfoContract.shape.voucherCode,
+    }),
+  )
   .output(
     z.object({
       voucherNumber: z.string(),

@@ -1,7 +1,6 @@
-import { buyVoucher, listVouchers } from "@purse/engine";
+import { buyVoucher, listVouchers, voucherPurchaseContract } from "@purse/engine";
 import { z } from "zod";
 import { authedProcedure } from "../trpc.ts";
-import { bounded } from "./input-bounds.ts";
 import { decimal } from "./schemas.ts";
 
 /** A voucher as its buyer sees it (GET /api/vouchers), amount as exact text. */
@@ -29,13 +28,6 @@ export const vouchers = authedProcedure
 
 /** Buys a voucher from one of the caller's USD wallets, as POST /api/vouchers/buy. */
 export const buyVoucherProcedure = authedProcedure
-  .input(
-    z.object({
-      walletFrom: bounded.walletNumber,
-      amount: bounded.amount,
-      additional: bounded.text.nullish(),
-      idempotencyKey: bounded.identifier.nullish(),
-    }),
-  )
+  .input(voucherPurchaseContract)
   .output(purchasedVoucher)
   .mutation(({ ctx, input }) => buyVoucher(ctx.deps, ctx.actor, input));

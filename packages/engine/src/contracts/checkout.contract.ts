@@ -1,0 +1,37 @@
+import { z } from "zod";
+import type { CheckoutInput } from "../checkout/create-checkout.ts";
+import { maxAmountLength } from "../money/amount.ts";
+import { boundedText, type ContractShape, optionalBoundedText } from "./contract-fields.ts";
+import { inputBounds } from "./input-bounds.ts";
+
+/** Optional text; contract: an empty string means absent. URLs are bounded by the engine's URL check. */
+const optionalUrl = z.string().nullish();
+
+/**
+ * A hosted payment link. `amount` and `id` are kept as sent, text or a JSON number: the signature
+ * may cover the number as the client wrote it (docs/signing.md). Doors that know the caller's
+ * address and how the JSON was written add `clientAddress` and `sentAsNumber` themselves.
+ */
+export const checkoutContract = z.object({
+  walletTo: boundedText(inputBounds.walletNumber).describe(
+    "Receiving wallet: of the merchant or partner whose form token signs",
+  ),
+  walletFrom: boundedText(inputBounds.walletNumber).describe("Paying wallet"),
+  amount: z
+    .union([z.string().max(maxAmountLength), z.number()])
+    .describe('Decimal amount, preferably as a string such as "10.50"; a bare number is accepted'),
+  id: z
+    .union([z.string().max(inputBounds.identifier), z.number().refine(Number.isSafeInteger)])
+    .describe(
+      "Your payment id; unique per receiving user: text of at most 64 characters, or a JSON integer up to 2^53-1",
+    ),
+  signature: optionalBoundedText(inputBounds.signature).describe(
+    'SHA-256 hex of the JSON text of {"wallet_to","wallet_from","amount","id","secret"} (this key order, ' +
+      "secret = your form token) as JSON.stringify, PHP json_encode or Python json.dumps write it; " +
+      "string values, or amount/id as the JSON number you sent. See docs/signing.md",
+  ),
+  successUrl: optionalUrl.describe("Where the payer goes after paying"),
+  cancelUrl: optionalUrl.describe("Where the payer goes after cancelling"),
+  statusUrl: optionalUrl.describe("Receives the payment status webhook (POST)"),
+  userInfo: boundedText(inputBounds.freeText).describe("Identifies the payer; unique per receiving user"),
+} satisfies ContractShape<Omit<CheckoutInput, "sentAsNumber" | "clientAddress">>);

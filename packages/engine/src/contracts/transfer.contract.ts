@@ -1,0 +1,27 @@
+import { z } from "zod";
+import type { TransferInput } from "../transfer/transfer-request.ts";
+import {
+  amountText,
+  boundedText,
+  type ContractShape,
+  idempotencyKeyField,
+  optionalBoundedText,
+} from "./contract-fields.ts";
+import { inputBounds } from "./input-bounds.ts";
+
+/** A transfer between two wallets of one currency: what every door accepts, by the engine's names. */
+export const transferContract = z.object({
+  walletFrom: boundedText(inputBounds.walletNumber).describe("Sender wallet number (the caller's)"),
+  walletTo: boundedText(inputBounds.walletNumber).describe(
+    "Recipient wallet number (another user's, same currency)",
+  ),
+  amount: amountText.describe('Exact decimal, e.g. "10.50"'),
+  paymentId: boundedText(inputBounds.identifier)
+    .nullish()
+    .describe(
+      "Your id for the transfer (its external_id), at most 64 characters. Repeating it with the same " +
+        "body returns the first result and moves nothing; with another body: Order id is not unique",
+    ),
+  description: optionalBoundedText(),
+  idempotencyKey: idempotencyKeyField("Same key and same body: the first result again, no money moved"),
+} satisfies ContractShape<TransferInput>);

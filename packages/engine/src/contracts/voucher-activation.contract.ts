@@ -1,0 +1,24 @@
+import { z } from "zod";
+import type { VoucherActivationInput } from "../voucher-activation/activate-voucher.ts";
+import {
+  boundedText,
+  type ContractShape,
+  idempotencyKeyField,
+  optionalBoundedText,
+} from "./contract-fields.ts";
+import { inputBounds } from "./input-bounds.ts";
+
+const voucherNumber = boundedText(inputBounds.voucherNumber);
+const voucherCode = boundedText(inputBounds.voucherCode).describe("The voucher's secret code");
+
+/** Activating a voucher into one of the caller's USD wallets. */
+export const voucherActivationContract = z.object({
+  voucherNumber,
+  voucherCode,
+  walletTo: boundedText(inputBounds.walletNumber).describe("One of the caller's active USD wallets"),
+  additional: optionalBoundedText().describe("Free text kept with the transaction"),
+  idempotencyKey: idempotencyKeyField("Same key and same body: the first result again"),
+} satisfies ContractShape<VoucherActivationInput>);
+
+/** The checks of an activation and its net amount, moving nothing. */
+export const voucherInfoContract = z.object({ voucherNumber, voucherCode });

@@ -1,0 +1,36 @@
+import type { InputFieldRef, SchemaTypes } from "@pothos/core";
+import type { z } from "zod";
+import { builder } from "../builder.ts";
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
+
+/** What a resolver receives for a text field: absent or null when the contract allows it. */
+type TextValue<Field extends z.ZodType> =
+  undefined extends z.input<Field> ? string | null | undefined : string;
+
+/**
+ * A GraphQL input object derived from an engine contract: one `String` field per contract field,
+ * required when the contract requires it, described and validated by the contract's own schema
+ * (a too-long value is a 400 naming `input.<field>`). A field added to the contract appears here.
+ * Every field of the operations derived this way is text (amount and id included: GraphQL has no
+ * "string or number" scalar, and a number written as text means the same).
+ */
+export function contractInputType<Shape extends Record<string, z.ZodType>>(
+  name: string,
+  contract: z.ZodObject<Shape>,
+  description?: string,
+) {
+  type Fields = { [K in keyof Shape]: InputFieldRef<Types, TextValue<Shape[K]>> };
+  return builder.inputType(name, {
+    ...(description ? { description } : {}),
+    fields: (t) =>
+      Object.fromEntries(
+        Object.entries(contract.shape).map(([key, field]) => {
+          if (!field.safeParse("1").success) throw new Error(`${name}.${key} is not a text field`);
+          const required = !field.safeParse(undefined).success;
+          const text = field.description;
+          return [key, t.string({ required, validate: field, ...(text ? { description: text } : {}) })];
+        }),
+      ) as Fields,
+  });
+}

@@ -1,0 +1,30 @@
+import type { z } from "zod";
+
+/** `walletFrom` → `wallet_from`: REST's names for the engine's. */
+type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : Name;
+
+type SnakeCased<Shape extends z.ZodRawShape> = { [K in keyof Shape & string as SnakeCase<K>]: Shape[K] };
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * An engine contract's fields under REST's snake_case names, in the contract's order, with the
+ * contract's bounds and descriptions: a field added to the contract appears in the body (and the
+ * OpenAPI document) with no edit here.
+ */
+export function snakeCased<Shape extends z.ZodRawShape>(shape: Shape): SnakeCased<Shape> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, field]) => [snakeCase(name), field]),
+  ) as SnakeCased<Shape>;
+}
+
+/**
+ * A contract's optional text field as an HTTP header: absent rather than null (a header cannot
+ * be null), same bound and description.
+ */
+export function optionalHeader(field: z.ZodOptional<z.ZodNullable<z.ZodString>>) {
+  const header = field.unwrap().unwrap().optional();
+  return field.description ? header.describe(field.description) : header;
+}
