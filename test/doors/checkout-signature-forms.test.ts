@@ -75,4 +75,43 @@ describe("checkout signatures as each language computes them, on every door", ()
     });
     expect(response.body.data.createCheckout.data.url).toContain("/pay/");
   });
+
+  it("a missing signature is the specification's refusal on every door, not a door's own", async () => {
+    const unsigned = fields("unsigned-1");
+    const rest = await api.call("POST", "/api/processing/checkout", {
+      body: { ...unsigned, ...urls, user_info: "payer-unsigned-1" },
+    });
+    expect(rest.status).toBe(422);
+    expect(rest.body).toEqual(expect.objectContaining({ message: "Signature not identical" }));
+    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc` })] });
+    const trpc = await client.checkout
+      .mutate({
+        walletTo: unsigned.wallet_to,
+        walletFrom: unsigned.wallet_from,
+        amount: unsigned.amount,
+        id: unsigned.id,
+        userInfo: "payer-unsigned-1",
+      })
+      .catch((error: unknown) => error);
+    expect(trpc).toMatchObject({ message: "Signature not identical" });
+    const graphql = await api.call("POST", "/graphql", {
+      body: {
+        query: `mutation($input: CheckoutInput!) { createCheckout(input: $input) {
+          __typename ... on PurseError { message } } }`,
+        variables: {
+          input: {
+            walletTo: unsigned.wallet_to,
+            walletFrom: unsigned.wallet_from,
+            amount: unsigned.amount,
+            id: unsigned.id,
+            userInfo: "payer-unsigned-1",
+          },
+        },
+      },
+    });
+    expect(graphql.body.data.createCheckout).toEqual({
+      __typename: "PurseError",
+      message: "Signature not identical",
+    });
+  });
 });
