@@ -1,6 +1,7 @@
 import { dropDatabase } from "@purse/engine/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purseCli } from "../support/purse-cli.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
 import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";
 
@@ -91,5 +92,21 @@ describe("token revocation across two processes", () => {
       await client.query("update users set blocked = false where login = 'acme'");
       await client.end();
     }
+  });
+
+  it("purse clients revoke-tokens is heard by every serving process at once, not after the cache's lifetime", async () => {
+    const token = await tokenFrom(first);
+    expect(await wallets(second, token)).toBe(200);
+    expect(await wallets(second, token)).toBe(200); // cached for a minute from here
+    const revoked = await purseCli(database, ["--json", "clients", "revoke-tokens", "acme"], {
+      REDIS_URL: process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379",
+      PURSE_REDIS_PREFIX: database.name,
+    });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ client_id: "acme" });
+    // Without the broadcast, both caches would answer 200 for another minute.
+    const since = Date.now();
+    expect(await refusedAfter(first, token, since)).toBeLessThan(1_000);
+    expect(await refusedAfter(second, token, since)).toBeLessThan(1_000);
   });
 });

@@ -3,8 +3,9 @@ import { PurseError } from "../errors/index.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
 import { hashSecret } from "../secrets/index.ts";
+import { announceRevocation, type TokenCache } from "./token-cache.ts";
 
 /**
  * Operator verbs that contain a leaked credential (`purse clients rotate-secret`,
@@ -44,8 +45,16 @@ export async function rotateFormToken(
   return token;
 }
 
-/** Revokes every live access token of a client at once; returns how many were live. */
-export async function revokeClientTokens(db: Database, clientId: string): Promise<number> {
+/**
+ * Revokes every live access token of a client at once; returns how many were live. With a token
+ * cache (whose channel reaches the serving processes), the revocation is announced after it
+ * committed, so no process keeps answering from its cache for up to PURSE_TOKEN_CACHE_MS.
+ */
+export async function revokeClientTokens(
+  db: Database,
+  clientId: string,
+  announceTo: { readonly tokenCache?: TokenCache | undefined } = {},
+): Promise<number> {
   const client = await firstRow(
     db.em(),
     sql<{ id: string }>`select id from clients where client_id = ${clientId}`,
@@ -56,5 +65,6 @@ export async function revokeClientTokens(db: Database, clientId: string): Promis
     sql<{ token_hash: string }>`update access_tokens set revoked_at = now()
       where client_id = ${client.id} and revoked_at is null and expires_at > now() returning token_hash`,
   );
+  await announceRevocation(announceTo, { clientId: toId(client.id) });
   return revoked.length;
 }

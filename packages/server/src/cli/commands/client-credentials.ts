@@ -1,5 +1,6 @@
 import { openSecretBox, revokeClientTokens, rotateClientSecret, rotateFormToken } from "@purse/engine";
 import type { Command } from "commander";
+import { openRevocationBroadcast } from "../../composition/revocation-broadcast.ts";
 import { readConfig } from "../../config/config.ts";
 import { parseDuration } from "../parse-duration.ts";
 import { printResult } from "../print-result.ts";
@@ -58,7 +59,12 @@ export function registerClientCredentials(clients: Command): void {
     .description("revoke every access token of a client at once (its secret still gets new ones)")
     .action((clientId: string) =>
       withDatabase(async (db) => {
-        const revoked = await revokeClientTokens(db, clientId).catch(noClient(clientId));
+        const { redisUrl, redisPrefix } = readConfig();
+        // With Redis, the serving processes hear it at once; without, their caches (1 s) bound it.
+        const broadcast = redisUrl ? await openRevocationBroadcast(redisUrl, redisPrefix) : undefined;
+        const revoked = await revokeClientTokens(db, clientId, broadcast ?? {})
+          .catch(noClient(clientId))
+          .finally(() => broadcast?.close());
         printResult(
           { client_id: clientId, revoked },
           `Revoked ${revoked} live access token(s) of ${clientId}; calls with them now answer 401.`,
