@@ -89,9 +89,6 @@ const operations: Record<string, OperationDoors> = {
       },
       itemsPerPage: { doors: ["rest"], reason: "REST's page size (the specification's name for `first`)" },
       first: { doors: ["graphql", "trpc"], reason: "cursor paging: page size" },
-      // TODO(issue 13 item 3): REST history filters as the search does once both are one search.
-      minAmount: { doors: ["graphql", "trpc"], reason: "the search's amount filter; REST history lacks it" },
-      maxAmount: { doors: ["graphql", "trpc"], reason: "the search's amount filter; REST history lacks it" },
       after: { doors: ["graphql", "trpc"], reason: "cursor paging: where the page starts" },
     },
     requiredOnlyBy: {

@@ -1,6 +1,7 @@
 import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 
 export type QueryValue = string | number | null | undefined;
 
@@ -12,18 +13,19 @@ export interface HistoryInput {
   readonly walletNumber?: QueryValue;
   readonly type?: QueryValue;
   readonly status?: QueryValue;
+  /** Decimal: only transactions of at least (at most) this amount, in their own currency. */
+  readonly minAmount?: QueryValue;
+  readonly maxAmount?: QueryValue;
 }
 
-export interface HistoryFilter {
+/** The search's filter over whole days, and a page of it. */
+export interface HistoryFilter extends TransactionFilter {
   /** Inclusive start of the first day, UTC. */
   readonly from: Date;
   /** Exclusive: the day after `endDate` (contract: endDate is inclusive). */
   readonly until: Date;
   readonly page: number;
   readonly perPage: number;
-  readonly walletNumber: string | null;
-  readonly type: number | null;
-  readonly status: number | null;
 }
 
 /** Contract: itemsPerPage is 1 to 100. */
@@ -39,7 +41,18 @@ export function readHistoryFilter(input: HistoryInput): HistoryFilter {
     : refuseNul(String(input.walletNumber).trim(), "walletNumber");
   const type = optionalCode(input.type, "type", Object.values(TransactionType));
   const status = optionalCode(input.status, "status", Object.values(TransactionStatus));
-  return { from, until: new Date(end.getTime() + 86_400_000), page, perPage, walletNumber, type, status };
+  return {
+    from,
+    until: new Date(end.getTime() + 86_400_000),
+    untilInclusive: false,
+    page,
+    perPage,
+    walletNumber,
+    type,
+    status,
+    minAmount: optionalAmountBound(input.minAmount, "minAmount"),
+    maxAmount: optionalAmountBound(input.maxAmount, "maxAmount"),
+  };
 }
 
 function blank(value: QueryValue): boolean {

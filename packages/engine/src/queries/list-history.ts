@@ -5,7 +5,7 @@ import { formatMinor } from "../money/index.ts";
 import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { type HistoryFilter, type HistoryInput, readHistoryFilter } from "./history-filter.ts";
 import { formatTimestamp } from "./timestamps.ts";
-import { touchedBy } from "./touched-transactions.ts";
+import { searchConditions, searchedTransactions } from "./transaction-filter.ts";
 
 export interface HistoryItemView {
   readonly id: number;
@@ -52,7 +52,11 @@ interface HistoryRow {
   updated_at: Date | string;
 }
 
-/** A merchant's transactions, newest first: every one that touched one of the merchant's wallets. */
+/**
+ * A merchant's transactions, newest first: every one that touched one of the merchant's wallets.
+ * The same search as the GraphQL and tRPC transaction search (`searchConditions`), projected as
+ * the specification's history items and paged by number.
+ */
 export async function listHistory(
   deps: EngineDependencies,
   actor: Actor,
@@ -78,7 +82,7 @@ export async function listHistory(
 
 /** The two statements of a history page (exported so the benchmark can EXPLAIN them as run). */
 export function historyQueries(userId: number, filter: HistoryFilter) {
-  const where = conditions(userId, filter);
+  const where = searchConditions(userId, filter);
   return {
     count: sql<{ total: string }>`select count(*) as total ${from} where ${where}`,
     page: sql<HistoryRow>`
@@ -94,28 +98,9 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
   };
 }
 
-const from = sql`
-  from transactions t
-  join currencies c on c.id = t.currency_id
-  left join wallets wf on wf.id = t.wallet_from_id
-  left join wallets wt on wt.id = t.wallet_to_id
+/** The search's tables, and the voucher a voucher activation redeemed. */
+const from = sql`${searchedTransactions}
   left join vouchers v on v.activation_transaction_id = t.id`;
-
-function conditions(userId: number, filter: HistoryFilter) {
-  return sql.join(
-    [
-      sql`t.id in ${touchedBy(userId, filter.from, filter.until)}`,
-      sql`(wf.user_id = ${userId} or wt.user_id = ${userId})`,
-      sql`t.created_at >= ${filter.from} and t.created_at < ${filter.until}`,
-      ...(filter.walletNumber
-        ? [sql`(wf.number = ${filter.walletNumber} or wt.number = ${filter.walletNumber})`]
-        : []),
-      ...(filter.type !== null ? [sql`t.type = ${filter.type}`] : []),
-      ...(filter.status !== null ? [sql`t.status = ${filter.status}`] : []),
-    ],
-    sql` and `,
-  );
-}
 
 /** Wallets hold one currency and a movement stays in it: USD wallets are those of this code. */
 const usdCode = "USD";

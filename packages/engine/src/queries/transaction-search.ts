@@ -3,10 +3,20 @@ import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
-import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
-import { formatMinor, parseDecimal } from "../money/index.ts";
+import {
+  TransactionStatus,
+  TransactionType,
+  transactionStatusName,
+  transactionTypeName,
+} from "../ledger/transaction-codes.ts";
+import { formatMinor } from "../money/index.ts";
 import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
-import { touchedBy } from "./touched-transactions.ts";
+import {
+  optionalAmountBound,
+  searchConditions,
+  searchedTransactions,
+  type TransactionFilter,
+} from "./transaction-filter.ts";
 
 export interface TransactionSearch {
   /** Inclusive bounds, any time zone; omitted means open-ended. */
@@ -51,12 +61,10 @@ export interface TransactionPage {
   readonly totals: TransactionTotal[];
 }
 
-const typeCodes = { TRANSFER: 1, DEPOSIT: 2, WITHDRAW: 3 } as const;
-const statusCodes = { PENDING: 1, FAIL: 2, SUCCESS: 3, CANCEL: 4 } as const;
-
 /**
- * A dashboard's view of the caller's transactions (merchants only, as history is): filters, a
- * keyset page newest first, and totals per currency over the whole filtered set.
+ * A dashboard's view of the caller's transactions (merchants only, as history is): the history's
+ * search (`TransactionFilter`), a keyset page newest first, and totals per currency over the
+ * whole filtered set.
  */
 export async function searchTransactions(
   deps: EngineDependencies,
@@ -68,7 +76,7 @@ export async function searchTransactions(
   if (!Number.isInteger(page.first) || page.first < 1 || page.first > 100) {
     throw new PurseError("OUT_OF_RANGE", "first", { min: 1, max: 100 });
   }
-  const where = conditions(actor.userId, search);
+  const where = searchConditions(actor.userId, readSearch(search));
   const em = deps.db.em();
   const found = await rows(
     em,
@@ -91,7 +99,7 @@ export async function searchTransactions(
     }>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
         t.amount_from_minor, t.amount_to_minor, t.currency_id, c.precession, t.wallet_from_id, t.wallet_to_id,
         t.description, t.created_at
-      ${fromClause} where ${where} ${page.afterId ? sql`and t.id < ${page.afterId}` : sql``}
+      ${searchedTransactions} where ${where} ${page.afterId ? sql`and t.id < ${page.afterId}` : sql``}
       order by t.id desc limit ${page.first + 1}`,
   );
   const totals = await rows(
@@ -106,7 +114,7 @@ export async function searchTransactions(
     }>`
       select c.id as currency_id, c.code, c.precession, count(*) as count,
         coalesce(sum(t.amount_minor), 0)::text as amount, coalesce(sum(t.commission_minor), 0)::text as commission
-      ${fromClause} where ${where} group by c.id, c.code, c.precession order by c.code`,
+      ${searchedTransactions} where ${where} group by c.id, c.code, c.precession order by c.code`,
   );
   return {
     nodes: found.slice(0, page.first).map((row) => {
@@ -139,36 +147,16 @@ export async function searchTransactions(
   };
 }
 
-const fromClause = sql`
-  from transactions t
-  join currencies c on c.id = t.currency_id
-  left join wallets wf on wf.id = t.wallet_from_id
-  left join wallets wt on wt.id = t.wallet_to_id`;
-
-function conditions(userId: number, search: TransactionSearch) {
-  const amount = (text: string | null | undefined, field: string) => {
-    if (text === null || text === undefined || text === "") return null;
-    if (!parseDecimal(text)) throw new PurseError("NOT_NUMERIC", field);
-    return text;
+/** The search's input as the history's filter: its bounds are instants, `until` included. */
+function readSearch(search: TransactionSearch): TransactionFilter {
+  return {
+    from: search.from ?? null,
+    until: search.until ?? null,
+    untilInclusive: true,
+    walletNumber: refuseNul(search.walletNumber, "walletNumber") || null,
+    type: search.type ? TransactionType[search.type] : null,
+    status: search.status ? TransactionStatus[search.status] : null,
+    minAmount: optionalAmountBound(search.minAmount, "minAmount"),
+    maxAmount: optionalAmountBound(search.maxAmount, "maxAmount"),
   };
-  refuseNul(search.walletNumber, "walletNumber");
-  const min = amount(search.minAmount, "minAmount");
-  const max = amount(search.maxAmount, "maxAmount");
-  return sql.join(
-    [
-      sql`t.id in ${touchedBy(userId, search.from, search.until, true)}`,
-      sql`(wf.user_id = ${userId} or wt.user_id = ${userId})`,
-      ...(search.from ? [sql`t.created_at >= ${search.from}`] : []),
-      ...(search.until ? [sql`t.created_at <= ${search.until}`] : []),
-      ...(search.walletNumber
-        ? [sql`(wf.number = ${search.walletNumber} or wt.number = ${search.walletNumber})`]
-        : []),
-      ...(search.type ? [sql`t.type = ${typeCodes[search.type]}`] : []),
-      ...(search.status ? [sql`t.status = ${statusCodes[search.status]}`] : []),
-      // Exact: numeric division, no float anywhere.
-      ...(min ? [sql`t.amount_minor::numeric / power(10::numeric, c.precession) >= ${min}::numeric`] : []),
-      ...(max ? [sql`t.amount_minor::numeric / power(10::numeric, c.precession) <= ${max}::numeric`] : []),
-    ],
-    sql` and `,
-  );
 }

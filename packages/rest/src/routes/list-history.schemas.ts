@@ -1,7 +1,11 @@
+import { amountText } from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, envelope, integerQuery, maxLength, text } from "../schemas/common.ts";
 
-/** Read as text: the engine checks dates, ranges and codes and words the errors. */
+/**
+ * Read as text: the engine checks dates, ranges, codes and amounts and words the errors. The
+ * filter is the GraphQL and tRPC transaction search's, under the specification's names.
+ */
 export const listHistoryQuery = z.object({
   startDate: text(maxLength.queryValue).describe("YYYY-MM-DD"),
   endDate: text(maxLength.queryValue).describe("YYYY-MM-DD, inclusive"),
@@ -10,6 +14,10 @@ export const listHistoryQuery = z.object({
   walletNumber: text(maxLength.walletNumber).optional().describe("Only transactions touching this wallet"),
   type: integerQuery("TRANSFER=1, DEPOSIT=2, WITHDRAW=3").optional(),
   status: integerQuery("PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4").optional(),
+  minAmount: amountText
+    .optional()
+    .describe("Decimal: only transactions of at least this amount, in their own currency"),
+  maxAmount: amountText.optional().describe("Decimal: only transactions of at most this amount"),
 });
 
 const historyItem = z

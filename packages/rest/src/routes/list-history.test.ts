@@ -159,6 +159,23 @@ describe("GET /api/transactions/histories", () => {
     expect(before.body.data).toEqual({ items: [], meta: { per_page: 10, page: 1, last_page: 1, total: 0 } });
   });
 
+  it("filters by amount as the GraphQL and tRPC transaction search does (one search)", async () => {
+    const page = async (query: string) =>
+      (
+        await api.call<Envelope<HistoryPage>>(
+          "GET",
+          `${path}?${around}&page=1&itemsPerPage=100&type=1&${query}`,
+          {
+            token: acme,
+          },
+        )
+      ).body.data.items;
+    // acme's transfers: 10.00 and 3.00 sent, 5.00 received; amounts compared exactly, bounds included.
+    expect((await page("minAmount=3&maxAmount=5.00")).map((item) => item.amount_to)).toEqual([3, 5]);
+    expect((await page("minAmount=5.01&maxAmount=10")).map((item) => item.amount_to)).toEqual([10]);
+    expect((await page("maxAmount=2.99")).length).toBe(0);
+  });
+
   it("shows a merchant only transactions touching their own wallets", async () => {
     const response = await api.call<Envelope<HistoryPage>>(
       "GET",
@@ -208,6 +225,12 @@ describe("GET /api/transactions/histories", () => {
       `${around}&page=x&itemsPerPage=10`,
       "This value should be of type numeric.",
       "page",
+    ],
+    [
+      "an amount bound that is no decimal",
+      `${around}&page=1&itemsPerPage=10&minAmount=ten`,
+      "This value should be of type numeric.",
+      "minAmount",
     ],
     [
       "page repeated",

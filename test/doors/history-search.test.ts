@@ -1,0 +1,68 @@
+import type { AppRouter } from "@purse/trpc";
+import { createTRPCClient, httpLink } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/test-server.ts";
+
+/**
+ * REST's history and the GraphQL and tRPC transaction search are one search: for the same filter
+ * (REST's whole days as the search's bounds) they find the same transactions.
+ */
+describe("history on every door is one search", () => {
+  let api: TestServer;
+  let token: string;
+  const today = new Date().toISOString().slice(0, 10);
+  const filter = { walletNumber: "U100000010", type: "TRANSFER", minAmount: "3", maxAmount: "5.00" } as const;
+
+  beforeAll(async () => {
+    api = await startTestServer();
+    token = await api.token("acme");
+    for (const [from, to, amount] of [
+      ["U100000010", "U100000020", "10.00"],
+      ["U100000010", "U100000020", "3.00"],
+      ["U100000010", "U100000020", "4.99"],
+      ["U100000010", "U100000020", "2.99"],
+    ] as const) {
+      const sent = await api.call("POST", "/api/transaction/transfer", {
+        token,
+        body: { wallet_from: from, wallet_to: to, amount },
+      });
+      if (sent.status !== 200) throw new Error(JSON.stringify(sent.body));
+    }
+  }, 60_000);
+  afterAll(() => api.close());
+
+  it("finds the same transactions through REST, GraphQL and tRPC", async () => {
+    const rest = await api.call(
+      "GET",
+      `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100` +
+        `&walletNumber=${filter.walletNumber}&type=1&minAmount=${filter.minAmount}&maxAmount=${filter.maxAmount}`,
+      { token },
+    );
+    expect(rest.status).toBe(200);
+    const restIds = (rest.body.data.items as { id: number }[]).map((item) => item.id);
+
+    const period = { from: `${today}T00:00:00.000Z`, until: `${today}T23:59:59.999Z` };
+    const graphql = await api.call("POST", "/graphql", {
+      token,
+      body: {
+        query: `query($filter: TransactionFilter) { transactions(first: 100, filter: $filter) {
+          edges { node { id amount } } } }`,
+        variables: { filter: { ...filter, ...period } },
+      },
+    });
+    const graphqlNodes = graphql.body.data.transactions.edges.map(
+      (edge: { node: { id: number; amount: string } }) => edge.node,
+    );
+
+    const trpc = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
+    });
+    const trpcIds = (await trpc.transactions.query({ first: 100, ...filter, ...period })).nodes.map(
+      (node) => node.id,
+    );
+
+    expect(graphqlNodes.map((node: { amount: string }) => node.amount).sort()).toEqual(["3.00", "4.99"]);
+    expect(restIds).toEqual(graphqlNodes.map((node: { id: number }) => node.id));
+    expect(trpcIds).toEqual(restIds);
+  });
+});
