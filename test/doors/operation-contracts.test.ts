@@ -1,5 +1,6 @@
 import {
   checkoutContract,
+  transactionLookupContract,
   transferContract,
   voucherActivationContract,
   voucherPurchaseContract,
@@ -249,6 +250,7 @@ const contracts: Record<string, { readonly trpc: string; readonly contract: z.Zo
   "checkout creation": { trpc: "checkout", contract: checkoutContract },
   "voucher activation confirm": { trpc: "activateVoucher", contract: voucherActivationContract },
   "voucher purchase": { trpc: "buyVoucher", contract: voucherPurchaseContract },
+  "transaction show": { trpc: "transaction", contract: transactionLookupContract },
 };
 
 describe("operations with an engine contract take it on every door", () => {

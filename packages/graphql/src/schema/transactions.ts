@@ -5,6 +5,7 @@ import {
   type TransactionDetailView,
   type TransactionNode,
   type TransactionTotal,
+  transactionLookupContract,
   type WalletSummary,
 } from "@purse/engine";
 import { GraphQLError } from "graphql";
@@ -202,7 +203,10 @@ builder.queryFields((t) => ({
   transaction: t.field({
     type: TransactionDetail,
     nullable: true,
-    args: { id: t.arg.int(), externalId: t.arg.string({ validate: bounded.identifier }) },
+    args: {
+      id: t.arg.int({ validate: transactionLookupContract.shape.id }),
+      externalId: t.arg.string({ validate: transactionLookupContract.shape.externalId }),
+    },
     resolve: async (_root, args, ctx) =>
       showTransaction(ctx.deps, await ctx.actor(), {
         id: args.id ?? null,

@@ -1,7 +1,7 @@
 import { voucherPurchaseContract } from "@purse/engine";
 import { z } from "zod";
 import { amountInput, bearerErrors, bodyErrors, envelope } from "../schemas/common.ts";
-import { optionalHeader, snakeCased } from "../schemas/from-contract.ts";
+import { optionalParameter, snakeCased } from "../schemas/from-contract.ts";
 import { purchasedVoucherSchema } from "./list-vouchers.schemas.ts";
 
 const { idempotencyKey, ...fields } = voucherPurchaseContract.shape;
@@ -9,7 +9,7 @@ const { idempotencyKey, ...fields } = voucherPurchaseContract.shape;
 /** The engine's purchase contract by REST's names; REST also takes the amount as a JSON number. */
 export const buyVoucherBody = z.object({ ...snakeCased(fields), amount: amountInput });
 
-export const buyVoucherHeaders = z.looseObject({ "idempotency-key": optionalHeader(idempotencyKey) });
+export const buyVoucherHeaders = z.looseObject({ "idempotency-key": optionalParameter(idempotencyKey) });
 
 export const buyVoucherResponses = {
   200: envelope(purchasedVoucherSchema).describe(

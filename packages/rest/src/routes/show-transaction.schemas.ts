@@ -1,11 +1,18 @@
+import { transactionLookupContract } from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, envelope, maxLength, notFound, text } from "../schemas/common.ts";
 import { detailCurrencySchema } from "../schemas/currency.ts";
+import { optionalParameter } from "../schemas/from-contract.ts";
 
-/** At least one of the two; the engine says which is missing. */
+const { id, externalId } = transactionLookupContract.shape;
+
+/**
+ * At least one of the two; the engine says which is missing. The id is read as text (a query
+ * string is text), so the engine words its errors; documented as the contract's integer.
+ */
 export const showTransactionQuery = z.object({
-  id: text(maxLength.queryValue).optional().meta({ type: "integer", description: "Internal transaction id" }),
-  external_id: text(maxLength.identifier).optional().describe("Your own id (the transfer's payment_id)"),
+  id: text(maxLength.queryValue).optional().meta({ type: "integer", description: id.description }),
+  external_id: optionalParameter(externalId),
 });
 
 const transactionDetail = z

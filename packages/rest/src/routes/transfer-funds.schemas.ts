@@ -1,7 +1,7 @@
 import { transferContract } from "@purse/engine";
 import { z } from "zod";
 import { amountInput, bearerErrors, bodyErrors, envelope, identifierInput } from "../schemas/common.ts";
-import { optionalHeader, snakeCased } from "../schemas/from-contract.ts";
+import { optionalParameter, snakeCased } from "../schemas/from-contract.ts";
 
 const { idempotencyKey, ...fields } = transferContract.shape;
 
@@ -19,7 +19,7 @@ export const transferFundsBody = z.object({
 });
 
 /** Header names arrive lower-cased; other headers pass through untouched. */
-export const transferFundsHeaders = z.looseObject({ "idempotency-key": optionalHeader(idempotencyKey) });
+export const transferFundsHeaders = z.looseObject({ "idempotency-key": optionalParameter(idempotencyKey) });
 
 export const transferFundsResponses = {
   200: envelope(

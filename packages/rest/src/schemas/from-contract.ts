@@ -21,10 +21,10 @@ export function snakeCased<Shape extends z.ZodRawShape>(shape: Shape): SnakeCase
 }
 
 /**
- * A contract's optional text field as an HTTP header: absent rather than null (a header cannot
- * be null), same bound and description.
+ * A contract's optional text field as an HTTP header or query parameter: absent rather than null
+ * (neither can be null), same bound and description.
  */
-export function optionalHeader(field: z.ZodOptional<z.ZodNullable<z.ZodString>>) {
+export function optionalParameter(field: z.ZodOptional<z.ZodNullable<z.ZodString>>) {
   const header = field.unwrap().unwrap().optional();
   return field.description ? header.describe(field.description) : header;
 }

@@ -9,5 +9,4 @@ import { z } from "zod";
 export const bounded = {
   amount: z.string().max(40).describe('Exact decimal, e.g. "10.50"'),
   walletNumber: z.string().max(32),
-  identifier: z.string().max(128),
 } as const;

@@ -5,6 +5,7 @@ import {
   listWallets,
   searchTransactions,
   showTransaction,
+  transactionLookupContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { z } from "zod";
@@ -73,7 +74,7 @@ export const transactions = authedProcedure
   );
 
 export const transaction = authedProcedure
-  .input(z.object({ id: z.number().int().positive().nullish(), externalId: bounded.identifier.nullish() }))
+  .input(transactionLookupContract)
   .output(
     z.object({
       id: z.number(),
