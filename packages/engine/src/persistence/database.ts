@@ -26,6 +26,11 @@ export const defaultPoolSize = 10;
 export interface OpenDatabaseOptions {
   /** Maximum pooled connections for PostgreSQL (the embedded mode has exactly one). */
   poolSize?: number;
+  /**
+   * Hot statements as named prepared statements (default). Off for a PgBouncer in transaction
+   * mode that does not track them (before 1.21, or `max_prepared_statements = 0`).
+   */
+  namedStatements?: boolean;
   /** Called with every SQL statement's log line (tests count queries with it); off by default. */
   onQuery?: (line: string) => void;
 }
@@ -100,7 +105,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     clientUrl: url,
     pool: { min: 0, max: options.poolSize ?? defaultPoolSize },
     // Handed to pg.Pool: sends the hot statements as named prepared statements (sql.ts).
-    driverOptions: { Client: PreparedPgClient },
+    ...(options.namedStatements === false ? {} : { driverOptions: { Client: PreparedPgClient } }),
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
 }

@@ -23,7 +23,10 @@ export async function openConfiguredDatabase(
   options: OpenConfiguredDatabaseOptions = {},
 ): Promise<Database> {
   const db = config.databaseUrl
-    ? await openPostgres(config.databaseUrl)
+    ? await openPostgres(config.databaseUrl, {
+        poolSize: config.databasePoolSize,
+        namedStatements: config.databasePrepared,
+      })
     : await openEmbedded(config.dataDir, options.command ?? commandName());
   try {
     if (options.requireMigrated) {
@@ -41,11 +44,13 @@ export async function openConfiguredDatabase(
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
+type PoolOptions = NonNullable<Parameters<typeof openDatabase>[1]>;
+
+async function openPostgres(url: string, options: PoolOptions): Promise<Database> {
   const where = `PostgreSQL at ${redactUrl(url)}`;
   let db: Database;
   try {
-    db = await openDatabase({ kind: "postgres", url });
+    db = await openDatabase({ kind: "postgres", url }, options);
   } catch (error) {
     throw explainFailure(error, where);
   }

@@ -24,6 +24,8 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL (leave it unset for the embedded database)")
     .optional(),
+  PURSE_DATABASE_POOL_SIZE: wholeNumber("pooled PostgreSQL connections per process").max(1_000).default(10),
+  PURSE_DATABASE_PREPARED: onOff.default(true),
   REDIS_URL: z
     .string()
     .refine(
@@ -75,6 +77,10 @@ export interface PurseConfig {
   /** `NODE_ENV=production`, the one production switch (contract: "Configuration"). */
   readonly production: boolean;
   readonly databaseUrl: string | undefined;
+  /** PURSE_DATABASE_POOL_SIZE: PostgreSQL connections this process may hold (docs/benchmark.md). */
+  readonly databasePoolSize: number;
+  /** PURSE_DATABASE_PREPARED: hot statements as named prepared statements (off for an old PgBouncer). */
+  readonly databasePrepared: boolean;
   readonly redisUrl: string | undefined;
   readonly port: number;
   readonly host: string;
@@ -140,6 +146,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
   return {
     production: value.NODE_ENV === "production",
     databaseUrl: value.DATABASE_URL,
+    databasePoolSize: value.PURSE_DATABASE_POOL_SIZE,
+    databasePrepared: value.PURSE_DATABASE_PREPARED,
     redisUrl: value.REDIS_URL,
     port: value.PORT,
     host: value.HOST,
