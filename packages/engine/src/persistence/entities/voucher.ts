@@ -10,6 +10,11 @@ export const VoucherEntity = defineEntity({
   indexes: [
     { name: "vouchers_pending_expiry_idx", properties: ["expiredAt"], where: "status = 0" },
     {
+      name: "vouchers_activation_transaction_idx",
+      properties: ["activationTransaction"],
+      where: "activation_transaction_id is not null",
+    },
+    {
       name: "vouchers_creator_idx",
       properties: ["creatorUser", "createdAt", "id"],
       columns: [

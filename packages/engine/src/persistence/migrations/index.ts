@@ -4,6 +4,7 @@ import { Migration0003CurrencyRateTime } from "./0003-currency-rate-time.ts";
 import { Migration0004VoucherCodeSealed } from "./0004-voucher-code-sealed.ts";
 import { Migration0005LedgerHashChain } from "./0005-ledger-hash-chain.ts";
 import { Migration0006CredentialOverlapAndPruning } from "./0006-credential-overlap-and-pruning.ts";
+import { Migration0007VoucherActivationIndex } from "./0007-voucher-activation-index.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -16,4 +17,5 @@ export const migrationsList = [
   { name: "0004-voucher-code-sealed", class: Migration0004VoucherCodeSealed },
   { name: "0005-ledger-hash-chain", class: Migration0005LedgerHashChain },
   { name: "0006-credential-overlap-and-pruning", class: Migration0006CredentialOverlapAndPruning },
+  { name: "0007-voucher-activation-index", class: Migration0007VoucherActivationIndex },
 ];
