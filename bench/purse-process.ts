@@ -7,6 +7,7 @@ const purseBin = fileURLToPath(new URL("../packages/server/bin/purse.js", import
 
 export interface PurseProcess {
   readonly url: string;
+  readonly pid: number | undefined;
   /** Milliseconds from spawn to the first `/readyz` 200. */
   readonly readyAfterMs: number;
   /** Highest resident set size seen since `sampleMemory()` was called, in MB. */
@@ -44,6 +45,7 @@ export async function startPurse(env: Record<string, string>, profileDir?: strin
   let sampler: NodeJS.Timeout | undefined;
   return {
     url,
+    pid: child.pid,
     readyAfterMs,
     peakRssMb: () => peak,
     sampleMemory() {

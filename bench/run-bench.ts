@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { bareSchema } from "./bare-transfer-server.ts";
@@ -29,7 +30,11 @@ const historySizes = (
 )
   .split(",")
   .map(Number);
-/** PURSE_BENCH_ONLY=history runs the history phase alone. */
+/**
+ * PURSE_BENCH_ONLY=history runs the history phase alone; token-cache, pool and prepared alternate
+ * one setting (PURSE_TOKEN_CACHE_MS, PURSE_DATABASE_POOL_SIZE over PURSE_BENCH_POOL_SIZES,
+ * PURSE_DATABASE_PREPARED) in one run.
+ */
 const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
 
 function step(text: string): void {
@@ -84,6 +89,8 @@ function purseEnvironment(database: ScratchDatabase): Record<string, string> {
     PURSE_RATE_LIMIT_PER_MINUTE: "1000000",
     PURSE_WEBHOOK_WORKER: "off",
     PURSE_REDIS_PREFIX: database.name,
+    // As the Dockerfile and the systemd unit set it (docs/deploy.md, "Memory").
+    MALLOC_MMAP_THRESHOLD_: "1048576",
   };
 }
 
@@ -334,14 +341,37 @@ function historyReport(history: HistoryFigures): string {
   ].join("\n");
 }
 
-if (process.env["PURSE_BENCH_ONLY"] === "token-cache") {
-  // Same run, alternating: the token cache off (every request looks its token up) and on.
-  for (let round = 1; round <= 2; round += 1) {
-    for (const ms of ["0", "1000"]) {
-      const { purse } = await measurePurse({ PURSE_TOKEN_CACHE_MS: ms });
-      console.log(`  round ${round}, PURSE_TOKEN_CACHE_MS=${ms}: ${line("transfers", purse)}`);
+/**
+ * One setting's values measured in the same run, alternating (a, b, c, a, b, c), so the machine's
+ * changing load falls on every value alike; each figure is printed with the load average then.
+ */
+async function alternate(variable: string, values: readonly string[], rounds = 2): Promise<void> {
+  const results = new Map<string, string[]>();
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const value of values) {
+      const { purse, peakRssMb } = await measurePurse({ [variable]: value });
+      const load = loadavg()[0]?.toFixed(1);
+      const figure = `${purse.perSecond.toFixed(0)}/s, p99 ${purse.p99} ms, RSS ${peakRssMb.toFixed(0)} MB (load ${load})`;
+      console.log(`  round ${round}, ${variable}=${value}: ${figure}`);
+      results.set(value, [...(results.get(value) ?? []), figure]);
     }
   }
+  console.log(`\n${variable}:`);
+  for (const [value, figures] of results) console.log(`  ${value}: ${figures.join("; ")}`);
+}
+
+const only = process.env["PURSE_BENCH_ONLY"];
+if (only === "token-cache") {
+  // The token cache off (every request looks its token up) and on.
+  await alternate("PURSE_TOKEN_CACHE_MS", ["0", "1000"]);
+} else if (only === "pool") {
+  await alternate(
+    "PURSE_DATABASE_POOL_SIZE",
+    (process.env["PURSE_BENCH_POOL_SIZES"] ?? "8,16,32").split(","),
+  );
+} else if (only === "prepared") {
+  // The hot statements unnamed (parsed and planned on every call) and named.
+  await alternate("PURSE_DATABASE_PREPARED", ["off", "on"]);
 } else if (historyOnly) {
   step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
   const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);
