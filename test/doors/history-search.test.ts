@@ -65,4 +65,36 @@ describe("history on every door is one search", () => {
     expect(restIds).toEqual(graphqlNodes.map((node: { id: number }) => node.id));
     expect(trpcIds).toEqual(restIds);
   });
+
+  it("reads a date-only bound the same way on GraphQL and tRPC: `until` a date is that whole day", async () => {
+    const graphql = await api.call("POST", "/graphql", {
+      token,
+      body: {
+        query: `query($filter: TransactionFilter) { transactions(first: 100, filter: $filter) {
+          edges { node { id } } } }`,
+        variables: { filter: { ...filter, from: today, until: today } },
+      },
+    });
+    const graphqlIds = graphql.body.data.transactions.edges.map(
+      (edge: { node: { id: number } }) => edge.node.id,
+    );
+    expect(graphqlIds).toHaveLength(2);
+    const trpc = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
+    });
+    const found = await trpc.transactions.query({ first: 100, ...filter, from: today, until: today });
+    expect(found.nodes.map((node) => node.id)).toEqual(graphqlIds);
+    const refused = await trpc.transactions
+      .query({ first: 10, from: "yesterday" })
+      .catch((error: { message: string; data?: { field?: string } }) => error);
+    expect(refused).toMatchObject({ message: "This value is not a valid date.", data: { field: "from" } });
+    const graphqlRefused = await api.call("POST", "/graphql", {
+      token,
+      body: { query: '{ transactions(filter: { from: "yesterday" }) { edges { node { id } } } }' },
+    });
+    expect(graphqlRefused.body.errors?.[0]).toMatchObject({
+      message: "This value is not a valid date.",
+      extensions: { field: "from" },
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import {
   checkoutContract,
   transactionLookupContract,
+  transactionSearchContract,
   transferContract,
   voucherActivationContract,
   voucherPurchaseContract,
@@ -252,6 +253,20 @@ const contracts: Record<string, { readonly trpc: string; readonly contract: z.Zo
   "voucher purchase": { trpc: "buyVoucher", contract: voucherPurchaseContract },
   "transaction show": { trpc: "transaction", contract: transactionLookupContract },
 };
+
+describe("the transaction search takes the engine's search contract on GraphQL and tRPC", () => {
+  it("tRPC extends the contract with its paging, GraphQL's filter is the contract's fields", () => {
+    const procedures = appRouter._def.procedures as Record<string, { _def: { inputs: unknown[] } }>;
+    const input = procedures["transactions"]?._def.inputs[0] as z.ZodObject;
+    const contract: Record<string, z.ZodType> = transactionSearchContract.shape;
+    const searchFields = Object.keys(contract);
+    for (const field of searchFields) expect(input.shape[field], field).toBe(contract[field]);
+    expect(Object.keys(input.shape).sort()).toEqual([...searchFields, "afterId", "first"].sort());
+    const filter = purseSchema().getType("TransactionFilter");
+    if (!isInputObjectType(filter)) throw new Error("TransactionFilter is not an input object");
+    expect(Object.keys(filter.getFields()).sort()).toEqual([...searchFields].sort());
+  });
+});
 
 describe("operations with an engine contract take it on every door", () => {
   for (const [name, { trpc, contract }] of Object.entries(contracts)) {

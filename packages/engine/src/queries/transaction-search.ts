@@ -19,9 +19,12 @@ import {
 } from "./transaction-filter.ts";
 
 export interface TransactionSearch {
-  /** Inclusive bounds, any time zone; omitted means open-ended. */
-  readonly from?: Date | null;
-  readonly until?: Date | null;
+  /**
+   * Inclusive bounds, any time zone; omitted means open-ended. As text: an ISO 8601 date-time,
+   * or a date (`from`: its first instant, `until`: its last), anything else is not a valid date.
+   */
+  readonly from?: Date | string | null;
+  readonly until?: Date | string | null;
   readonly walletNumber?: string | null;
   readonly type?: "TRANSFER" | "DEPOSIT" | "WITHDRAW" | null;
   readonly status?: "PENDING" | "FAIL" | "SUCCESS" | "CANCEL" | null;
@@ -150,8 +153,8 @@ export async function searchTransactions(
 /** The search's input as the history's filter: its bounds are instants, `until` included. */
 function readSearch(search: TransactionSearch): TransactionFilter {
   return {
-    from: search.from ?? null,
-    until: search.until ?? null,
+    from: searchInstant(search.from, "from", false),
+    until: searchInstant(search.until, "until", true),
     untilInclusive: true,
     walletNumber: refuseNul(search.walletNumber, "walletNumber") || null,
     type: search.type ? TransactionType[search.type] : null,
@@ -159,4 +162,20 @@ function readSearch(search: TransactionSearch): TransactionFilter {
     minAmount: optionalAmountBound(search.minAmount, "minAmount"),
     maxAmount: optionalAmountBound(search.maxAmount, "maxAmount"),
   };
+}
+
+/** A bound as given: a date-only `until` means the whole day (its last millisecond, UTC). */
+function searchInstant(
+  value: Date | string | null | undefined,
+  field: string,
+  endOfDay: boolean,
+): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  const text = refuseNul(value, field).trim();
+  if (text === "") return null;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const date = new Date(dateOnly ? `${text}T${endOfDay ? "23:59:59.999" : "00:00:00"}Z` : text);
+  if (Number.isNaN(date.getTime())) throw new PurseError("INVALID_DATE", field);
+  return date;
 }

@@ -6,6 +6,7 @@ import {
   type TransactionNode,
   type TransactionTotal,
   transactionLookupContract,
+  transactionSearchContract,
   type WalletSummary,
 } from "@purse/engine";
 import { GraphQLError } from "graphql";
@@ -110,18 +111,20 @@ const TransactionConnection = builder
     }),
   });
 
+const search = transactionSearchContract.shape;
+const described = (field: { description?: string | undefined }) =>
+  field.description ? { description: field.description } : {};
+
+/** The engine's search contract: each field validated by it (enums as GraphQL enums). */
 const TransactionFilter = builder.inputType("TransactionFilter", {
   fields: (t) => ({
-    from: t.string({ description: "ISO date or date-time, inclusive", validate: bounded.date }),
-    until: t.string({
-      description: "ISO date or date-time, inclusive (a date means the whole day)",
-      validate: bounded.date,
-    }),
-    walletNumber: t.string({ validate: bounded.walletNumber }),
+    from: t.string({ ...described(search.from), validate: search.from }),
+    until: t.string({ ...described(search.until), validate: search.until }),
+    walletNumber: t.string({ validate: search.walletNumber }),
     type: t.field({ type: TransactionType }),
     status: t.field({ type: TransactionStatus }),
-    minAmount: t.string({ description: "Decimal, in each transaction's currency", validate: bounded.amount }),
-    maxAmount: t.string({ validate: bounded.amount }),
+    minAmount: t.string({ ...described(search.minAmount), validate: search.minAmount }),
+    maxAmount: t.string({ validate: search.maxAmount }),
   }),
 });
 
@@ -158,15 +161,6 @@ function decodeCursor(cursor: string | null | undefined): number | null {
   return Number(match[1]);
 }
 
-function dateBound(text: string | null | undefined, endOfDay: boolean): Date | null {
-  if (!text) return null;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const date = new Date(dateOnly ? `${text}T${endOfDay ? "23:59:59.999" : "00:00:00"}Z` : text);
-  if (Number.isNaN(date.getTime()))
-    throw new GraphQLError(`"${text}" is not a date`, { extensions: { code: "BAD_USER_INPUT" } });
-  return date;
-}
-
 builder.queryFields((t) => ({
   transactions: t.field({
     type: TransactionConnection,
@@ -178,20 +172,10 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const filter = args.filter ?? {};
-      const page = await searchTransactions(
-        ctx.deps,
-        await ctx.actor(),
-        {
-          from: dateBound(filter.from, false),
-          until: dateBound(filter.until, true),
-          walletNumber: filter.walletNumber ?? null,
-          type: filter.type ?? null,
-          status: filter.status ?? null,
-          minAmount: filter.minAmount ?? null,
-          maxAmount: filter.maxAmount ?? null,
-        },
-        { first: args.first ?? 20, afterId: decodeCursor(args.after) },
-      );
+      const page = await searchTransactions(ctx.deps, await ctx.actor(), filter, {
+        first: args.first ?? 20,
+        afterId: decodeCursor(args.after),
+      });
       const edges = page.nodes.map((node) => ({ cursor: encodeCursor(node.id), node }));
       return {
         edges,

@@ -6,6 +6,7 @@ import {
   searchTransactions,
   showTransaction,
   transactionLookupContract,
+  transactionSearchContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { z } from "zod";
@@ -40,18 +41,12 @@ export const rates = publicProcedure
   .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
   .query(({ ctx }) => listRates(ctx.deps));
 
+/** The engine's search contract, paged by the last id seen. */
 export const transactions = authedProcedure
   .input(
-    z.object({
+    transactionSearchContract.extend({
       first: z.number().int().min(1).max(100).default(20),
       afterId: z.number().int().positive().nullish(),
-      from: z.coerce.date().nullish(),
-      until: z.coerce.date().nullish(),
-      walletNumber: bounded.walletNumber.nullish(),
-      type: transactionType.nullish(),
-      status: transactionStatus.nullish(),
-      minAmount: bounded.amount.nullish(),
-      maxAmount: bounded.amount.nullish(),
     }),
   )
   .output(
