@@ -1,0 +1,42 @@
+import type { AppRouter } from "@purse/trpc";
+import { createTRPCClient, httpLink } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/test-server.ts";
+
+/** Transaction show's contract (id a positive integer, externalId at most 64) on GraphQL and tRPC. */
+describe("transaction show validates with one contract on GraphQL and tRPC", () => {
+  let api: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    api = await startTestServer();
+    token = await api.token("acme");
+  }, 60_000);
+  afterAll(() => api.close());
+
+  it("refuses an id below 1 and an external id over 64 characters before the engine", async () => {
+    const trpc = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
+    });
+    for (const input of [{ id: 0 }, { externalId: "x".repeat(65) }]) {
+      const refused = await trpc.transaction
+        .query(input)
+        .catch((error: { data?: { code?: string } }) => error);
+      expect(refused, JSON.stringify(input)).toMatchObject({ data: { code: "BAD_REQUEST" } });
+      const graphql = await api.call("POST", "/graphql", {
+        token,
+        body: {
+          query:
+            "query($id: Int, $externalId: String) { transaction(id: $id, externalId: $externalId) { id } }",
+          variables: input,
+        },
+      });
+      expect(graphql.status, JSON.stringify(input)).toBe(400);
+      expect(graphql.body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    }
+    const within = await api.call("POST", "/graphql", {
+      token,
+      body: { query: `{ transaction(externalId: "${"x".repeat(64)}") { id } }` },
+    });
+    expect(within.body.errors?.[0]?.message).toBe("Not found");
+  });
+});
