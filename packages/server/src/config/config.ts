@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
  * Configuration comes from the environment (contract: "Configuration is by environment"). Each bad
@@ -49,13 +50,13 @@ const environmentSchema = z.object({
     .int()
     .min(1)
     .default(60),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PURSE_TOKEN_CACHE_MS: z.coerce
     .number({ message: "must be a whole number of milliseconds" })
     .int()
     .min(0)
     .max(60_000)
     .default(1_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PURSE_DATA_DIR: z.string().min(1).default("./.purse-data"),
   PURSE_SECRET_KEY: secretKeyText.optional(),
   PURSE_SECRET_KEY_PREVIOUS: z
@@ -65,6 +66,7 @@ const environmentSchema = z.object({
     .optional(),
   PURSE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters of random text").optional(),
   NODE_ENV: z.string().optional(),
+  PURSE_TRUST_PROXY: trustProxySetting.optional(),
   PURSE_REDIS_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits or : . _ -")
@@ -99,10 +101,10 @@ export interface PurseConfig {
     readonly webhookAttemptsDays: number;
   };
   readonly rateLimitPerMinute: number;
-  readonly logLevel: string;
-  readonly dataDir: string;
   /** PURSE_TOKEN_CACHE_MS: how long a verified token skips the database (0: never); the bound on a lost revocation message. */
   readonly tokenCacheMs: number;
+  readonly logLevel: string;
+  readonly dataDir: string;
   /** PURSE_SECRET_KEY: seals new secrets. Required in production (see readConfig). */
   readonly secretKey: string | undefined;
   /** PURSE_SECRET_KEY_PREVIOUS: older keys, still read until `purse keys rotate` re-seals under the current one. */
@@ -111,6 +113,8 @@ export interface PurseConfig {
   readonly metricsToken: string | undefined;
   /** Keeps deployments that share Redis apart (locks and rate-limit counters). */
   readonly redisPrefix: string | undefined;
+  /** PURSE_TRUST_PROXY: proxies whose X-Forwarded-For gives the client's address; none by default. */
+  readonly trustProxy: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -163,12 +167,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
       webhookAttemptsDays: value.PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS,
     },
     rateLimitPerMinute: value.PURSE_RATE_LIMIT_PER_MINUTE,
+    tokenCacheMs: value.PURSE_TOKEN_CACHE_MS,
     logLevel: value.LOG_LEVEL,
     dataDir: value.PURSE_DATA_DIR,
     secretKey: value.PURSE_SECRET_KEY,
     previousSecretKeys: value.PURSE_SECRET_KEY_PREVIOUS ?? [],
-    tokenCacheMs: value.PURSE_TOKEN_CACHE_MS,
     metricsToken: value.PURSE_METRICS_TOKEN,
     redisPrefix: value.PURSE_REDIS_PREFIX,
+    trustProxy: value.PURSE_TRUST_PROXY ?? [],
   };
 }

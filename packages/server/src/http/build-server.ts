@@ -21,6 +21,9 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     },
     // Duplicate and trailing slashes, long tRPC batch paths, router errors in the contract's shape.
     ...restServerOptions,
+    // PURSE_TRUST_PROXY: believe X-Forwarded-For only from these proxies; by default nobody's,
+    // so request.ip (the rate limits' client address) is the socket's.
+    trustProxy: runtime.config.trustProxy.length > 0 ? [...runtime.config.trustProxy] : false,
     // Keep-alive sockets would hold a graceful shutdown open; idle ones close at once.
     forceCloseConnections: "idle",
     // A request already on an open connection when shutdown begins is served, not refused with
