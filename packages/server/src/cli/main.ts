@@ -11,8 +11,8 @@ import { registerOperatorMoney } from "./commands/operator-money.ts";
 import { registerOperators } from "./commands/operators.ts";
 import { registerPrune } from "./commands/prune.ts";
 import { registerSeed } from "./commands/seed.ts";
-import { registerStatement } from "./commands/statement.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerStatement } from "./commands/statement.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
 import { printError, setJsonOutput } from "./print-result.ts";
 

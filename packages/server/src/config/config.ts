@@ -13,7 +13,10 @@ const url = (what: string) =>
   z.url({ message: `must be a URL (${what})` }).transform((value) => value.replace(/\/+$/, ""));
 
 const wholeNumber = (what: string) =>
-  z.coerce.number({ message: `must be a whole number (${what})` }).int().min(1, `must be at least 1 (${what})`);
+  z.coerce
+    .number({ message: `must be a whole number (${what})` })
+    .int()
+    .min(1, `must be at least 1 (${what})`);
 
 const secretKeyText = z
   .string()
