@@ -1,9 +1,12 @@
 import {
   checkoutContract,
+  checkoutLinkContract,
   transactionLookupContract,
   transactionSearchContract,
   transferContract,
+  transferResultContract,
   voucherActivationContract,
+  voucherActivationResultContract,
   voucherPurchaseContract,
 } from "@purse/engine";
 import { purseSchema } from "@purse/graphql";
@@ -16,6 +19,7 @@ import {
   getNamedType,
   isInputObjectType,
   isNonNullType,
+  isObjectType,
 } from "graphql";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -280,6 +284,32 @@ describe("operations with an engine contract take it on every door", () => {
       const fields = Object.keys(contract.shape).sort();
       expect([...mapped(graphqlFields(doors), undefined).keys()].sort()).toEqual(fields);
       expect([...mapped(restFields(document, doors), undefined).keys()].sort()).toEqual(fields);
+    });
+  }
+});
+
+/** Results with an engine contract: tRPC's output validator is it, GraphQL's object type has its fields. */
+const results: Record<
+  string,
+  { readonly trpc: string; readonly graphql: string; readonly contract: z.ZodObject }
+> = {
+  transfer: { trpc: "transfer", graphql: "TransferResult", contract: transferResultContract },
+  "checkout creation": { trpc: "checkout", graphql: "CheckoutLink", contract: checkoutLinkContract },
+  "voucher activation confirm": {
+    trpc: "activateVoucher",
+    graphql: "VoucherActivation",
+    contract: voucherActivationResultContract,
+  },
+};
+
+describe("operations with a result contract answer it on GraphQL and tRPC", () => {
+  for (const [name, { trpc, graphql, contract }] of Object.entries(results)) {
+    it(name, () => {
+      const procedures = appRouter._def.procedures as Record<string, { _def: { output?: unknown } }>;
+      expect(procedures[trpc]?._def.output).toBe(contract);
+      const type = purseSchema().getType(graphql);
+      if (!isObjectType(type)) throw new Error(`${graphql} is not an object type`);
+      expect(Object.keys(type.getFields()).sort()).toEqual(Object.keys(contract.shape).sort());
     });
   }
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CheckoutInput } from "../checkout/create-checkout.ts";
+import type { CheckoutInput, CreatedCheckout } from "../checkout/create-checkout.ts";
 import { maxAmountLength } from "../money/amount.ts";
 import { boundedText, type ContractShape, optionalBoundedText } from "./contract-fields.ts";
 import { inputBounds } from "./input-bounds.ts";
@@ -35,3 +35,9 @@ export const checkoutContract = z.object({
   statusUrl: optionalUrl.describe("Receives the payment status webhook (POST)"),
   userInfo: boundedText(inputBounds.freeText).describe("Identifies the payer; unique per receiving user"),
 } satisfies ContractShape<Omit<CheckoutInput, "sentAsNumber" | "clientAddress">>);
+
+/** The payment link a checkout creation answers. */
+export const checkoutLinkContract = z.object({
+  url: z.string().describe("The hosted payment page"),
+  expiredAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC; the link works until then"),
+} satisfies ContractShape<CreatedCheckout>);

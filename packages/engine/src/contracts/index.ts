@@ -1,8 +1,12 @@
-export { checkoutContract } from "./checkout.contract.ts";
+export { checkoutContract, checkoutLinkContract } from "./checkout.contract.ts";
 export { amountText, boundedText, optionalBoundedText } from "./contract-fields.ts";
 export { inputBounds } from "./input-bounds.ts";
 export { transactionLookupContract } from "./transaction-lookup.contract.ts";
 export { transactionSearchContract } from "./transaction-search.contract.ts";
-export { transferContract } from "./transfer.contract.ts";
-export { voucherActivationContract, voucherInfoContract } from "./voucher-activation.contract.ts";
+export { transferContract, transferResultContract } from "./transfer.contract.ts";
+export {
+  voucherActivationContract,
+  voucherActivationResultContract,
+  voucherInfoContract,
+} from "./voucher-activation.contract.ts";
 export { voucherPurchaseContract } from "./voucher-purchase.contract.ts";

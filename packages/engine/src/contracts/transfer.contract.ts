@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { TransferResult } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
 import {
   amountText,
@@ -25,3 +26,10 @@ export const transferContract = z.object({
   description: optionalBoundedText(),
   idempotencyKey: idempotencyKeyField("Same key and same body: the first result again, no money moved"),
 } satisfies ContractShape<TransferInput>);
+
+/** What a transfer answers (REST's body leaves out `replayed`: the specification's has no such field). */
+export const transferResultContract = z.object({
+  id: z.number().describe("Transaction id"),
+  message: z.string().describe("Confirmation of success"),
+  replayed: z.boolean().describe("True when an earlier identical request was answered again"),
+} satisfies ContractShape<TransferResult>);

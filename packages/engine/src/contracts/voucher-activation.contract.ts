@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { VoucherActivationInput } from "../voucher-activation/activate-voucher.ts";
+import type { VoucherActivation, VoucherActivationInput } from "../voucher-activation/activate-voucher.ts";
 import {
   boundedText,
   type ContractShape,
@@ -22,3 +22,9 @@ export const voucherActivationContract = z.object({
 
 /** The checks of an activation and its net amount, moving nothing. */
 export const voucherInfoContract = z.object({ voucherNumber, voucherCode });
+
+/** What an activation answers (REST's body carries the message only, as the specification shows). */
+export const voucherActivationResultContract = z.object({
+  message: z.string().describe("Confirmation of voucher activation"),
+  transactionId: z.number().describe("The activation's transaction id"),
+} satisfies ContractShape<VoucherActivation>);

@@ -1,38 +1,26 @@
 import {
   activateVoucher,
   checkoutContract,
+  checkoutLinkContract,
   createCheckout,
   getVoucherInfo,
   PurseError,
   transferContract,
   transferFunds,
+  transferResultContract,
   voucherActivationContract,
+  voucherActivationResultContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
+import { contractObjectType } from "./contract-object.ts";
 
-const TransferResult = builder
-  .objectRef<{ id: number; message: string; replayed: boolean }>("TransferResult")
-  .implement({
-    fields: (t) => ({
-      id: t.exposeInt("id"),
-      message: t.exposeString("message"),
-      replayed: t.exposeBoolean("replayed", {
-        description: "True when an earlier identical request was answered again",
-      }),
-    }),
-  });
+const TransferResult = contractObjectType("TransferResult", transferResultContract);
 
-const CheckoutLink = builder.objectRef<{ url: string; expiredAt: string }>("CheckoutLink").implement({
-  fields: (t) => ({ url: t.exposeString("url"), expiredAt: t.exposeString("expiredAt") }),
-});
+const CheckoutLink = contractObjectType("CheckoutLink", checkoutLinkContract);
 
-const VoucherActivation = builder
-  .objectRef<{ message: string; transactionId: number }>("VoucherActivation")
-  .implement({
-    fields: (t) => ({ message: t.exposeString("message"), transactionId: t.exposeInt("transactionId") }),
-  });
+const VoucherActivation = contractObjectType("VoucherActivation", voucherActivationResultContract);
 
 const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>>("VoucherInfo").implement({
   fields: (t) => ({

@@ -1,4 +1,4 @@
-import { voucherActivationContract } from "@purse/engine";
+import { voucherActivationContract, voucherActivationResultContract } from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, bodyErrors } from "../schemas/common.ts";
 import { optionalParameter, snakeCased } from "../schemas/from-contract.ts";
@@ -12,8 +12,8 @@ export const confirmVoucherHeaders = z.looseObject({ "idempotency-key": optional
 
 /** The specification shows no envelope here: `{"message": ...}`. */
 export const confirmVoucherResponses = {
-  200: z
-    .object({ message: z.string().describe("Confirmation of voucher activation") })
+  200: voucherActivationResultContract
+    .pick({ message: true })
     .describe("Activated (no envelope, as the specification shows)"),
   ...bodyErrors,
   ...bearerErrors,

@@ -1,4 +1,4 @@
-import { checkoutContract } from "@purse/engine";
+import { checkoutContract, checkoutLinkContract } from "@purse/engine";
 import { z } from "zod";
 import { bodyErrors, envelope, errorSchema } from "../schemas/common.ts";
 import { snakeCased } from "../schemas/from-contract.ts";
@@ -9,12 +9,9 @@ import { snakeCased } from "../schemas/from-contract.ts";
  */
 export const createCheckoutBody = z.object(snakeCased(checkoutContract.shape));
 
-export const checkoutCreated = envelope(
-  z.object({
-    url: z.string().describe("The hosted payment page"),
-    expired_at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC; the link works until then"),
-  }),
-).describe("The payment link");
+export const checkoutCreated = envelope(z.object(snakeCased(checkoutLinkContract.shape))).describe(
+  "The payment link",
+);
 
 export const createCheckoutResponses = {
   200: checkoutCreated,

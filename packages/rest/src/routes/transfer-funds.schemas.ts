@@ -1,4 +1,4 @@
-import { transferContract } from "@purse/engine";
+import { transferContract, transferResultContract } from "@purse/engine";
 import { z } from "zod";
 import { amountInput, bearerErrors, bodyErrors, envelope, identifierInput } from "../schemas/common.ts";
 import { optionalParameter, snakeCased } from "../schemas/from-contract.ts";
@@ -22,12 +22,9 @@ export const transferFundsBody = z.object({
 export const transferFundsHeaders = z.looseObject({ "idempotency-key": optionalParameter(idempotencyKey) });
 
 export const transferFundsResponses = {
-  200: envelope(
-    z.object({
-      id: z.number().describe("Transaction id"),
-      message: z.string().describe("Confirmation of success"),
-    }),
-  ).describe("Transferred (or the first result again, for a repeated payment_id or Idempotency-Key)"),
+  200: envelope(transferResultContract.pick({ id: true, message: true })).describe(
+    "Transferred (or the first result again, for a repeated payment_id or Idempotency-Key)",
+  ),
   ...bodyErrors,
   ...bearerErrors,
 } as const;

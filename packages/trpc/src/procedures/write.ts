@@ -1,23 +1,25 @@
 import {
   activateVoucher,
   checkoutContract,
+  checkoutLinkContract,
   createCheckout,
   transferContract,
   transferFunds,
+  transferResultContract,
   voucherActivationContract,
+  voucherActivationResultContract,
 } from "@purse/engine";
-import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 
 export const transfer = authedProcedure
   .input(transferContract)
-  .output(z.object({ id: z.number(), message: z.string(), replayed: z.boolean() }))
+  .output(transferResultContract)
   .mutation(({ ctx, input }) => transferFunds(ctx.deps, ctx.actor, input));
 
 /** Authenticated by its signature, as in REST. */
 export const checkout = publicProcedure
   .input(checkoutContract)
-  .output(z.object({ url: z.string(), expiredAt: z.string() }))
+  .output(checkoutLinkContract)
   .mutation(({ ctx, input }) =>
     createCheckout(ctx.deps, {
       ...input,
@@ -29,5 +31,5 @@ export const checkout = publicProcedure
 
 export const activate = authedProcedure
   .input(voucherActivationContract)
-  .output(z.object({ message: z.string(), transactionId: z.number() }))
+  .output(voucherActivationResultContract)
   .mutation(({ ctx, input }) => activateVoucher(ctx.deps, ctx.actor, input));
