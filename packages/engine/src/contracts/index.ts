@@ -1,5 +1,5 @@
 export { checkoutContract, checkoutLinkContract } from "./checkout.contract.ts";
-export { amountText, boundedText, optionalBoundedText } from "./contract-fields.ts";
+export { amountText } from "./contract-fields.ts";
 export { inputBounds } from "./input-bounds.ts";
 export { transactionLookupContract } from "./transaction-lookup.contract.ts";
 export { transactionSearchContract } from "./transaction-search.contract.ts";
