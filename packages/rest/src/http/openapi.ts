@@ -65,7 +65,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   // ever open. It is loaded on the first request to /docs instead, in an app of its own.
   let reference: Promise<FastifyInstance> | undefined;
   const serveReference = async (request: FastifyRequest, reply: FastifyReply) => {
-    reference ??= referenceApp();
+    // A failed load is tried again by the next request rather than remembered.
+    reference ??= referenceApp().catch((error: unknown) => {
+      reference = undefined;
+      throw error;
+    });
     const answer = await (await reference).inject({
       method: request.method === "HEAD" ? "HEAD" : "GET",
       url: request.url,
