@@ -255,6 +255,8 @@ describe("the OpenAPI document and the reference page", () => {
       ["walletNumber", "query", false],
       ["type", "query", false],
       ["status", "query", false],
+      ["minAmount", "query", false],
+      ["maxAmount", "query", false],
     ]);
   });
 
