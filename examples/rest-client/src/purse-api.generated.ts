@@ -1226,6 +1226,10 @@ export interface operations {
                 type?: number;
                 /** @description PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4 */
                 status?: number;
+                /** @description Decimal: only transactions of at least this amount, in their own currency */
+                minAmount?: string;
+                /** @description Decimal: only transactions of at most this amount */
+                maxAmount?: string;
             };
             header?: never;
             path?: never;
