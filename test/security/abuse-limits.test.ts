@@ -144,6 +144,64 @@ describe("checkout creation before a user is known", () => {
     );
     expect(elsewhere.status).toBe(200);
   });
+
+  it("limits one address on GraphQL and tRPC too, and leaves other addresses alone", async () => {
+    const fields = (id: string, formToken: string) => {
+      const signed = { wallet_to: "U100000030", wallet_from: "U100000020", amount: "10.00", id };
+      return { ...signed, signature: checkoutSignature(signed, formToken) };
+    };
+    const viaGraphQL = (id: string, formToken: string, address: string) => {
+      const f = fields(id, formToken);
+      return api.call("POST", "/graphql", {
+        headers: from(address),
+        body: {
+          query: `mutation($input: CheckoutInput!) { createCheckout(input: $input) {
+            __typename ... on PurseError { message } ... on MutationCreateCheckoutSuccess { data { url } } } }`,
+          variables: {
+            input: {
+              walletTo: f.wallet_to,
+              walletFrom: f.wallet_from,
+              amount: f.amount,
+              id: f.id,
+              signature: f.signature,
+              userInfo: `payer-${id}`,
+            },
+          },
+        },
+      });
+    };
+    const viaTrpc = (id: string, formToken: string, address: string) => {
+      const f = fields(id, formToken);
+      return api.call("POST", "/trpc/checkout", {
+        headers: from(address),
+        body: {
+          walletTo: f.wallet_to,
+          walletFrom: f.wallet_from,
+          amount: f.amount,
+          id: f.id,
+          signature: f.signature,
+          userInfo: `payer-${id}`,
+        },
+      });
+    };
+    for (let attempt = 0; attempt < limit; attempt += 1) {
+      const forged = await viaGraphQL(`gql-forged-${attempt}`, "not-the-form-token", "203.0.113.160");
+      expect(forged.body.data.createCheckout.message).toBe("Signature not identical");
+    }
+    const lockedOut = await viaGraphQL("gql-genuine", "cafe-2-form-token", "203.0.113.160");
+    expect(lockedOut.body.data.createCheckout.message).toBe(locked.message);
+    const elsewhere = await viaGraphQL("gql-elsewhere", "cafe-2-form-token", "203.0.113.161");
+    expect(elsewhere.body.data.createCheckout.__typename).toBe("MutationCreateCheckoutSuccess");
+
+    for (let attempt = 0; attempt < limit; attempt += 1) {
+      const forged = await viaTrpc(`trpc-forged-${attempt}`, "not-the-form-token", "203.0.113.170");
+      expect(forged.body.error.message).toBe("Signature not identical");
+    }
+    const trpcLockedOut = await viaTrpc("trpc-genuine", "cafe-2-form-token", "203.0.113.170");
+    expect(trpcLockedOut.body.error.message).toBe(locked.message);
+    const trpcElsewhere = await viaTrpc("trpc-elsewhere", "cafe-2-form-token", "203.0.113.171");
+    expect(trpcElsewhere.status).toBe(200);
+  });
 });
 
 describe("voucher info and confirm", () => {

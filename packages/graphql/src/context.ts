@@ -7,10 +7,16 @@ import { GraphQLError } from "graphql";
  */
 export interface GraphQLContext {
   readonly deps: EngineDependencies;
+  /** The caller's address as the host resolved it (PURSE_TRUST_PROXY), for the abuse limits. */
+  readonly clientAddress: string | null;
   actor(): Promise<Actor>;
 }
 
-export function createContext(deps: EngineDependencies, authorization: string | null): GraphQLContext {
+export function createContext(
+  deps: EngineDependencies,
+  authorization: string | null,
+  clientAddress: string | null = null,
+): GraphQLContext {
   let actor: Promise<Actor> | undefined;
   const resolveActor = () => {
     actor ??= authenticate(deps, /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? null).catch(
@@ -20,7 +26,7 @@ export function createContext(deps: EngineDependencies, authorization: string | 
     );
     return actor;
   };
-  return { deps, actor: resolveActor };
+  return { deps, clientAddress, actor: resolveActor };
 }
 
 function unauthenticated(): GraphQLError {

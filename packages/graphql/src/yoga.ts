@@ -37,7 +37,13 @@ export function createGraphQLHandler(
     // Validation depends on the caller (introspection is allowed to authenticated callers only),
     // so a verdict cached by document text must never answer another caller.
     parserAndValidationCache: false,
-    context: ({ request }) => createContext(deps, request.headers.get("authorization")),
+    // The host passes the caller's address as server context (`clientAddress`), resolved once by fastify.
+    context: ({ request, clientAddress }) =>
+      createContext(
+        deps,
+        request.headers.get("authorization"),
+        typeof clientAddress === "string" ? clientAddress : null,
+      ),
     maskedErrors: { maskError },
     plugins: [
       boundRequests(),

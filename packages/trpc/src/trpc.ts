@@ -5,6 +5,8 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 export interface TrpcContext {
   readonly deps: EngineDependencies;
   readonly authorization: string | null;
+  /** The caller's address as the host resolved it (PURSE_TRUST_PROXY), for the abuse limits. */
+  readonly clientAddress?: string | null;
 }
 
 /** Engine error kinds to tRPC codes; a new kind without a code here does not compile. */

@@ -54,7 +54,8 @@ builder.mutationFields((t) => ({
     errors: domainErrors,
     args: { input: t.arg({ type: CheckoutInput, required: true }) },
     // Authenticated by the signature, like REST: no token needed.
-    resolve: (_root, { input }, ctx) => createCheckout(ctx.deps, input),
+    resolve: (_root, { input }, ctx) =>
+      createCheckout(ctx.deps, { ...input, clientAddress: ctx.clientAddress }),
   }),
   activateVoucher: t.field({
     type: VoucherActivation,

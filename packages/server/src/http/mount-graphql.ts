@@ -48,7 +48,9 @@ export async function mountGraphQL(
       bodyLimit: queryLimits.maxBodyBytes,
       schema: { hide: true },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const response = await (await loadYoga()).handleNodeRequestAndResponse(request, reply, {});
+        const response = await (await loadYoga()).handleNodeRequestAndResponse(request, reply, {
+          clientAddress: request.ip,
+        });
         for (const [name, value] of response.headers) reply.header(name, value);
         reply.status(response.status);
         return reply.send(response.body);

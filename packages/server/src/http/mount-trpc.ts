@@ -33,7 +33,11 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
         await fastifyRequestHandler({
           router: appRouter,
           maxBatchSize: trpcLimits.maxBatchSize,
-          createContext: (): TrpcContext => ({ deps, authorization: request.headers.authorization ?? null }),
+          createContext: (): TrpcContext => ({
+            deps,
+            authorization: request.headers.authorization ?? null,
+            clientAddress: request.ip,
+          }),
           req: request,
           res: reply,
           path: (request.params as { "*": string })["*"],

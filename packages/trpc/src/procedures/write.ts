@@ -26,6 +26,7 @@ export const checkout = publicProcedure
       amount: String(input.amount),
       id: String(input.id),
       sentAsNumber: { amount: typeof input.amount === "number", id: typeof input.id === "number" },
+      clientAddress: ctx.clientAddress ?? null,
     }),
   );
 
