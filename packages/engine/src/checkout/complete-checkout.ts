@@ -1,7 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
-import { TransactionStatus } from "../ledger/transaction-codes.ts";
+import { recordMovement } from "../ledger/record-movement.ts";
+import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
@@ -74,4 +75,36 @@ export async function completeCheckout(
       formToken: deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
     }),
   });
+}
+
+/**
+ * Ends a checkout without payment (the payer cancelled, or it expired unpaid): a DEPOSIT
+ * transaction that moves no money records the outcome for the merchant's history, then the
+ * checkout is closed and its notification queued, all in the caller's transaction.
+ */
+export async function closeUnpaid(
+  deps: Pick<EngineDependencies, "secretBox">,
+  em: SqlEntityManager,
+  checkout: CheckoutRecord,
+  outcome: typeof TransactionStatus.CANCEL | typeof TransactionStatus.FAIL,
+  label: string,
+): Promise<number> {
+  const recorded = await recordMovement(em, {
+    userId: checkout.merchantUserId,
+    type: TransactionType.DEPOSIT,
+    status: outcome,
+    label,
+    walletFromId: checkout.walletFromId,
+    walletToId: null,
+    currencyId: checkout.currency.id,
+    amountMinor: checkout.amountMinor,
+    commissionMinor: 0n,
+    amountFromMinor: 0n,
+    amountToMinor: 0n,
+    externalId: await externalIdFor(em, checkout),
+    description: `Checkout ${checkout.paymentId}`,
+    legs: [],
+  });
+  await completeCheckout(deps, em, checkout, outcome, recorded.id);
+  return recorded.id;
 }

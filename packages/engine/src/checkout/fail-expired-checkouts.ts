@@ -1,9 +1,8 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { announce } from "../events/index.ts";
-import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { lockExpiredCheckouts } from "./checkout-store.ts";
-import { completeCheckout, externalIdFor } from "./complete-checkout.ts";
+import { closeUnpaid } from "./complete-checkout.ts";
 
 /** What the sweep needs; a CLI process builds it without the HTTP server's locks and limits. */
 export type SweepDependencies = Pick<EngineDependencies, "db" | "secretBox" | "now" | "events">;
@@ -20,25 +19,9 @@ export async function failExpiredCheckouts(deps: SweepDependencies, batchSize = 
     const expired = await lockExpiredCheckouts(em, deps.now(), batchSize);
     const changes = [];
     for (const checkout of expired) {
-      const recorded = await recordMovement(em, {
-        userId: checkout.merchantUserId,
-        type: TransactionType.DEPOSIT,
-        status: TransactionStatus.FAIL,
-        label: "Expired unpaid",
-        walletFromId: checkout.walletFromId,
-        walletToId: null,
-        currencyId: checkout.currency.id,
-        amountMinor: checkout.amountMinor,
-        commissionMinor: 0n,
-        amountFromMinor: 0n,
-        amountToMinor: 0n,
-        externalId: await externalIdFor(em, checkout),
-        description: `Checkout ${checkout.paymentId}`,
-        legs: [],
-      });
-      await completeCheckout(deps, em, checkout, TransactionStatus.FAIL, recorded.id);
+      const transactionId = await closeUnpaid(deps, em, checkout, TransactionStatus.FAIL, "Expired unpaid");
       changes.push({
-        transactionId: recorded.id,
+        transactionId,
         userIds: [checkout.merchantUserId],
         type: TransactionType.DEPOSIT,
         status: TransactionStatus.FAIL,

@@ -11,7 +11,7 @@ import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/
 import { firstRow, sql, toId } from "../persistence/sql.ts";
 import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
-import { completeCheckout, externalIdFor } from "./complete-checkout.ts";
+import { closeUnpaid, completeCheckout, externalIdFor } from "./complete-checkout.ts";
 
 export interface PayCheckoutInput {
   readonly token?: string | null;
@@ -140,22 +140,12 @@ async function cancel(
   em: SqlEntityManager,
   checkout: CheckoutRecord,
 ): Promise<PayCheckoutResult> {
-  const recorded = await recordMovement(em, {
-    userId: checkout.merchantUserId,
-    type: TransactionType.DEPOSIT,
-    status: TransactionStatus.CANCEL,
-    label: "Cancelled by the payer",
-    walletFromId: checkout.walletFromId,
-    walletToId: null,
-    currencyId: checkout.currency.id,
-    amountMinor: checkout.amountMinor,
-    commissionMinor: 0n,
-    amountFromMinor: 0n,
-    amountToMinor: 0n,
-    externalId: await externalIdFor(em, checkout),
-    description: `Checkout ${checkout.paymentId}`,
-    legs: [],
-  });
-  await completeCheckout(deps, em, checkout, TransactionStatus.CANCEL, recorded.id);
-  return { status: "CANCEL", transactionId: recorded.id, redirectUrl: checkout.cancelUrl };
+  const transactionId = await closeUnpaid(
+    deps,
+    em,
+    checkout,
+    TransactionStatus.CANCEL,
+    "Cancelled by the payer",
+  );
+  return { status: "CANCEL", transactionId, redirectUrl: checkout.cancelUrl };
 }
