@@ -1,4 +1,5 @@
 export * from "./create-checkout.ts";
+export * from "./hold-row-lock.ts";
 export * from "./http-client.ts";
 export * from "./sample-fixture.ts";
 export * from "./test-database.ts";

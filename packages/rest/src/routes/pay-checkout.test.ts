@@ -1,4 +1,4 @@
-import { createCheckout } from "@purse/engine/testing";
+import { createCheckout, holdWalletRow } from "@purse/engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
 
@@ -70,9 +70,20 @@ describe("POST /api/processing/pay", () => {
 
   it("lets one of several simultaneous calls through: the others are route-locked", async () => {
     const checkout = await createCheckout(api, site, "1.00");
-    const responses = await Promise.all(
-      Array.from({ length: 6 }, () => api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass"))),
+    // Another session holds the payer's wallet row, so the call that takes the route lock waits in
+    // its transaction while the others arrive: the overlap is certain, not a matter of timing.
+    const holder = await holdWalletRow(api.engine.database.url, "U100000020");
+    let answered = 0;
+    const calls = Array.from({ length: 6 }, () =>
+      api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass")).finally(() => {
+        answered += 1;
+      }),
     );
+    for (let waited = 0; answered < 5 && waited < 20_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await holder.rollback();
+    const responses = await Promise.all(calls);
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     const messages = responses.filter((r) => r.status !== 200).map((r) => r.body.message);
     expect(messages).toContain("Route locked to avoid duplication");
