@@ -54,8 +54,16 @@ module.exports = {
       severity: "error",
       comment:
         "The engine is the only place that talks to the database; a door calls a use case. Tests and their harnesses may arrange rows.",
-      from: { path: "^packages/(rest|graphql|trpc)/", pathNot: "(\\.test\\.ts$|/test-support/)" },
+      from: { path: "^packages/(rest|graphql|trpc)/", pathNot: "\\.test\\.ts$" },
       to: { path: sql },
+    },
+    {
+      name: "production-imports-no-test-support",
+      severity: "error",
+      comment:
+        "Test support (@purse/testing in packages/testing, and `*.test-support.ts` data beside unit tests) is for tests, and no build emits it: a production file that imported it would break in dist.",
+      from: { path: "^packages/(?!testing/)[^/]+/", pathNot: "\\.test(-support)?\\.ts$" },
+      to: { path: "(^packages/testing/|\\.test-support\\.ts$)" },
     },
     {
       name: "packages-do-not-import-tests",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createEmptyDatabase, dropDatabase, sampleFixture } from "@purse/engine/testing";
+import { createEmptyDatabase, dropDatabase, sampleFixture } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { formTokenBinding, secretBoxFromKey, webhookSecretBinding } from "@purse/engine";
-import { copyTemplateDatabase, dropDatabase } from "@purse/engine/testing";
+import { copyTemplateDatabase, dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { deriveSecretKey, encryptSecret } from "../../packages/engine/src/secrets/secret-box.ts";

@@ -1,4 +1,4 @@
-import { sampleFixture } from "@purse/engine/testing";
+import { sampleFixture } from "@purse/testing";
 import type { AppRouter } from "@purse/trpc";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { auditLedger } from "@purse/engine";
-import { dropDatabase, sampleFixture } from "@purse/engine/testing";
+import { dropDatabase, sampleFixture } from "@purse/testing";
 import type { AppRouter } from "@purse/trpc";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import pg from "pg";

@@ -1,5 +1,5 @@
 import { auditLedger, openDatabase } from "@purse/engine";
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnPurseServe } from "../support/spawned-server.ts";
 import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";

@@ -1,4 +1,4 @@
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import { appRouter } from "@purse/trpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";

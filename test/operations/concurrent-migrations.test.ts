@@ -1,4 +1,4 @@
-import { createEmptyDatabase, dropDatabase } from "@purse/engine/testing";
+import { createEmptyDatabase, dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServeProcess, startServe, waitUntil } from "./purse-process.ts";

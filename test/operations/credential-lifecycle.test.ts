@@ -1,5 +1,5 @@
 import { checkoutSignature, verifyWebhookSignature } from "@purse/engine";
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purseCli } from "../support/purse-cli.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { createEmptyDatabase, databaseUrl, dropDatabase } from "@purse/engine/testing";
+import { createEmptyDatabase, databaseUrl, dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, runPurse, startServe } from "./purse-process.ts";

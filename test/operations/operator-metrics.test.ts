@@ -78,7 +78,7 @@ describe("the metrics an operator watches, through a real server", () => {
     await sql?.end();
     await api?.close();
     await site?.close();
-    const { dropDatabase } = await import("@purse/engine/testing");
+    const { dropDatabase } = await import("@purse/testing");
     if (database) await dropDatabase(database.name);
   });
 

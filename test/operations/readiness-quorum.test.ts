@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createEmptyDatabase, dropDatabase } from "@purse/engine/testing";
+import { createEmptyDatabase, dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, runPurse, type ServeProcess, startServe, waitUntil } from "./purse-process.ts";
 

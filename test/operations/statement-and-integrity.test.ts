@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { createEmptyDatabase, dropDatabase } from "@purse/engine/testing";
+import { createEmptyDatabase, dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPurse, type ServeProcess, startServe, waitUntil } from "./purse-process.ts";

@@ -1,5 +1,5 @@
 import { createServer, type Server, Socket } from "node:net";
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -1,5 +1,5 @@
 import { checkoutSignature } from "@purse/engine";
-import { dropDatabase, sampleFixture } from "@purse/engine/testing";
+import { dropDatabase, sampleFixture } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededDatabase, startTestServer, type TestServer } from "../support/test-server.ts";
 

@@ -92,7 +92,7 @@ describe("a payer whose password was hashed with the old scrypt cost", () => {
   });
   afterAll(async () => {
     await api.close();
-    const { dropDatabase } = await import("@purse/engine/testing");
+    const { dropDatabase } = await import("@purse/testing");
     await dropDatabase(database.name);
   });
 

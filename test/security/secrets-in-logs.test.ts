@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { checkoutSignature } from "@purse/engine";
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   callerFor,

@@ -1,5 +1,5 @@
 import { auditLedger } from "@purse/engine";
-import { createTestEngine, sampleFixture, type TestEngine } from "@purse/engine/testing";
+import { createTestEngine, sampleFixture, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyClearingSchema } from "./clearing-schema.ts";
 import {

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
+import { type RunningServer, readConfig, startServer } from "@purse/server";
 import {
   copyTemplateDatabase,
   dropDatabase,
@@ -10,8 +11,7 @@ import {
   httpClient,
   sampleFixture,
   testRedisUrl,
-} from "@purse/engine/testing";
-import { type RunningServer, readConfig, startServer } from "@purse/server";
+} from "@purse/testing";
 import { inject } from "vitest";
 
 export const testSecretKey = "conformance-secret-key-at-least-32-chars";
@@ -23,7 +23,7 @@ export interface TestServer extends HttpClient {
   close(): Promise<void>;
 }
 
-export { type CallOptions, type CallResult, callerFor } from "@purse/engine/testing";
+export { type CallOptions, type CallResult, callerFor } from "@purse/testing";
 
 export interface TestServerOptions {
   fixture?: unknown;

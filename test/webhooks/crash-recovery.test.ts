@@ -1,4 +1,4 @@
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { spawnPurseServe } from "../support/spawned-server.ts";

@@ -6,8 +6,8 @@ import {
   verifyStandardWebhook,
   WebhookDispatcher,
 } from "@purse/engine";
-import { createTestEngine, type TestEngine } from "@purse/engine/testing";
 import { httpTransport } from "@purse/server";
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
 

@@ -1,5 +1,5 @@
 import { verifyWebhookSignature } from "@purse/engine";
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { dropDatabase } from "@purse/engine/testing";
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type Actor, issueToken, transferFunds } from "@purse/engine";
-import { createTestEngine, type TestEngine } from "@purse/engine/testing";
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaText } from "./print-schema.ts";
 import { createGraphQLHandler, type PurseYoga } from "./yoga.ts";

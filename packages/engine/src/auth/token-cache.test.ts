@@ -1,9 +1,9 @@
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { sql } from "../persistence/sql.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
-import { createTestEngine, type TestEngine } from "../testing/index.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { Actor } from "./actor.ts";
 import { authenticate } from "./authenticate.ts";

@@ -1,10 +1,9 @@
+import { createTestEngine, openSession, type TestEngine, waitForLockWaits } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { postingsArraySql, transactionHashSql } from "../ledger/ledger-hash.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { checkoutSignature } from "../signature/index.ts";
-import { openSession, waitForLockWaits } from "../testing/hold-row-lock.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { createCheckout } from "./create-checkout.ts";
 import { payCheckout } from "./pay-checkout.ts";
 

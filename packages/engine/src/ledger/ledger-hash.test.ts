@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import {
   chainGenesisSql,

@@ -1,13 +1,12 @@
 import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createTestEngine, holdWalletRow, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
-import { holdWalletRow } from "../testing/hold-row-lock.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { recordMovement } from "./record-movement.ts";
 import { runMovement } from "./run-movement.ts";

@@ -1,4 +1,4 @@
-import { routeLockContract } from "../testing/route-lock-contract.ts";
+import { routeLockContract } from "@purse/testing/contracts";
 import { MemoryRouteLock } from "./memory-route-lock.ts";
 
 // The Redlock implementation runs the same contract in packages/server/src/composition.

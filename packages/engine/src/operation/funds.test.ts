@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkFunds } from "./funds.ts";
-import { outcome } from "./rules-test-data.ts";
+import { outcome } from "./rules.test-support.ts";
 
 describe("checkFunds", () => {
   const payer = { balanceMinor: 10_000n };

@@ -8,7 +8,7 @@ import {
   checkReceiverLimit,
   checkWalletDirections,
 } from "./limits.ts";
-import { outcome, receiver, sender, usd } from "./rules-test-data.ts";
+import { outcome, receiver, sender, usd } from "./rules.test-support.ts";
 
 function thrownBy(run: () => void): unknown {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPayment, type PaymentRequest, type PaymentWallet } from "./payment-rules.ts";
-import { outcome, receiver, sender, usd } from "./rules-test-data.ts";
+import { outcome, receiver, sender, usd } from "./rules.test-support.ts";
 
 const transfer: PaymentRequest<PaymentWallet> = {
   context: "transfer",

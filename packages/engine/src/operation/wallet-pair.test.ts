@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PurseError } from "../errors/index.ts";
-import { outcome, receiver, sender, wallet } from "./rules-test-data.ts";
+import { outcome, receiver, sender, wallet } from "./rules.test-support.ts";
 import { checkWalletPair, type OperationWallet } from "./wallet-pair.ts";
 
 const codeOf = (from: OperationWallet | null, to: OperationWallet | null) =>

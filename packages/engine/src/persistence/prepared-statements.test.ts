@@ -1,11 +1,11 @@
 import { createRequire } from "node:module";
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { issueToken } from "../auth/issue-token.ts";
 import { boundTransaction } from "../ledger/bound-transaction.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { nameStatement, rows, sql } from "./sql.ts";
 

@@ -1,5 +1,5 @@
+import { createTestDatabase, type TestDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../testing/test-database.ts";
 
 /**
  * The migrations create the schema; the entities describe it. On a database built by the real

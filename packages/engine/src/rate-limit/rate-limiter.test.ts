@@ -1,5 +1,5 @@
+import { rateLimiterContract, rateLimitOutcomes } from "@purse/testing/contracts";
 import { describe, expect, it } from "vitest";
-import { rateLimiterContract, rateLimitOutcomes } from "../testing/rate-limiter-contract.ts";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,9 @@
+import { createTestEngine, sampleFixture, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
-import { sampleFixture } from "../testing/sample-fixture.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { transferFunds } from "./transfer-funds.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };

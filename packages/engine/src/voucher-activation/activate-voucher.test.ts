@@ -1,11 +1,15 @@
+import {
+  createTestEngine,
+  holdWalletRow,
+  sampleFixture,
+  type TestEngine,
+  waitForLockWaits,
+} from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
-import { holdWalletRow, waitForLockWaits } from "../testing/hold-row-lock.ts";
-import { sampleFixture } from "../testing/sample-fixture.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { activateVoucher } from "./activate-voucher.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };

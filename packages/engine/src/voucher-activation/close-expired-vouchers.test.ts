@@ -1,7 +1,6 @@
+import { createTestEngine, sampleFixture, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows, sql } from "../persistence/sql.ts";
-import { sampleFixture } from "../testing/sample-fixture.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { closeExpiredVouchers } from "./close-expired-vouchers.ts";
 
 describe("closeExpiredVouchers", () => {

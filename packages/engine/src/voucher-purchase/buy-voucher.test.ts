@@ -1,12 +1,16 @@
+import {
+  createTestEngine,
+  holdWalletRow,
+  sampleFixture,
+  type TestEngine,
+  waitForLockWaits,
+} from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { hashSecret } from "../secrets/index.ts";
-import { holdWalletRow, waitForLockWaits } from "../testing/hold-row-lock.ts";
-import { sampleFixture } from "../testing/sample-fixture.ts";
-import { createTestEngine, type TestEngine } from "../testing/test-engine.ts";
 import { activateVoucher } from "../voucher-activation/activate-voucher.ts";
 import { recordVoucher } from "../voucher-activation/record-voucher.ts";
 import { getVoucherInfo } from "../voucher-activation/voucher-info.ts";

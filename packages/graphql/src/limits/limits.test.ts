@@ -1,5 +1,5 @@
 import { issueToken } from "@purse/engine";
-import { createTestEngine, type TestEngine } from "@purse/engine/testing";
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphQLHandler, type GraphQLDoorOptions, type PurseYoga } from "../yoga.ts";

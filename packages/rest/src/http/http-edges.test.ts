@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import type { EngineDependencies } from "@purse/engine";
+import { type RestHarness, startRestHarness } from "@purse/testing/rest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../build-rest-api.ts";
-import { type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
 
 const transferPath = "/api/transaction/transfer";
 

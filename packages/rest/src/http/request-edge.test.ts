@@ -1,12 +1,12 @@
 import { checkoutSignature } from "@purse/engine";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorWorld } from "../test-support/fixtures.ts";
 import {
   type CallResult,
   errorOf,
+  errorWorld,
   type RestHarness,
   startRestHarness,
-} from "../test-support/rest-harness.ts";
+} from "@purse/testing/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const transferPath = "/api/transaction/transfer";
 const checkoutPath = "/api/processing/checkout";

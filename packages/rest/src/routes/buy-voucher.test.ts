@@ -1,6 +1,5 @@
 import { auditLedger } from "@purse/engine";
-import { sampleFixture } from "@purse/engine/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleFixture } from "@purse/testing";
 import {
   balancesOf,
   type Envelope,
@@ -9,7 +8,8 @@ import {
   type RestHarness,
   shapeOf,
   startRestHarness,
-} from "../test-support/rest-harness.ts";
+} from "@purse/testing/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PurchasedVoucher } from "./list-vouchers.schemas.ts";
 
 interface VoucherList {

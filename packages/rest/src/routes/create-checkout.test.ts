@@ -1,14 +1,14 @@
 import { checkoutSignature } from "@purse/engine";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorWorld } from "../test-support/fixtures.ts";
 import {
   balancesOf,
   type Envelope,
   errorOf,
+  errorWorld,
   type RestHarness,
   shapeOf,
   startRestHarness,
-} from "../test-support/rest-harness.ts";
+} from "@purse/testing/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const path = "/api/processing/checkout";
 const formTokens: Record<string, string> = {

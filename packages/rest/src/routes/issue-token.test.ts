@@ -1,10 +1,5 @@
+import { type CallResult, type RestHarness, shapeOf, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type CallResult,
-  type RestHarness,
-  shapeOf,
-  startRestHarness,
-} from "../test-support/rest-harness.ts";
 
 interface Issued {
   token_type: string;

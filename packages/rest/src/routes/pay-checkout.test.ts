@@ -1,6 +1,6 @@
-import { createCheckout, holdWalletRow } from "@purse/engine/testing";
+import { createCheckout, holdWalletRow } from "@purse/testing";
+import { type RestHarness, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
 
 const site = { url: "https://shop.example" };
 const pay = "/api/processing/pay";

@@ -1,11 +1,5 @@
+import { type Envelope, errorOf, type RestHarness, shapeOf, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Envelope,
-  errorOf,
-  type RestHarness,
-  shapeOf,
-  startRestHarness,
-} from "../test-support/rest-harness.ts";
 
 const path = "/api/transaction/show";
 const notFound = { status: false, message: "Not found" };

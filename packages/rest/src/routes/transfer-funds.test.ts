@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorWorld } from "../test-support/fixtures.ts";
 import {
   balancesOf,
   type Envelope,
   errorOf,
+  errorWorld,
   pause,
   type RestHarness,
   shapeOf,
   startRestHarness,
-} from "../test-support/rest-harness.ts";
+} from "@purse/testing/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const path = "/api/transaction/transfer";
 type Transferred = Envelope<{ id: number; message: string }>;

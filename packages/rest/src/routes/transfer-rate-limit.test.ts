@@ -1,5 +1,5 @@
+import { errorOf, type RestHarness, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorOf, type RestHarness, startRestHarness } from "../test-support/rest-harness.ts";
 
 const path = "/api/transaction/transfer";
 

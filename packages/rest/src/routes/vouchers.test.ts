@@ -1,14 +1,14 @@
-import { sampleFixture } from "@purse/engine/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorWorld } from "../test-support/fixtures.ts";
+import { sampleFixture } from "@purse/testing";
 import {
   balancesOf,
   type Envelope,
   errorOf,
+  errorWorld,
   type RestHarness,
   shapeOf,
   startRestHarness,
-} from "../test-support/rest-harness.ts";
+} from "@purse/testing/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const confirmPath = "/api/vouchers/activation/confirm";
 const infoPath = "/api/vouchers/activation/info";

@@ -1,6 +1,5 @@
+import { type Envelope, errorWorld, type RestHarness, shapeOf, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorWorld } from "../test-support/fixtures.ts";
-import { type Envelope, type RestHarness, shapeOf, startRestHarness } from "../test-support/rest-harness.ts";
 
 const notFound = { status: false, message: "Not found" };
 const unauthorized = { status: false, message: "Unauthorized" };

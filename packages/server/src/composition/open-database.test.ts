@@ -1,5 +1,5 @@
 import { authenticate, type EngineDependencies } from "@purse/engine";
-import { copyTemplateDatabase, dropDatabase } from "@purse/engine/testing";
+import { copyTemplateDatabase, dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readConfig } from "../config/config.ts";
 import { openConfiguredDatabase } from "./open-database.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TransactionEvent } from "@purse/engine";
-import { testRedisUrl } from "@purse/engine/testing";
+import { testRedisUrl } from "@purse/testing";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { redisEventBus } from "./redis-event-bus.ts";

@@ -1,5 +1,5 @@
-import { testRedisUrl } from "@purse/engine/testing";
-import { rateLimiterContract, rateLimitOutcomes } from "@purse/engine/testing/contracts";
+import { testRedisUrl } from "@purse/testing";
+import { rateLimiterContract, rateLimitOutcomes } from "@purse/testing/contracts";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { RedisRateLimiter } from "./redis-rate-limiter.ts";

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { testRedisUrl } from "@purse/engine/testing";
-import { lockOutcome, routeLockContract } from "@purse/engine/testing/contracts";
+import { testRedisUrl } from "@purse/testing";
+import { lockOutcome, routeLockContract } from "@purse/testing/contracts";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisClients, waitForRedis } from "./redis-clients.ts";

@@ -1,4 +1,4 @@
-import { checkoutSignature } from "../signature/checkout-signature.ts";
+import { checkoutSignature } from "@purse/engine";
 import type { HttpClient } from "./http-client.ts";
 
 let sequence = 0;

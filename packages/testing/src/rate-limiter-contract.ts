@@ -1,6 +1,6 @@
+import type { RateLimiter, RateLimitOptions } from "@purse/engine";
+import { PurseError } from "@purse/engine";
 import { describe, expect, it } from "vitest";
-import { PurseError } from "../errors/index.ts";
-import type { RateLimiter, RateLimitOptions } from "../rate-limit/index.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const locked = "Method locked please try again later";

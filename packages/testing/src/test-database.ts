@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { type Database, openDatabase } from "@purse/engine";
 import pg from "pg";
-import { type Database, openDatabase } from "../persistence/database.ts";
 
 /**
  * Databases for tests: one migrated template per test run, and one copy of it per test file,

@@ -1,15 +1,14 @@
 import type { EngineDependencies } from "@purse/engine";
+import { type BuildRestAppOptions, buildRestApp, type ErrorBody } from "@purse/rest";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import {
   createTestEngine,
   type HttpClient,
   httpClient,
   type TestEngine,
   type TestEngineOptions,
-} from "@purse/engine/testing";
-import type { FastifyInstance } from "fastify";
-import pg from "pg";
-import { type BuildRestAppOptions, buildRestApp } from "../build-rest-api.ts";
-import type { ErrorBody } from "../http/error-body.ts";
+} from "../index.ts";
 
 /** The API's success envelope. */
 export interface Envelope<T> {
@@ -17,7 +16,7 @@ export interface Envelope<T> {
   data: T;
 }
 
-export type { CallOptions, CallResult } from "@purse/engine/testing";
+export type { CallOptions, CallResult } from "../index.ts";
 
 /** The REST door alone, in this process, with the one test client (`call`, `token`) every test uses. */
 export interface RestHarness extends HttpClient {

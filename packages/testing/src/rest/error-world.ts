@@ -1,4 +1,4 @@
-import { sampleFixture } from "@purse/engine/testing";
+import { sampleFixture } from "../sample-fixture.ts";
 
 /**
  * The sample world plus the states the error tables need: a blocked merchant (dora), inactive

@@ -1,11 +1,17 @@
+import {
+  defaultEngineOptions,
+  disabledCaptcha,
+  type EngineDependencies,
+  inProcessEventBus,
+  MemoryRateLimiter,
+  MemoryRouteLock,
+  type RateLimiter,
+  type RouteLock,
+  secretBoxFromKey,
+  seedFixture,
+  type TransactionEventBus,
+} from "@purse/engine";
 import { inject } from "vitest";
-import { disabledCaptcha } from "../captcha/index.ts";
-import { defaultEngineOptions, type EngineDependencies } from "../engine-dependencies.ts";
-import { inProcessEventBus, type TransactionEventBus } from "../events/index.ts";
-import { seedFixture } from "../fixture/seed-fixture.ts";
-import { secretBoxFromKey } from "../keys/secret-keyring.ts";
-import { MemoryRouteLock, type RouteLock } from "../locks/index.ts";
-import { MemoryRateLimiter, type RateLimiter } from "../rate-limit/index.ts";
 import { sampleFixture } from "./sample-fixture.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 

@@ -1,6 +1,6 @@
+import type { RouteLock } from "@purse/engine";
+import { PurseError } from "@purse/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PurseError } from "../errors/index.ts";
-import type { RouteLock } from "../locks/index.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,0 +1,2 @@
+export * from "./error-world.ts";
+export * from "./rest-harness.ts";
