@@ -42,7 +42,10 @@ export {
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
 export * from "./contracts/index.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
+export type { CurrencyView } from "./currency/currency-view.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
+export { listRates, type RateView } from "./currency/list-rates.ts";
+export { loadCurrencies } from "./currency/load-currencies.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
 export {
@@ -81,6 +84,7 @@ export {
   refusalReason,
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
+export { formatTimestamp } from "./output/timestamps.ts";
 export {
   type Database,
   type DatabaseLocation,
@@ -88,28 +92,6 @@ export {
   openDatabase,
 } from "./persistence/database.ts";
 export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
-export {
-  getProfile,
-  loadCurrencies,
-  loadWalletSummaries,
-  type UserProfile,
-  type WalletSummary,
-} from "./queries/batch-loaders.ts";
-export { checkWalletsExist, searchWallet, type WalletPairView } from "./queries/find-wallets.ts";
-export type { HistoryInput, QueryValue } from "./queries/history-filter.ts";
-export { type HistoryItemView, type HistoryPage, listHistory } from "./queries/list-history.ts";
-export { listRates, type RateView } from "./queries/list-rates.ts";
-export { listWallets } from "./queries/list-wallets.ts";
-export { showTransaction, type TransactionDetailView } from "./queries/show-transaction.ts";
-export { formatTimestamp } from "./queries/timestamps.ts";
-export {
-  searchTransactions,
-  type TransactionNode,
-  type TransactionPage,
-  type TransactionSearch,
-  type TransactionTotal,
-} from "./queries/transaction-search.ts";
-export type { CurrencyView, WalletView } from "./queries/views.ts";
 export * from "./rate-limit/index.ts";
 export {
   defaultRetention,
@@ -127,8 +109,19 @@ export {
   webhookSignature,
 } from "./signature/index.ts";
 export * from "./statement/wallet-statement.ts";
+export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
+export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
+export { showTransaction, type TransactionDetailView } from "./transactions/show-transaction.ts";
+export {
+  searchTransactions,
+  type TransactionNode,
+  type TransactionPage,
+  type TransactionSearch,
+  type TransactionTotal,
+} from "./transactions/transaction-search.ts";
 export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
 export type { TransferInput } from "./transfer/transfer-request.ts";
+export { getProfile, type UserProfile } from "./user/get-profile.ts";
 export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {
   activateVoucher,
@@ -145,6 +138,10 @@ export {
   vouchersPerPage,
 } from "./voucher-purchase/list-vouchers.ts";
 export type { PurchasedVoucherView } from "./voucher-purchase/purchased-vouchers.ts";
+export { checkWalletsExist, searchWallet, type WalletPairView } from "./wallet/find-wallets.ts";
+export { listWallets } from "./wallet/list-wallets.ts";
+export { loadWalletSummaries, type WalletSummary } from "./wallet/load-wallet-summaries.ts";
+export type { WalletView } from "./wallet/wallet-view.ts";
 export {
   type DispatcherOptions,
   listWebhookDeliveries,

@@ -1,7 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import { findCheckoutByToken } from "./checkout-store.ts";
 
 export type CheckoutPageState = "open" | "expired" | "paid" | "cancelled" | "unknown";

@@ -4,9 +4,9 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { transactionStatusName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
 import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
 
 /** What a merchant sees of one of its checkouts, to reconcile its orders. */
 export interface CheckoutListItem {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TransactionSearch } from "../queries/transaction-search.ts";
+import type { TransactionSearch } from "../transactions/transaction-search.ts";
 import { amountText, boundedText, type ContractShape } from "./contract-fields.ts";
 import { inputBounds } from "./input-bounds.ts";
 
@@ -8,7 +8,7 @@ const instantText = boundedText(40);
 
 /**
  * The filter of the transaction search (GraphQL `TransactionFilter`, tRPC `transactions`): the
- * same search REST's history runs (`queries/transaction-filter.ts`), with instants for bounds.
+ * same search REST's history runs (`transactions/transaction-filter.ts`), with instants for bounds.
  * Each door adds its own paging.
  */
 export const transactionSearchContract = z.object({

@@ -1,9 +1,9 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import { rows, sql } from "../persistence/sql.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
-import { decimalText } from "../queries/views.ts";
+import { decimalText } from "./currency-view.ts";
 
 /** A currency as the currency list shows it: rate as exact decimal text. */
 export interface CurrencyListing {

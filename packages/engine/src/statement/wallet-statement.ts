@@ -1,9 +1,9 @@
 import { PurseError } from "../errors/index.ts";
 import { transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
 
 export interface StatementLine {
   readonly transactionId: number;

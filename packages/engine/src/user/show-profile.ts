@@ -1,8 +1,8 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import { firstRow, sql, toId } from "../persistence/sql.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
 
 /**
  * The caller's profile in the shape existing clients read. Purse keeps a user's name, role and

@@ -1,8 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { formatMinor } from "../money/index.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
 import { isVoucherExpired, VoucherStatus } from "../voucher/index.ts";
 import { revealVoucherCode } from "../voucher-activation/voucher-code.ts";
 

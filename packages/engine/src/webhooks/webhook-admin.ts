@@ -1,7 +1,7 @@
 import { PurseError } from "../errors/index.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
 import { rows, sql, toId } from "../persistence/sql.ts";
-import { formatTimestamp } from "../queries/timestamps.ts";
 
 export interface WebhookDeliveryView {
   readonly id: number;

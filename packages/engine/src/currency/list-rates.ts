@@ -1,6 +1,6 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { rows, sql } from "../persistence/sql.ts";
-import { decimalText } from "./views.ts";
+import { decimalText } from "./currency-view.ts";
 
 export interface RateView {
   readonly name: string;

@@ -2,9 +2,9 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { formatMinor } from "../money/index.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { type HistoryFilter, type HistoryInput, readHistoryFilter } from "./history-filter.ts";
-import { formatTimestamp } from "./timestamps.ts";
 import { searchConditions, searchedTransactions } from "./transaction-filter.ts";
 
 export interface HistoryItemView {

@@ -4,7 +4,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
 import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
-import { type WalletView, walletView } from "./views.ts";
+import { type WalletView, walletView } from "./wallet-view.ts";
 
 export interface WalletPairView {
   readonly walletTo: WalletView;

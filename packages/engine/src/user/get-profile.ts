@@ -1,0 +1,21 @@
+import type { Actor } from "../auth/actor.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { firstRow, sql, toId } from "../persistence/sql.ts";
+
+/** The caller's own user row: id, name, role and whether it is blocked (GraphQL's `me`). */
+export interface UserProfile {
+  readonly id: number;
+  readonly name: string;
+  readonly role: "merchant" | "partner";
+  readonly blocked: boolean;
+}
+
+export async function getProfile(deps: EngineDependencies, actor: Actor): Promise<UserProfile> {
+  const row = await firstRow(
+    deps.db.em(),
+    sql<{ id: string; name: string; role: "merchant" | "partner"; blocked: boolean }>`
+      select id, name, role, blocked from users where id = ${actor.userId}`,
+  );
+  if (!row) throw new Error(`user ${actor.userId} behind a valid token is gone`);
+  return { id: toId(row.id), name: row.name, role: row.role, blocked: row.blocked };
+}
