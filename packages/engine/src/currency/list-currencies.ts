@@ -2,7 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
-import { rows, sql } from "../persistence/sql.ts";
+import { findEnabledCurrencies } from "./currency-store.ts";
 import { decimalText } from "./currency-view.ts";
 
 /** A currency as the currency list shows it: rate as exact decimal text. */
@@ -25,26 +25,14 @@ export interface CurrencyListing {
  */
 export async function listCurrencies(deps: EngineDependencies, actor: Actor): Promise<CurrencyListing[]> {
   requireAccess(actor);
-  const found = await rows(
-    deps.db.em(),
-    sql<{
-      id: number;
-      code: string;
-      name: string;
-      prefix: string;
-      rate: string;
-      rate_updated_at: Date | string;
-      precession: number;
-    }>`select id, code, name, prefix, rate::text as rate, rate_updated_at, precession
-      from currencies where enabled order by id`,
-  );
+  const found = await findEnabledCurrencies(deps.db.em());
   return found.map((row) => ({
-    id: Number(row.id),
+    id: row.id,
     code: row.code,
     name: row.name,
     prefix: row.prefix,
     rate: decimalText(row.rate),
-    rateUpdatedAt: formatTimestamp(row.rate_updated_at),
-    decimals: Number(row.precession),
+    rateUpdatedAt: formatTimestamp(row.rateUpdatedAt),
+    decimals: row.precession,
   }));
 }

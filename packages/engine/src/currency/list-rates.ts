@@ -1,5 +1,5 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { rows, sql } from "../persistence/sql.ts";
+import { findRates } from "./currency-store.ts";
 import { decimalText } from "./currency-view.ts";
 
 export interface RateView {
@@ -10,13 +10,6 @@ export interface RateView {
 
 /** Public exchange rates; no token needed. */
 export async function listRates(deps: EngineDependencies): Promise<RateView[]> {
-  const found = await rows(
-    deps.db.em(),
-    sql<{
-      name: string;
-      group: string;
-      value: string;
-    }>`select name, "group", value::text as value from rates order by id`,
-  );
+  const found = await findRates(deps.db.em());
   return found.map((rate) => ({ name: rate.name, group: rate.group, value: decimalText(rate.value) }));
 }

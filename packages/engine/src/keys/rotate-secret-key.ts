@@ -1,6 +1,6 @@
 import type { Database } from "../persistence/database.ts";
-import { rows, sql } from "../persistence/sql.ts";
-import { type SealedColumn, sealedColumns } from "./sealed-columns.ts";
+import { lockSealedValues, writeSealedValue } from "./key-store.ts";
+import { sealedColumns } from "./sealed-columns.ts";
 import { type DeploymentSecretBox, forgetStoredSecretKey } from "./secret-keyring.ts";
 
 export interface RotationProgress {
@@ -35,7 +35,7 @@ export async function rotateSecretKey(
     let resealed = 0;
     let current = 0;
     for (const column of sealedColumns) {
-      const values = await lockSealed(em, column);
+      const values = await lockSealedValues(em, column);
       let done = 0;
       for (const value of values) {
         const binding = { table: column.table, field: column.field, row: value.row_key };
@@ -44,8 +44,7 @@ export async function rotateSecretKey(
           current += 1;
         } else {
           const plain = box.open(value.sealed, binding);
-          await sql`update ${sql.table(column.table)} set ${sql.ref(column.column)} = ${box.seal(plain, binding)}
-            where ${sql.ref(column.rowKey)} = ${value.row_key}`.execute(em.getKysely());
+          await writeSealedValue(em, column, value.row_key, box.seal(plain, binding));
           resealed += 1;
         }
         done += 1;
@@ -58,16 +57,4 @@ export async function rotateSecretKey(
     if (forgetDatabaseKey) await forgetStoredSecretKey(em);
     return { resealed, current, forgotDatabaseKey: forgetDatabaseKey };
   });
-}
-
-function lockSealed(em: Parameters<typeof rows>[0], column: SealedColumn) {
-  return rows(
-    em,
-    sql<{ row_key: string; sealed: string }>`
-      select ${sql.ref(column.rowKey)}::text as row_key, ${sql.ref(column.column)} as sealed
-      from ${sql.table(column.table)}
-      where ${sql.ref(column.column)} is not null
-      order by ${sql.ref(column.rowKey)}
-      for update`,
-  );
 }

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
+import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
 import { type BoxKey, boxKey, openSecret, sealedKeyId, sealSecret } from "../secrets/index.ts";
+import { deleteStoredSecretKey, readStoredSecretKey, storeSecretKeyIfAbsent } from "./key-store.ts";
 
 /**
  * Where a sealed value lives: it is authenticated as additional data, so a value copied into
@@ -62,8 +63,6 @@ export function secretBoxFromKey(keyText: string): SecretBox {
   return secretBoxFromKeys(keyText);
 }
 
-const storedKeySetting = "generated_secret_key";
-
 /**
  * The key comes from PURSE_SECRET_KEY (older keys stay readable from PURSE_SECRET_KEY_PREVIOUS).
  * Without it (the demo, a quick trial) a random key is made once and kept in the database, so every
@@ -78,9 +77,7 @@ export async function openSecretBox(
   previousKeys: readonly string[] = [],
 ): Promise<DeploymentSecretBox> {
   const em = db.em();
-  const readStored = async () =>
-    (await firstRow(em, sql<{ value: string }>`select value from settings where key = ${storedKeySetting}`))
-      ?.value;
+  const readStored = () => readStoredSecretKey(em);
   if (configuredKey) {
     const stored = await readStored();
     const previous = stored ? [...previousKeys, stored] : previousKeys;
@@ -90,15 +87,13 @@ export async function openSecretBox(
       databaseKeyStored: stored !== undefined,
     };
   }
-  await sql`insert into settings (key, value) values (${storedKeySetting}, ${JSON.stringify(
-    randomBytes(32).toString("base64url"),
-  )}::jsonb) on conflict (key) do nothing`.execute(em.getKysely());
+  await storeSecretKeyIfAbsent(em, randomBytes(32).toString("base64url"));
   const stored = await readStored();
   if (!stored) throw new Error("the generated secret key could not be stored");
   return { ...secretBoxFromKeys(stored, previousKeys), keySource: "database", databaseKeyStored: true };
 }
 
 /** Deletes the generated key from the database; `purse keys rotate` calls it once nothing needs it. */
-export async function forgetStoredSecretKey(em: Parameters<typeof firstRow>[0]): Promise<void> {
-  await sql`delete from settings where key = ${storedKeySetting}`.execute(em.getKysely());
+export async function forgetStoredSecretKey(em: SqlEntityManager): Promise<void> {
+  await deleteStoredSecretKey(em);
 }

@@ -1,6 +1,6 @@
-import type { RawBuilder } from "kysely";
+import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { Database } from "../persistence/database.ts";
-import { rows, sql } from "../persistence/sql.ts";
+import { deleteDeadTokens, deleteDeliveredWebhookAttempts } from "./retention-store.ts";
 
 /** How long rows nobody needs any more are kept (PURSE_PRUNE_* settings). */
 export interface Retention {
@@ -31,36 +31,21 @@ export async function pruneTables(
   db: Database,
   retention: Retention = defaultRetention,
 ): Promise<PruneSummary> {
-  const tokens = await deleteInBatches(
-    db,
-    sql<{ n: number }>`with gone as (
-      delete from access_tokens where token_hash in (
-        select token_hash from access_tokens
-        where expires_at < now() - make_interval(days => ${retention.tokensDays})
-          or revoked_at < now() - make_interval(days => ${retention.tokensDays})
-        limit ${batchSize})
-      returning 1)
-    select count(*)::int as n from gone`,
-  );
-  const webhookAttempts = await deleteInBatches(
-    db,
-    sql<{ n: number }>`with gone as (
-      delete from webhook_attempts where id in (
-        select a.id from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
-        where d.status = 'delivered'
-          and d.delivered_at < now() - make_interval(days => ${retention.webhookAttemptsDays})
-        limit ${batchSize})
-      returning 1)
-    select count(*)::int as n from gone`,
+  const tokens = await deleteInBatches(db, (em) => deleteDeadTokens(em, retention.tokensDays, batchSize));
+  const webhookAttempts = await deleteInBatches(db, (em) =>
+    deleteDeliveredWebhookAttempts(em, retention.webhookAttemptsDays, batchSize),
   );
   return { tokens, webhookAttempts };
 }
 
-async function deleteInBatches(db: Database, statement: RawBuilder<{ n: number }>): Promise<number> {
+/** Runs one batch after another (each its own statement) until a batch comes back short. */
+async function deleteInBatches(
+  db: Database,
+  deleteBatch: (em: SqlEntityManager) => Promise<number>,
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const [result] = await rows(db.em(), statement);
-    const deleted = Number(result?.n ?? 0);
+    const deleted = await deleteBatch(db.em());
     total += deleted;
     if (deleted < batchSize) return total;
   }

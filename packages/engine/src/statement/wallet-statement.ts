@@ -3,7 +3,7 @@ import { transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { findStatementLines, findStatementWallet } from "./statement-store.ts";
 
 export interface StatementLine {
   readonly transactionId: number;
@@ -36,19 +36,6 @@ export interface WalletStatement {
   readonly lines: readonly StatementLine[];
 }
 
-interface LineRow {
-  id: string;
-  created_at: Date | string;
-  type: number;
-  status: number;
-  label: string;
-  description: string;
-  operator: string | null;
-  reverses_transaction_id: string | null;
-  amount: string;
-  fee: string;
-}
-
 /**
  * A wallet's statement for a period, read in one repeatable-read snapshot so it reconciles by
  * construction: opening balance (its postings before `from`) + each movement = closing balance
@@ -62,55 +49,35 @@ export async function walletStatement(
   if (!(query.from.getTime() < query.to.getTime())) throw new PurseError("INVALID_DATE", "to");
   return db.em().transactional(
     async (em) => {
-      const wallet = await firstRow(
-        em,
-        sql<{ id: string; user_id: string; code: string; precession: number; opening: string }>`
-          select w.id, w.user_id, c.code, c.precession,
-            (select coalesce(sum(amount_minor), 0)::text from postings
-             where wallet_id = w.id and created_at < ${query.from}) as opening
-          from wallets w join currencies c on c.id = w.currency_id where w.number = ${query.number}`,
-      );
-      if (!wallet || (query.ownerId !== undefined && toId(wallet.user_id) !== query.ownerId)) {
+      const wallet = await findStatementWallet(em, query.number, query.from);
+      if (!wallet || (query.ownerId !== undefined && wallet.userId !== query.ownerId)) {
         throw new PurseError("NOT_FOUND");
       }
-      const walletId = toId(wallet.id);
-      const found = await rows(
-        em,
-        sql<LineRow>`
-          select t.id, t.created_at, t.type, t.status, t.label, t.description, t.operator,
-            t.reverses_transaction_id,
-            coalesce(sum(p.amount_minor) filter (where p.wallet_id = ${walletId}), 0)::text as amount,
-            coalesce(sum(p.amount_minor) filter (where p.account = 'fee'), 0)::text as fee
-          from transactions t join postings p on p.transaction_id = t.id
-          where t.id in (select transaction_id from postings
-                         where wallet_id = ${walletId} and created_at >= ${query.from} and created_at < ${query.to})
-          group by t.id order by t.created_at, t.id`,
-      );
-      const precession = Number(wallet.precession);
+      const found = await findStatementLines(em, wallet.id, query.from, query.to);
+      const precession = wallet.precession;
       const money = (minor: bigint) => formatMinor(minor, precession);
-      const opening = toBigInt(wallet.opening);
+      const opening = wallet.openingMinor;
       let running = opening;
       let totalIn = 0n;
       let totalOut = 0n;
       const lines = found.map((row): StatementLine => {
-        const amount = toBigInt(row.amount);
+        const amount = row.amountMinor;
         running += amount;
         if (amount > 0n) totalIn += amount;
         else totalOut -= amount;
         return {
-          transactionId: toId(row.id),
-          at: formatTimestamp(row.created_at),
-          type: Number(row.type),
-          typeName: transactionTypeName(Number(row.type)),
-          status: Number(row.status),
+          transactionId: row.transactionId,
+          at: formatTimestamp(row.createdAt),
+          type: row.type,
+          typeName: transactionTypeName(row.type),
+          status: row.status,
           label: row.label,
           description: row.description,
           amount: money(amount),
-          fee: money(toBigInt(row.fee)),
+          fee: money(row.feeMinor),
           balanceAfter: money(running),
           operator: row.operator,
-          reversesTransactionId:
-            row.reverses_transaction_id === null ? null : toId(row.reverses_transaction_id),
+          reversesTransactionId: row.reversesTransactionId,
         };
       });
       return {

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { findUser } from "./user-store.ts";
 
 /** The caller's own user row: id, name, role and whether it is blocked (GraphQL's `me`). */
 export interface UserProfile {
@@ -11,11 +11,7 @@ export interface UserProfile {
 }
 
 export async function getProfile(deps: EngineDependencies, actor: Actor): Promise<UserProfile> {
-  const row = await firstRow(
-    deps.db.em(),
-    sql<{ id: string; name: string; role: "merchant" | "partner"; blocked: boolean }>`
-      select id, name, role, blocked from users where id = ${actor.userId}`,
-  );
+  const row = await findUser(deps.db.em(), actor.userId);
   if (!row) throw new Error(`user ${actor.userId} behind a valid token is gone`);
-  return { id: toId(row.id), name: row.name, role: row.role, blocked: row.blocked };
+  return { id: row.id, name: row.name, role: row.role, blocked: row.blocked };
 }

@@ -2,7 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { findUser } from "./user-store.ts";
 
 /**
  * The caller's profile in the shape existing clients read. Purse keeps a user's name, role and
@@ -36,17 +36,13 @@ export interface UserProfileView {
 /** The profile of the user behind the token, never anyone else's. */
 export async function showProfile(deps: EngineDependencies, actor: Actor): Promise<UserProfileView> {
   requireAccess(actor);
-  const row = await firstRow(
-    deps.db.em(),
-    sql<{ id: string; name: string; role: "merchant" | "partner"; created_at: Date | string }>`
-      select id, name, role, created_at from users where id = ${actor.userId}`,
-  );
+  const row = await findUser(deps.db.em(), actor.userId);
   if (!row) throw new Error(`user ${actor.userId} behind a valid token is gone`);
   return {
-    id: toId(row.id),
+    id: row.id,
     email: null,
     fullname: row.name,
-    dateCreated: formatTimestamp(row.created_at),
+    dateCreated: formatTimestamp(row.createdAt),
     country: null,
     city: null,
     address: null,

@@ -1,21 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { rows, sql } from "../persistence/sql.ts";
-
-export interface ClaimedDelivery {
-  id: string;
-  message_id: string;
-  url: string;
-  body: string;
-  attempts: number;
-  client_id: string;
-}
-
-/** The receiver a delivery goes to: `scheme://host[:port]` of its URL, as PostgreSQL computes it too. */
-const receiverPattern = "^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*";
-
-export function receiverOf(url: string): string {
-  return new RegExp(receiverPattern).exec(url)?.[0] ?? url;
-}
+import { receiverOf } from "./receiver.ts";
+import { type ClaimedDelivery, findDueDeliveries, leaseDeliveries } from "./webhook-store.ts";
 
 export interface ClaimRequest {
   /** How many deliveries this worker can start now. */
@@ -38,20 +23,11 @@ export async function claimDeliveries(
 ): Promise<ClaimedDelivery[]> {
   if (request.slots <= 0) return [];
   const saturated = [...request.receiverSlots].filter(([, free]) => free <= 0).map(([receiver]) => receiver);
-  const candidates = await rows(
-    em,
-    sql<{ id: string; url: string }>`
-      select id, url from (
-        select id, url, next_attempt_at,
-          row_number() over (partition by substring(url from ${receiverPattern}) order by next_attempt_at, id) as rank
-        from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= now()
-          and substring(url from ${receiverPattern}) <> all(${saturated}::text[])
-      ) due
-      where rank <= ${request.perReceiver}
-      order by next_attempt_at, id
-      limit ${request.slots * 2}`,
-  );
+  const candidates = await findDueDeliveries(em, {
+    saturated,
+    perReceiver: request.perReceiver,
+    limit: request.slots * 2,
+  });
   const chosen: string[] = [];
   const taken = new Map<string, number>();
   for (const candidate of candidates) {
@@ -63,15 +39,5 @@ export async function claimDeliveries(
     chosen.push(candidate.id);
   }
   if (chosen.length === 0) return [];
-  return rows(
-    em,
-    sql<ClaimedDelivery>`
-      update webhook_deliveries
-      set next_attempt_at = now() + make_interval(secs => ${request.leaseMs / 1000}), attempts = attempts + 1
-      where id in (
-        select id from webhook_deliveries
-        where id = any(${chosen}::bigint[]) and status = 'pending' and next_attempt_at <= now()
-        for update skip locked)
-      returning id, message_id, url, body, attempts, client_id`,
-  );
+  return leaseDeliveries(em, chosen, request.leaseMs);
 }

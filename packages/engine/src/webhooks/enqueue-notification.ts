@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { sql } from "../persistence/sql.ts";
+import { insertDelivery } from "./webhook-store.ts";
 
 /**
  * Writes the delivery into the outbox inside the caller's transaction: it commits with the
@@ -13,8 +13,5 @@ export async function enqueueNotification(
 ): Promise<void> {
   if (delivery.url === "") return;
   const messageId = `msg_${randomBytes(18).toString("base64url")}`;
-  await sql`insert into webhook_deliveries (message_id, checkout_id, client_id, url, body)
-    values (${messageId}, ${delivery.checkoutId}, ${delivery.clientId}, ${delivery.url}, ${delivery.body})`.execute(
-    em.getKysely(),
-  );
+  await insertDelivery(em, { messageId, ...delivery });
 }

@@ -2,8 +2,8 @@ import { PurseError } from "../errors/index.ts";
 import { webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { rows, sql } from "../persistence/sql.ts";
 import { generateWebhookSecret } from "../secrets/index.ts";
+import { replaceWebhookSecret } from "./webhook-store.ts";
 
 /**
  * Gives a client a new webhook secret. The old one keeps signing too (a second signature in
@@ -17,13 +17,7 @@ export async function rotateWebhookSecret(
   overlapMs: number,
 ): Promise<string> {
   const secret = generateWebhookSecret();
-  const updated = await rows(
-    db.em(),
-    sql<{ id: string }>`update clients set previous_webhook_secret_sealed = webhook_secret_sealed,
-        previous_webhook_secret_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        webhook_secret_sealed = ${secretBox.seal(secret, webhookSecretBinding(clientId))}
-      where client_id = ${clientId} returning id`,
-  );
-  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+  const sealed = secretBox.seal(secret, webhookSecretBinding(clientId));
+  if (!(await replaceWebhookSecret(db.em(), clientId, sealed, overlapMs))) throw new PurseError("NOT_FOUND");
   return secret;
 }

@@ -2,10 +2,19 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import { webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
-import { type ClaimedDelivery, claimDeliveries, receiverOf } from "./claim-deliveries.ts";
+import { toId } from "../persistence/sql.ts";
+import { claimDeliveries } from "./claim-deliveries.ts";
+import { receiverOf } from "./receiver.ts";
 import { nextRetryDelayMs, retryDelaysMs } from "./retry-schedule.ts";
 import { standardWebhookHeaders } from "./standard-webhooks.ts";
+import {
+  type ClaimedDelivery,
+  findClientWebhookSecrets,
+  insertAttempt,
+  markDelivered,
+  markFailed,
+  scheduleRetry,
+} from "./webhook-store.ts";
 
 /**
  * Sends one webhook: resolves with the HTTP status; rejects on refusal, network error, timeout,
@@ -199,42 +208,21 @@ export class WebhookDispatcher {
         ? 0
         : nextRetryDelayMs(Number(delivery.attempts), this.#options.retryDelaysMs ?? retryDelaysMs);
     await em.transactional(async (tx) => {
-      await sql`insert into webhook_attempts (delivery_id, status_code, error, duration_ms)
-        values (${id}, ${statusCode}, ${failure}, ${durationMs})`.execute(tx.getKysely());
-      if (delivered) {
-        await sql`update webhook_deliveries set status = 'delivered', delivered_at = now(),
-            last_status_code = ${statusCode}, last_error = null where id = ${id}`.execute(tx.getKysely());
-      } else if (delay === null) {
-        await sql`update webhook_deliveries set status = 'failed', last_status_code = ${statusCode},
-            last_error = ${failure} where id = ${id}`.execute(tx.getKysely());
-      } else {
-        await sql`update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ${delay / 1000}),
-            last_status_code = ${statusCode}, last_error = ${failure} where id = ${id}`.execute(
-          tx.getKysely(),
-        );
-      }
+      await insertAttempt(tx, { deliveryId: id, statusCode, failure, durationMs });
+      if (delivered) await markDelivered(tx, id, statusCode);
+      else if (delay === null) await markFailed(tx, id, statusCode, failure);
+      else await scheduleRetry(tx, id, delay, statusCode, failure);
     });
   }
 
   /** The client's webhook secret, and during a rotation the previous one as well. */
   async #secrets(em: SqlEntityManager, delivery: ClaimedDelivery): Promise<string[]> {
-    const client = await firstRow(
-      em,
-      sql<{
-        client_id: string;
-        current: string;
-        previous: string | null;
-        previous_until: Date | string | null;
-      }>`
-        select client_id, webhook_secret_sealed as current, previous_webhook_secret_sealed as previous,
-          previous_webhook_secret_until as previous_until
-        from clients where id = ${toId(delivery.client_id)}`,
-    );
+    const client = await findClientWebhookSecrets(em, toId(delivery.client_id));
     if (!client) throw new Error(`client ${delivery.client_id} of webhook ${delivery.id} is gone`);
-    const binding = webhookSecretBinding(client.client_id);
+    const binding = webhookSecretBinding(client.clientId);
     const secrets = [this.#options.secretBox.open(client.current, binding)];
     const overlapping =
-      client.previous && client.previous_until && new Date(client.previous_until) > this.#now();
+      client.previous && client.previousUntil && new Date(client.previousUntil) > this.#now();
     if (overlapping && client.previous) secrets.push(this.#options.secretBox.open(client.previous, binding));
     return secrets;
   }

@@ -1,0 +1,24 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { firstRow, sql, toId } from "../persistence/sql.ts";
+
+export type UserRole = "merchant" | "partner";
+
+/** A user's own row: who they are, whether blocked, and since when. */
+export interface UserRow {
+  readonly id: number;
+  readonly name: string;
+  readonly role: UserRole;
+  readonly blocked: boolean;
+  readonly createdAt: Date | string;
+}
+
+export async function findUser(em: SqlEntityManager, userId: number): Promise<UserRow | undefined> {
+  const row = await firstRow(
+    em,
+    sql<{ id: string; name: string; role: UserRole; blocked: boolean; created_at: Date | string }>`
+      select id, name, role, blocked, created_at from users where id = ${userId}`,
+  );
+  return row === undefined
+    ? undefined
+    : { id: toId(row.id), name: row.name, role: row.role, blocked: row.blocked, createdAt: row.created_at };
+}

@@ -1,0 +1,227 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+import { receiverPattern } from "./receiver.ts";
+
+/** A delivery leased to this worker, as the outbox row holds it. */
+export interface ClaimedDelivery {
+  id: string;
+  message_id: string;
+  url: string;
+  body: string;
+  attempts: number;
+  client_id: string;
+}
+
+/**
+ * Due pending deliveries, the oldest `perReceiver` of each receiver not in `saturated`, oldest
+ * first, at most `limit`.
+ */
+export async function findDueDeliveries(
+  em: SqlEntityManager,
+  due: { saturated: readonly string[]; perReceiver: number; limit: number },
+): Promise<{ id: string; url: string }[]> {
+  return rows(
+    em,
+    sql<{ id: string; url: string }>`
+      select id, url from (
+        select id, url, next_attempt_at,
+          row_number() over (partition by substring(url from ${receiverPattern}) order by next_attempt_at, id) as rank
+        from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= now()
+          and substring(url from ${receiverPattern}) <> all(${[...due.saturated]}::text[])
+      ) due
+      where rank <= ${due.perReceiver}
+      order by next_attempt_at, id
+      limit ${due.limit}`,
+  );
+}
+
+/**
+ * Leases the chosen deliveries that are still pending and due, with `FOR UPDATE SKIP LOCKED`: one
+ * another worker claimed meanwhile is skipped. Counts the attempt.
+ */
+export async function leaseDeliveries(
+  em: SqlEntityManager,
+  ids: readonly string[],
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  return rows(
+    em,
+    sql<ClaimedDelivery>`
+      update webhook_deliveries
+      set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
+      where id in (
+        select id from webhook_deliveries
+        where id = any(${[...ids]}::bigint[]) and status = 'pending' and next_attempt_at <= now()
+        for update skip locked)
+      returning id, message_id, url, body, attempts, client_id`,
+  );
+}
+
+/** Writes a delivery into the outbox (on the caller's transaction). */
+export async function insertDelivery(
+  em: SqlEntityManager,
+  delivery: { messageId: string; checkoutId: number; clientId: number; url: string; body: string },
+): Promise<void> {
+  await sql`insert into webhook_deliveries (message_id, checkout_id, client_id, url, body)
+    values (${delivery.messageId}, ${delivery.checkoutId}, ${delivery.clientId}, ${delivery.url}, ${delivery.body})`.execute(
+    em.getKysely(),
+  );
+}
+
+/** What one attempt to deliver came to: the receiver's status code and the failure, if any. */
+export interface DeliveryAttempt {
+  readonly deliveryId: number;
+  readonly statusCode: number | null;
+  readonly failure: string | null;
+  readonly durationMs: number;
+}
+
+export async function insertAttempt(em: SqlEntityManager, attempt: DeliveryAttempt): Promise<void> {
+  await sql`insert into webhook_attempts (delivery_id, status_code, error, duration_ms)
+    values (${attempt.deliveryId}, ${attempt.statusCode}, ${attempt.failure}, ${attempt.durationMs})`.execute(
+    em.getKysely(),
+  );
+}
+
+export async function markDelivered(
+  em: SqlEntityManager,
+  id: number,
+  statusCode: number | null,
+): Promise<void> {
+  await sql`update webhook_deliveries set status = 'delivered', delivered_at = now(),
+      last_status_code = ${statusCode}, last_error = null where id = ${id}`.execute(em.getKysely());
+}
+
+export async function markFailed(
+  em: SqlEntityManager,
+  id: number,
+  statusCode: number | null,
+  failure: string | null,
+): Promise<void> {
+  await sql`update webhook_deliveries set status = 'failed', last_status_code = ${statusCode},
+      last_error = ${failure} where id = ${id}`.execute(em.getKysely());
+}
+
+export async function scheduleRetry(
+  em: SqlEntityManager,
+  id: number,
+  delayMs: number,
+  statusCode: number | null,
+  failure: string | null,
+): Promise<void> {
+  await sql`update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}),
+      last_status_code = ${statusCode}, last_error = ${failure} where id = ${id}`.execute(em.getKysely());
+}
+
+/** A client's sealed webhook secrets: the current one, and the previous one while it overlaps. */
+export interface ClientWebhookSecrets {
+  readonly clientId: string;
+  readonly current: string;
+  readonly previous: string | null;
+  readonly previousUntil: Date | string | null;
+}
+
+export async function findClientWebhookSecrets(
+  em: SqlEntityManager,
+  id: number,
+): Promise<ClientWebhookSecrets | undefined> {
+  const client = await firstRow(
+    em,
+    sql<{
+      client_id: string;
+      current: string;
+      previous: string | null;
+      previous_until: Date | string | null;
+    }>`
+      select client_id, webhook_secret_sealed as current, previous_webhook_secret_sealed as previous,
+        previous_webhook_secret_until as previous_until
+      from clients where id = ${id}`,
+  );
+  return client === undefined
+    ? undefined
+    : {
+        clientId: client.client_id,
+        current: client.current,
+        previous: client.previous,
+        previousUntil: client.previous_until,
+      };
+}
+
+/**
+ * Stores a client's new sealed webhook secret, keeping the current one as the previous until
+ * `overlapMs` from now; false when no client has that id.
+ */
+export async function replaceWebhookSecret(
+  em: SqlEntityManager,
+  clientId: string,
+  sealedSecret: string,
+  overlapMs: number,
+): Promise<boolean> {
+  const updated = await rows(
+    em,
+    sql<{ id: string }>`update clients set previous_webhook_secret_sealed = webhook_secret_sealed,
+        previous_webhook_secret_until = now() + make_interval(secs => ${overlapMs / 1000}),
+        webhook_secret_sealed = ${sealedSecret}
+      where client_id = ${clientId} returning id`,
+  );
+  return updated.length > 0;
+}
+
+/** An outbox row as operators list it. */
+export interface DeliveryRow {
+  readonly id: number;
+  readonly messageId: string;
+  readonly url: string;
+  readonly status: "pending" | "delivered" | "failed";
+  readonly attempts: number;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly nextAttemptAt: Date | string;
+  readonly createdAt: Date | string;
+}
+
+/** Deliveries, newest first, of one status or all. */
+export async function findDeliveries(
+  em: SqlEntityManager,
+  filter: { status?: string; limit: number },
+): Promise<DeliveryRow[]> {
+  const found = await rows(
+    em,
+    sql<{
+      id: string;
+      message_id: string;
+      url: string;
+      status: DeliveryRow["status"];
+      attempts: number;
+      last_status_code: number | null;
+      last_error: string | null;
+      next_attempt_at: Date | string;
+      created_at: Date | string;
+    }>`select id, message_id, url, status, attempts, last_status_code, last_error, next_attempt_at, created_at
+      from webhook_deliveries
+      ${filter.status ? sql`where status = ${filter.status}` : sql``}
+      order by id desc limit ${filter.limit}`,
+  );
+  return found.map((row) => ({
+    id: toId(row.id),
+    messageId: row.message_id,
+    url: row.url,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    lastError: row.last_error,
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+  }));
+}
+
+/** Makes a delivery pending and due now; false when no delivery has that id. */
+export async function requeueDelivery(em: SqlEntityManager, id: number): Promise<boolean> {
+  const updated = await rows(
+    em,
+    sql<{ id: string }>`update webhook_deliveries set status = 'pending', next_attempt_at = now()
+      where id = ${id} returning id`,
+  );
+  return updated.length > 0;
+}
