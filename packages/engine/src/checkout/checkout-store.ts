@@ -1,7 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
+import { PurseError } from "../errors/index.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
-import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { firstRow, isUniqueViolation, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
@@ -110,4 +111,171 @@ function checkoutFromRow(row: CheckoutRow): CheckoutRecord {
     status: Number(row.status),
     expiredAt: new Date(row.expired_at),
   };
+}
+
+/** A new checkout's row; the token is stored only as its hash. */
+export interface NewCheckout {
+  readonly tokenHash: string;
+  readonly merchantUserId: number;
+  readonly clientId: number;
+  readonly paymentId: string;
+  readonly userInfo: string;
+  readonly walletFromId: number;
+  readonly walletToId: number;
+  readonly currencyId: number;
+  readonly amountMinor: bigint;
+  readonly commissionMinor: bigint;
+  readonly signature: string;
+  readonly successUrl: string;
+  readonly cancelUrl: string;
+  readonly statusUrl: string;
+  readonly expiresAt: Date;
+}
+
+/** Stores a checkout; a payment id or user_info the merchant used before is refused by its unique key. */
+export async function insertCheckout(em: SqlEntityManager, checkout: NewCheckout): Promise<void> {
+  try {
+    await sql`insert into checkouts (token_hash, merchant_user_id, client_id, payment_id, user_info,
+        wallet_from_id, wallet_to_id, currency_id, amount_minor, commission_minor, signature,
+        success_url, cancel_url, status_url, expired_at)
+      values (${checkout.tokenHash}, ${checkout.merchantUserId}, ${checkout.clientId}, ${checkout.paymentId},
+        ${checkout.userInfo}, ${checkout.walletFromId}, ${checkout.walletToId}, ${checkout.currencyId},
+        ${checkout.amountMinor.toString()}, ${checkout.commissionMinor.toString()}, ${checkout.signature},
+        ${checkout.successUrl}, ${checkout.cancelUrl}, ${checkout.statusUrl}, ${checkout.expiresAt})`.execute(
+      em.getKysely(),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
+      throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");
+    }
+    if (isUniqueViolation(error, "checkouts_merchant_user_id_user_info_key")) {
+      throw new PurseError("USER_INFO_NOT_UNIQUE", "user_info");
+    }
+    throw error;
+  }
+}
+
+/** Records how a checkout ended and the transaction that says so. */
+export async function closeCheckout(
+  em: SqlEntityManager,
+  checkoutId: number,
+  status: number,
+  transactionId: number,
+): Promise<void> {
+  await sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
+    where id = ${checkoutId}`.execute(em.getKysely());
+}
+
+/** Whether `userId` already has a transaction with this external id. */
+export async function externalIdTaken(
+  em: SqlEntityManager,
+  userId: number,
+  externalId: string,
+): Promise<boolean> {
+  const taken = await firstRow(
+    em,
+    sql<{ id: string }>`select id from transactions
+      where user_id = ${userId} and external_id = ${externalId} limit 1`,
+  );
+  return taken !== undefined;
+}
+
+/** A client's sealed form token (the one that signs its checkouts and notifications). */
+export interface ClientFormToken {
+  readonly id: number;
+  readonly clientId: string;
+  readonly formTokenSealed: string;
+}
+
+export async function findClientFormToken(
+  em: SqlEntityManager,
+  id: number,
+): Promise<ClientFormToken | undefined> {
+  const client = await firstRow(
+    em,
+    sql<{
+      client_id: string;
+      form_token_sealed: string;
+    }>`select client_id, form_token_sealed from clients where id = ${id}`,
+  );
+  return client === undefined
+    ? undefined
+    : { id, clientId: client.client_id, formTokenSealed: client.form_token_sealed };
+}
+
+/** Each client's form token of `userId`, and during a rotation's overlap its previous one as well. */
+export async function findFormTokensOfUser(em: SqlEntityManager, userId: number): Promise<ClientFormToken[]> {
+  const tokens = await rows(
+    em,
+    sql<{
+      id: string;
+      client_id: string;
+      form_token_sealed: string;
+    }>`select id, client_id, form_token_sealed from clients where user_id = ${userId}
+      union all
+      select id, client_id, previous_form_token_sealed from clients
+      where user_id = ${userId} and previous_form_token_until > now()
+        and previous_form_token_sealed is not null`,
+  );
+  return tokens.map((token) => ({
+    id: toId(token.id),
+    clientId: token.client_id,
+    formTokenSealed: token.form_token_sealed,
+  }));
+}
+
+/** A checkout as the merchant's list shows it, with its currency and both wallet numbers. */
+export interface CheckoutListRow {
+  id: string;
+  payment_id: string;
+  user_info: string;
+  status: number;
+  amount_minor: string;
+  commission_minor: string;
+  code: string;
+  precession: number;
+  wallet_from: string;
+  wallet_to: string;
+  transaction_id: string | null;
+  created_at: Date | string;
+  expired_at: Date | string;
+  completed_at: Date | string | null;
+}
+
+/**
+ * A merchant's checkouts (by user id or login), newest first: of one status or all, and when
+ * `beforePaymentId` is given only those created before that checkout.
+ */
+export async function findCheckoutList(
+  em: SqlEntityManager,
+  query: {
+    owner: { userId: number } | { login: string };
+    status: number | null;
+    beforePaymentId: string | null | undefined;
+    limit: number;
+  },
+): Promise<CheckoutListRow[]> {
+  const { owner, status } = query;
+  return rows(
+    em,
+    sql<CheckoutListRow>`
+      select k.id, k.payment_id, k.user_info, k.status, k.amount_minor, k.commission_minor,
+        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, k.transaction_id,
+        k.created_at, k.expired_at, k.completed_at
+      from checkouts k
+      join users u on u.id = k.merchant_user_id
+      join currencies c on c.id = k.currency_id
+      join wallets wf on wf.id = k.wallet_from_id
+      join wallets wt on wt.id = k.wallet_to_id
+      where ${"userId" in owner ? sql`k.merchant_user_id = ${owner.userId}` : sql`u.login = ${owner.login}`}
+        ${status === null ? sql`` : sql`and k.status = ${status}`}
+        ${
+          query.beforePaymentId
+            ? sql`and k.id < (select b.id from checkouts b
+                where b.merchant_user_id = k.merchant_user_id and b.payment_id = ${query.beforePaymentId})`
+            : sql``
+        }
+      order by k.id desc
+      limit ${query.limit}`,
+  );
 }

@@ -4,9 +4,13 @@ import { formTokenBinding } from "../keys/sealed-columns.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
 import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
-import type { CheckoutRecord } from "./checkout-store.ts";
+import {
+  type CheckoutRecord,
+  closeCheckout,
+  externalIdTaken,
+  findClientFormToken,
+} from "./checkout-store.ts";
 
 /** How a checkout ended: paid, cancelled by the payer, or expired unpaid. */
 export type CheckoutOutcome =
@@ -27,12 +31,7 @@ const statusNames = {
  * movement pipeline then runs the payment again, and this check sees the transfer.
  */
 export async function externalIdFor(em: SqlEntityManager, checkout: CheckoutRecord): Promise<string | null> {
-  const taken = await firstRow(
-    em,
-    sql<{ id: string }>`select id from transactions
-      where user_id = ${checkout.merchantUserId} and external_id = ${checkout.paymentId} limit 1`,
-  );
-  return taken ? null : checkout.paymentId;
+  return (await externalIdTaken(em, checkout.merchantUserId, checkout.paymentId)) ? null : checkout.paymentId;
 }
 
 /**
@@ -46,15 +45,8 @@ export async function completeCheckout(
   status: CheckoutOutcome,
   transactionId: number,
 ): Promise<void> {
-  await sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
-    where id = ${checkout.id}`.execute(em.getKysely());
-  const client = await firstRow(
-    em,
-    sql<{
-      client_id: string;
-      form_token_sealed: string;
-    }>`select client_id, form_token_sealed from clients where id = ${checkout.clientId}`,
-  );
+  await closeCheckout(em, checkout.id, status, transactionId);
+  const client = await findClientFormToken(em, checkout.clientId);
   if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
   const precession = checkout.currency.precession;
   const succeeded = status === TransactionStatus.SUCCESS;
@@ -72,7 +64,7 @@ export async function completeCheckout(
       commission: formatMinor(succeeded ? checkout.commissionMinor : 0n, precession),
       status: statusNames[status],
       // The current form token signs, as it would for a payment made now.
-      formToken: deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
+      formToken: deps.secretBox.open(client.formTokenSealed, formTokenBinding(client.clientId)),
     }),
   });
 }

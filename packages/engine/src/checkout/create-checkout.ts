@@ -8,10 +8,10 @@ import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.t
 import { checkAmountSyntax, parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
-import { isUniqueViolation, rows, sql, toId } from "../persistence/sql.ts";
 import { limitCheckoutCaller, limitCheckoutClient } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
 import { type SentAsNumber, verifyCheckoutSignature } from "../signature/index.ts";
+import { findFormTokensOfUser, insertCheckout } from "./checkout-store.ts";
 
 export interface CheckoutInput {
   readonly walletTo?: string | null;
@@ -83,22 +83,23 @@ export async function createCheckout(
 
   const token = generateOpaqueToken("chk");
   const expiresAt = new Date(deps.now().getTime() + deps.options.checkoutLifetimeMs);
-  try {
-    await sql`insert into checkouts (token_hash, merchant_user_id, client_id, payment_id, user_info,
-        wallet_from_id, wallet_to_id, currency_id, amount_minor, commission_minor, signature,
-        success_url, cancel_url, status_url, expired_at)
-      values (${hashOpaqueToken(token)}, ${receiver.userId}, ${client}, ${paymentId}, ${userInfo},
-        ${sender.id}, ${receiver.id}, ${currency.id}, ${amountMinor.toString()}, ${split.feeMinor.toString()},
-        ${signature}, ${successUrl}, ${cancelUrl}, ${statusUrl}, ${expiresAt})`.execute(em.getKysely());
-  } catch (error) {
-    if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
-      throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");
-    }
-    if (isUniqueViolation(error, "checkouts_merchant_user_id_user_info_key")) {
-      throw new PurseError("USER_INFO_NOT_UNIQUE", "user_info");
-    }
-    throw error;
-  }
+  await insertCheckout(em, {
+    tokenHash: hashOpaqueToken(token),
+    merchantUserId: receiver.userId,
+    clientId: client,
+    paymentId,
+    userInfo,
+    walletFromId: sender.id,
+    walletToId: receiver.id,
+    currencyId: currency.id,
+    amountMinor,
+    commissionMinor: split.feeMinor,
+    signature,
+    successUrl,
+    cancelUrl,
+    statusUrl,
+    expiresAt,
+  });
   return { url: `${deps.options.payUrl}/${token}`, expiredAt: formatTimestamp(expiresAt) };
 }
 
@@ -116,26 +117,15 @@ async function signingClient(
 ): Promise<number> {
   if (signature === "") throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");
   // Each client's form token, and during a rotation's overlap its previous one as well.
-  const tokens = await rows(
-    deps.db.em(),
-    sql<{
-      id: string;
-      client_id: string;
-      form_token_sealed: string;
-    }>`select id, client_id, form_token_sealed from clients where user_id = ${receiver.userId}
-      union all
-      select id, client_id, previous_form_token_sealed from clients
-      where user_id = ${receiver.userId} and previous_form_token_until > now()
-        and previous_form_token_sealed is not null`,
-  );
+  const tokens = await findFormTokensOfUser(deps.db.em(), receiver.userId);
   const signed = tokens.find((client) =>
     verifyCheckoutSignature(
       { wallet_to: fields.walletTo, wallet_from: fields.walletFrom, amount: fields.amount, id: fields.id },
-      deps.secretBox.open(client.form_token_sealed, formTokenBinding(client.client_id)),
+      deps.secretBox.open(client.formTokenSealed, formTokenBinding(client.clientId)),
       signature,
       sentAsNumber,
     ),
   );
   if (!signed) throw new PurseError("SIGNATURE_NOT_IDENTICAL", "signature");
-  return toId(signed.id);
+  return signed.id;
 }

@@ -6,7 +6,8 @@ import { transactionStatusName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
-import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { toBigInt, toId } from "../persistence/sql.ts";
+import { findCheckoutList } from "./checkout-store.ts";
 
 /** What a merchant sees of one of its checkouts, to reconcile its orders. */
 export interface CheckoutListItem {
@@ -64,43 +65,12 @@ async function checkoutsOf(
 ): Promise<CheckoutListItem[]> {
   const status = filter.status ? statusCode(filter.status) : null;
   const limit = Math.min(Math.max(1, filter.limit ?? 50), maxCheckoutListLimit);
-  const found = await rows(
-    db.em(),
-    sql<{
-      id: string;
-      payment_id: string;
-      user_info: string;
-      status: number;
-      amount_minor: string;
-      commission_minor: string;
-      code: string;
-      precession: number;
-      wallet_from: string;
-      wallet_to: string;
-      transaction_id: string | null;
-      created_at: Date | string;
-      expired_at: Date | string;
-      completed_at: Date | string | null;
-    }>`
-      select k.id, k.payment_id, k.user_info, k.status, k.amount_minor, k.commission_minor,
-        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, k.transaction_id,
-        k.created_at, k.expired_at, k.completed_at
-      from checkouts k
-      join users u on u.id = k.merchant_user_id
-      join currencies c on c.id = k.currency_id
-      join wallets wf on wf.id = k.wallet_from_id
-      join wallets wt on wt.id = k.wallet_to_id
-      where ${"userId" in owner ? sql`k.merchant_user_id = ${owner.userId}` : sql`u.login = ${owner.login}`}
-        ${status === null ? sql`` : sql`and k.status = ${status}`}
-        ${
-          filter.paymentId
-            ? sql`and k.id < (select b.id from checkouts b
-                where b.merchant_user_id = k.merchant_user_id and b.payment_id = ${filter.paymentId})`
-            : sql``
-        }
-      order by k.id desc
-      limit ${limit}`,
-  );
+  const found = await findCheckoutList(db.em(), {
+    owner,
+    status,
+    beforePaymentId: filter.paymentId,
+    limit,
+  });
   return found.map((row) => {
     const precession = Number(row.precession);
     const code = Number(row.status);

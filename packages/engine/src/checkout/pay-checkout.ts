@@ -8,8 +8,9 @@ import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { toId } from "../persistence/sql.ts";
 import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
+import { findStoredPassword } from "../user/user-store.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
 import { closeUnpaid, completeCheckout, externalIdFor } from "./complete-checkout.ts";
 
@@ -87,10 +88,7 @@ async function checkPayer(
   login: string,
   password: string,
 ) {
-  const user = await firstRow(
-    deps.db.em(),
-    sql<{ id: string; password_hash: string }>`select id, password_hash from users where login = ${login}`,
-  );
+  const user = await findStoredPassword(deps.db.em(), login);
   const valid = await verifyUserPassword(deps.db, user, password);
   if (!valid || !user || toId(user.id) !== checkout.walletFromOwnerId) throw new PurseError("HASH_NOT_VALID");
 }

@@ -22,3 +22,20 @@ export async function findUser(em: SqlEntityManager, userId: number): Promise<Us
     ? undefined
     : { id: toId(row.id), name: row.name, role: row.role, blocked: row.blocked, createdAt: row.created_at };
 }
+
+/** Whether the user is blocked, read in the caller's transaction; undefined when there is no such user. */
+export async function isUserBlocked(em: SqlEntityManager, userId: number): Promise<boolean | undefined> {
+  const row = await firstRow(em, sql<{ blocked: boolean }>`select blocked from users where id = ${userId}`);
+  return row?.blocked;
+}
+
+/** A user's id and password hash by login, for a sign-in check. */
+export async function findStoredPassword(
+  em: SqlEntityManager,
+  login: string,
+): Promise<{ id: string; password_hash: string } | undefined> {
+  return firstRow(
+    em,
+    sql<{ id: string; password_hash: string }>`select id, password_hash from users where login = ${login}`,
+  );
+}

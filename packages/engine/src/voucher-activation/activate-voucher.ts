@@ -10,12 +10,12 @@ import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkOperationLimits } from "../operation/index.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
-import { checkVoucherActivation, VoucherStatus } from "../voucher/index.ts";
+import { isUserBlocked } from "../user/user-store.ts";
+import { checkVoucherActivation } from "../voucher/index.ts";
 import { voucherCodeMatches } from "./voucher-code.ts";
-import { findVoucher, type VoucherRecord } from "./voucher-store.ts";
+import { findVoucher, markVoucherActivated, type VoucherRecord } from "./voucher-store.ts";
 
 export interface VoucherActivationInput {
   readonly voucherNumber?: string | null;
@@ -69,14 +69,11 @@ export async function activateVoucher(
       const voucher = await findVoucher(em, voucherNumber, { lock: true });
       const wallet =
         (await findWalletsByNumber(em, [walletNumber], { lock: true })).get(walletNumber) ?? null;
-      const activator = await firstRow(
-        em,
-        sql<{ blocked: boolean }>`select blocked from users where id = ${actor.userId}`,
-      );
+      const activatorBlocked = await isUserBlocked(em, actor.userId);
       checkVoucherActivation({
         activationEnabled: enabled,
         voucher: voucher && { ...voucherFacts(voucher), codeMatches },
-        activator: { userId: actor.userId, role: actor.role, blocked: activator?.blocked ?? true },
+        activator: { userId: actor.userId, role: actor.role, blocked: activatorBlocked ?? true },
         walletTo: wallet && {
           userId: wallet.userId,
           status: wallet.status,
@@ -109,9 +106,7 @@ export async function activateVoucher(
           { account: "fee", amountMinor: split.feeMinor },
         ],
       });
-      await sql`update vouchers set status = ${VoucherStatus.ACTIVATED}, activation_transaction_id = ${recorded.id},
-          activated_by_user_id = ${actor.userId}, activated_at = now(), updated_at = now()
-        where id = ${voucher.id}`.execute(em.getKysely());
+      await markVoucherActivated(em, voucher.id, recorded.id, actor.userId);
       return {
         result: { message: voucherActivated, transactionId: recorded.id },
         change: {

@@ -5,22 +5,9 @@ import {
   type TransactionStatusCode,
   TransactionType,
 } from "../ledger/transaction-codes.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
-import type { StoredVoucherCode } from "./voucher-code.ts";
+import { insertVoucher, type VoucherInsert } from "./voucher-store.ts";
 
-export interface VoucherRow {
-  readonly number: string;
-  /** Sealed with `sealVoucherCode` (new vouchers), or an scrypt hash (a caller that has no key). */
-  readonly code: StoredVoucherCode;
-  readonly currencyId: number;
-  readonly amountMinor: bigint;
-  readonly type: number;
-  readonly status: number;
-  readonly expiresAt: Date;
-  readonly creatorUserId: number;
-}
-
-export interface NewVoucher extends VoucherRow {
+export interface NewVoucher extends VoucherInsert {
   /** The purchase's status; only a completed purchase of a pending voucher holds value. */
   readonly purchaseStatus: TransactionStatusCode;
 }
@@ -54,23 +41,4 @@ export async function recordVoucher(em: SqlEntityManager, voucher: NewVoucher): 
       : [],
   });
   await insertVoucher(em, voucher, purchase.id);
-}
-
-/** The voucher row itself, pointing at the transaction that paid for it. */
-export async function insertVoucher(
-  em: SqlEntityManager,
-  voucher: VoucherRow,
-  purchaseTransactionId: number,
-): Promise<number> {
-  const row = await firstRow(
-    em,
-    sql<{ id: string }>`insert into vouchers (number, code_sealed, code_hash, currency_id,
-      amount_minor, type, status, expired_at, creator_user_id, purchase_transaction_id)
-    values (${voucher.number}, ${voucher.code.codeSealed}, ${voucher.code.codeHash}, ${voucher.currencyId},
-      ${voucher.amountMinor.toString()}, ${voucher.type}, ${voucher.status}, ${voucher.expiresAt},
-      ${voucher.creatorUserId}, ${purchaseTransactionId})
-    returning id`,
-  );
-  if (!row) throw new Error("the voucher insert returned no row");
-  return toId(row.id);
 }

@@ -5,9 +5,9 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { requiredText } from "../input/text-fields.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
+import { isUserBlocked } from "../user/user-store.ts";
 import { checkVoucherRedeemable } from "../voucher/index.ts";
 import { voucherFacts } from "./activate-voucher.ts";
 import { voucherCodeMatches } from "./voucher-code.ts";
@@ -39,14 +39,11 @@ export async function getVoucherInfo(
   const voucher = await findVoucher(em, voucherNumber, { lock: false });
   const codeMatches =
     voucher !== null && (await voucherCodeMatches(deps.secretBox, voucher.number, voucher.code, voucherCode));
-  const activator = await firstRow(
-    em,
-    sql<{ blocked: boolean }>`select blocked from users where id = ${actor.userId}`,
-  );
+  const activatorBlocked = await isUserBlocked(em, actor.userId);
   checkVoucherRedeemable({
     activationEnabled: await isVoucherActivationEnabled(em),
     voucher: voucher && { ...voucherFacts(voucher), codeMatches },
-    activator: { userId: actor.userId, role: actor.role, blocked: activator?.blocked ?? true },
+    activator: { userId: actor.userId, role: actor.role, blocked: activatorBlocked ?? true },
     now: deps.now(),
   });
   if (!voucher) throw new Error("unreachable: checkVoucherRedeemable refuses a missing voucher");

@@ -1,7 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
-import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { VoucherStatus } from "../voucher/index.ts";
 import type { StoredVoucherCode } from "./voucher-code.ts";
 
 /** A voucher with what the activation rules need: creator state, purchase status and currency. */
@@ -69,4 +70,58 @@ export async function findVoucher(
     transactionStatus: Number(row.transaction_status),
     currency: currencyFromRow(row),
   };
+}
+
+/** A new voucher's row, as issued, seeded or bought. */
+export interface VoucherInsert {
+  readonly number: string;
+  /** Sealed with `sealVoucherCode` (new vouchers), or an scrypt hash (a caller that has no key). */
+  readonly code: StoredVoucherCode;
+  readonly currencyId: number;
+  readonly amountMinor: bigint;
+  readonly type: number;
+  readonly status: number;
+  readonly expiresAt: Date;
+  readonly creatorUserId: number;
+}
+
+/** The voucher row itself, pointing at the transaction that paid for it. */
+export async function insertVoucher(
+  em: SqlEntityManager,
+  voucher: VoucherInsert,
+  purchaseTransactionId: number,
+): Promise<number> {
+  const row = await firstRow(
+    em,
+    sql<{ id: string }>`insert into vouchers (number, code_sealed, code_hash, currency_id,
+      amount_minor, type, status, expired_at, creator_user_id, purchase_transaction_id)
+    values (${voucher.number}, ${voucher.code.codeSealed}, ${voucher.code.codeHash}, ${voucher.currencyId},
+      ${voucher.amountMinor.toString()}, ${voucher.type}, ${voucher.status}, ${voucher.expiresAt},
+      ${voucher.creatorUserId}, ${purchaseTransactionId})
+    returning id`,
+  );
+  if (!row) throw new Error("the voucher insert returned no row");
+  return toId(row.id);
+}
+
+/** Marks a voucher activated by `userId` through the transaction `transactionId`. */
+export async function markVoucherActivated(
+  em: SqlEntityManager,
+  voucherId: number,
+  transactionId: number,
+  userId: number,
+): Promise<void> {
+  await sql`update vouchers set status = ${VoucherStatus.ACTIVATED}, activation_transaction_id = ${transactionId},
+      activated_by_user_id = ${userId}, activated_at = now(), updated_at = now()
+    where id = ${voucherId}`.execute(em.getKysely());
+}
+
+/** Closes every pending voucher whose `expired_at` is at or before `now`; returns how many. */
+export async function closeVouchersExpiredBy(em: SqlEntityManager, now: Date): Promise<number> {
+  const closed = await rows(
+    em,
+    sql<{ id: string }>`update vouchers set status = ${VoucherStatus.CLOSED}, updated_at = now()
+      where status = ${VoucherStatus.PENDING} and expired_at <= ${now} returning id`,
+  );
+  return closed.length;
 }

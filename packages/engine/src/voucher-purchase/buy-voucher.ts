@@ -9,10 +9,10 @@ import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
+import { isUserBlocked } from "../user/user-store.ts";
 import { checkVoucherPurchase, purchasedType, VoucherStatus, voucherLifetimeMs } from "../voucher/index.ts";
-import { insertVoucher } from "../voucher-activation/record-voucher.ts";
 import { newVoucherCredentials, sealVoucherCode } from "../voucher-activation/voucher-code.ts";
+import { insertVoucher } from "../voucher-activation/voucher-store.ts";
 import { findPurchasedVoucher, type PurchasedVoucherView } from "./purchased-vouchers.ts";
 
 export interface BuyVoucherInput {
@@ -53,13 +53,10 @@ export async function buyVoucher(
       replay: (transactionId) => transactionId,
     },
     async move(em) {
-      const buyer = await firstRow(
-        em,
-        sql<{ blocked: boolean }>`select blocked from users where id = ${actor.userId}`,
-      );
+      const buyerBlocked = await isUserBlocked(em, actor.userId);
       const wallets = await findWalletsByNumber(em, [walletNumber], { lock: true });
       const { wallet, amountMinor } = checkVoucherPurchase({
-        buyer: { userId: actor.userId, blocked: buyer?.blocked ?? true },
+        buyer: { userId: actor.userId, blocked: buyerBlocked ?? true },
         walletFrom: wallets.get(walletNumber) ?? null,
         amount,
       });

@@ -2,9 +2,15 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
-import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { toBigInt, toId } from "../persistence/sql.ts";
 import { isVoucherExpired, VoucherStatus } from "../voucher/index.ts";
 import { revealVoucherCode } from "../voucher-activation/voucher-code.ts";
+import {
+  countPurchasedVouchers,
+  findPurchasedVoucherPage,
+  findPurchasedVoucherRow,
+  type PurchasedRow,
+} from "./purchased-voucher-store.ts";
 
 /** A voucher as its buyer sees it: the code included, which nobody else is ever shown. */
 export interface PurchasedVoucherView {
@@ -21,24 +27,6 @@ export interface PurchasedVoucherView {
   readonly currencyCode: string;
 }
 
-interface PurchasedRow {
-  id: string;
-  number: string;
-  amount_minor: string;
-  status: number;
-  code_sealed: string | null;
-  code_hash: string | null;
-  created_at: Date | string;
-  expired_at: Date | string;
-  currency_code: string;
-  precession: number;
-}
-
-const selectPurchased = sql`
-  select v.id, v.number, v.amount_minor, v.status, v.code_sealed, v.code_hash, v.created_at, v.expired_at,
-    c.code as currency_code, c.precession
-  from vouchers v join currencies c on c.id = v.currency_id`;
-
 /** One page of the vouchers `userId` bought, newest first, and how many there are in all. */
 export async function listPurchasedVouchers(
   em: SqlEntityManager,
@@ -47,16 +35,9 @@ export async function listPurchasedVouchers(
   page: { readonly offset: number; readonly limit: number },
   now: Date,
 ): Promise<{ items: PurchasedVoucherView[]; total: number }> {
-  const counted = await firstRow(
-    em,
-    sql<{ total: string }>`select count(*) as total from vouchers where creator_user_id = ${userId}`,
-  );
-  const found = await rows(
-    em,
-    sql<PurchasedRow>`${selectPurchased} where v.creator_user_id = ${userId}
-      order by v.created_at desc, v.id desc limit ${page.limit} offset ${page.offset}`,
-  );
-  return { items: found.map((row) => purchasedView(box, row, now)), total: Number(counted?.total ?? 0) };
+  const total = await countPurchasedVouchers(em, userId);
+  const found = await findPurchasedVoucherPage(em, userId, page);
+  return { items: found.map((row) => purchasedView(box, row, now)), total };
 }
 
 /** The voucher a purchase transaction of `userId` paid for (a purchase just made, or replayed). */
@@ -67,11 +48,7 @@ export async function findPurchasedVoucher(
   purchaseTransactionId: number,
   now: Date,
 ): Promise<PurchasedVoucherView | null> {
-  const row = await firstRow(
-    em,
-    sql<PurchasedRow>`${selectPurchased}
-      where v.purchase_transaction_id = ${purchaseTransactionId} and v.creator_user_id = ${userId}`,
-  );
+  const row = await findPurchasedVoucherRow(em, userId, purchaseTransactionId);
   return row ? purchasedView(box, row, now) : null;
 }
 
