@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { findCurrencyByCode } from "../currency/currency-store.ts";
 import { PurseError } from "../errors/index.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
 import { decimalTextToMinor } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { recordVoucher } from "../voucher-activation/record-voucher.ts";
 import { sealVoucherCode } from "../voucher-activation/voucher-code.ts";
+import { setCurrencyColumn } from "./admin-store.ts";
 import { userIdByLogin } from "./admin-users.ts";
 
 /** Operator switches on a currency (the `purse currencies` command). */
@@ -16,12 +17,10 @@ export async function setCurrencyFlag(
   flag: "enabled" | "checkout" | "transfer",
   on: boolean,
 ): Promise<void> {
-  const column = { enabled: "enabled", checkout: "checkout_enabled", transfer: "transfer_enabled" }[flag];
-  const updated = await rows(
-    db.em(),
-    sql<{ id: number }>`update currencies set ${sql.ref(column)} = ${on} where code = ${code} returning id`,
-  );
-  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+  const column = (
+    { enabled: "enabled", checkout: "checkout_enabled", transfer: "transfer_enabled" } as const
+  )[flag];
+  if (!(await setCurrencyColumn(db.em(), code, column, on))) throw new PurseError("NOT_FOUND");
 }
 
 export interface IssuedVoucher {
@@ -44,15 +43,9 @@ export async function issueVoucher(
     code: [0, 1, 2].map(() => randomBytes(2).readUInt16BE(0).toString().padStart(5, "0").slice(-4)).join("-"),
   };
   await db.em().transactional(async (em) => {
-    const currency = await firstRow(
-      em,
-      sql<{
-        id: number;
-        precession: number;
-      }>`select id, precession from currencies where code = ${voucher.currency}`,
-    );
+    const currency = await findCurrencyByCode(em, voucher.currency);
     if (!currency) throw new Error(`no currency ${voucher.currency}`);
-    const amount = decimalTextToMinor(voucher.amount, Number(currency.precession));
+    const amount = decimalTextToMinor(voucher.amount, currency.precession);
     if (amount <= 0n) throw new Error("the amount must be positive");
     await recordVoucher(em, {
       number: issued.number,

@@ -3,8 +3,10 @@ import { PurseError } from "../errors/index.ts";
 import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, isUniqueViolation, rows, sql, toId } from "../persistence/sql.ts";
+import { isUniqueViolation } from "../persistence/sql.ts";
 import { generateWebhookSecret, hashPassword, hashSecret } from "../secrets/index.ts";
+import { findUserIdByLogin } from "../user/user-store.ts";
+import { insertClient, insertUser, updateUserBlocked } from "./admin-store.ts";
 
 /** Operator verbs for users and their API clients (the `purse users` and `purse clients` commands). */
 export async function createUser(
@@ -13,12 +15,7 @@ export async function createUser(
 ): Promise<number> {
   const passwordHash = await hashPassword(user.password);
   try {
-    const row = await firstRow(
-      db.em(),
-      sql<{ id: string }>`insert into users (name, role, login, password_hash)
-        values (${user.name}, ${user.role}, ${user.login}, ${passwordHash}) returning id`,
-    );
-    return toId(row?.id ?? 0);
+    return await insertUser(db.em(), { ...user, passwordHash });
   } catch (error) {
     if (isUniqueViolation(error)) throw new Error(`a user with login "${user.login}" already exists`);
     throw error;
@@ -26,17 +23,13 @@ export async function createUser(
 }
 
 export async function setUserBlocked(db: Database, login: string, blocked: boolean): Promise<void> {
-  const updated = await rows(
-    db.em(),
-    sql<{ id: string }>`update users set blocked = ${blocked} where login = ${login} returning id`,
-  );
-  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+  if (!(await updateUserBlocked(db.em(), login, blocked))) throw new PurseError("NOT_FOUND");
 }
 
 export async function userIdByLogin(db: Database, login: string): Promise<number> {
-  const row = await firstRow(db.em(), sql<{ id: string }>`select id from users where login = ${login}`);
-  if (!row) throw new Error(`no user with login "${login}"`);
-  return toId(row.id);
+  const id = await findUserIdByLogin(db.em(), login);
+  if (id === undefined) throw new Error(`no user with login "${login}"`);
+  return id;
 }
 
 export interface IssuedClient {
@@ -55,10 +48,12 @@ export async function createClient(db: Database, secretBox: SecretBox, login: st
     formToken: randomBytes(24).toString("base64url"),
     webhookSecret: generateWebhookSecret(),
   };
-  await sql`insert into clients (user_id, client_id, secret_hash, form_token_sealed, webhook_secret_sealed)
-    values (${userId}, ${issued.clientId}, ${await hashSecret(issued.clientSecret)}, ${secretBox.seal(issued.formToken, formTokenBinding(issued.clientId))},
-      ${secretBox.seal(issued.webhookSecret, webhookSecretBinding(issued.clientId))})`.execute(
-    db.em().getKysely(),
-  );
+  await insertClient(db.em(), {
+    userId,
+    clientId: issued.clientId,
+    secretHash: await hashSecret(issued.clientSecret),
+    formTokenSealed: secretBox.seal(issued.formToken, formTokenBinding(issued.clientId)),
+    webhookSecretSealed: secretBox.seal(issued.webhookSecret, webhookSecretBinding(issued.clientId)),
+  });
   return issued;
 }

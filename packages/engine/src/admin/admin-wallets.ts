@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { findCurrencyByCode } from "../currency/currency-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
@@ -6,8 +7,8 @@ import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { decimalTextToMinor, formatMinor, parseAmount } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { WalletStatus, type WalletStatusName } from "../wallet/wallet-status.ts";
+import { insertWallet, updateWalletStatus } from "./admin-store.ts";
 import { userIdByLogin } from "./admin-users.ts";
 import {
   type OperatorMovementResult,
@@ -21,29 +22,17 @@ export async function createWallet(
   wallet: { login: string; currency: string; amountLimit: string; number?: string },
 ): Promise<string> {
   const userId = await userIdByLogin(db, wallet.login);
-  const currency = await firstRow(
-    db.em(),
-    sql<{
-      id: number;
-      precession: number;
-    }>`select id, precession from currencies where code = ${wallet.currency}`,
-  );
+  const currency = await findCurrencyByCode(db.em(), wallet.currency);
   if (!currency) throw new Error(`no currency ${wallet.currency}`);
   const number =
     wallet.number ?? `${wallet.currency.slice(0, 1)}${String(randomInt(100_000_000, 999_999_999))}`;
-  const limit = decimalTextToMinor(wallet.amountLimit, Number(currency.precession));
-  await sql`insert into wallets (user_id, number, currency_id, amount_limit_minor)
-    values (${userId}, ${number}, ${currency.id}, ${limit.toString()})`.execute(db.em().getKysely());
+  const limit = decimalTextToMinor(wallet.amountLimit, currency.precession);
+  await insertWallet(db.em(), { userId, number, currencyId: currency.id, amountLimitMinor: limit });
   return number;
 }
 
 export async function setWalletStatus(db: Database, number: string, status: WalletStatusName): Promise<void> {
-  const updated = await rows(
-    db.em(),
-    sql<{ id: string }>`update wallets set status = ${WalletStatus[status]}, updated_at = now()
-      where number = ${number} returning id`,
-  );
-  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+  if (!(await updateWalletStatus(db.em(), number, WalletStatus[status]))) throw new PurseError("NOT_FOUND");
 }
 
 /**

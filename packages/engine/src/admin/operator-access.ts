@@ -1,8 +1,9 @@
 import type { Actor } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
+import { findClientIds, insertAccessToken } from "./admin-store.ts";
 
 /**
  * Operator access over the API, kept minimal: an access token whose scope is `operator:<name>`,
@@ -33,19 +34,16 @@ export async function issueOperatorToken(
   const scope = `operator:${request.operator}`;
   if (!operatorScope.test(scope))
     throw new Error("the operator name takes letters, digits and . _ @ - (at most 64)");
-  const client = await firstRow(
-    db.em(),
-    sql<{
-      id: string;
-      user_id: string;
-    }>`select id, user_id from clients where client_id = ${request.clientId}`,
-  );
+  const client = await findClientIds(db.em(), request.clientId);
   if (!client) throw new Error(`no client "${request.clientId}"`);
   const accessToken = generateOpaqueToken();
   const expiresAt = new Date(Date.now() + request.lifetimeSeconds * 1000);
-  await sql`insert into access_tokens (token_hash, client_id, user_id, scope, expires_at)
-    values (${hashOpaqueToken(accessToken)}, ${toId(client.id)}, ${toId(client.user_id)}, ${scope}, ${expiresAt})`.execute(
-    db.em().getKysely(),
-  );
+  await insertAccessToken(db.em(), {
+    tokenHash: hashOpaqueToken(accessToken),
+    clientId: client.id,
+    userId: client.userId,
+    scope,
+    expiresAt,
+  });
   return { accessToken, expiresAt, scope };
 }

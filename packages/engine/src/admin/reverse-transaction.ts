@@ -1,32 +1,16 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { type LedgerAccount, type Leg, recordMovement } from "../ledger/record-movement.ts";
+import { type Leg, recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, type TransactionTypeCode } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { formatMinor } from "../money/index.ts";
-import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { toBigInt, toId } from "../persistence/sql.ts";
+import { findPostingsOf, findReversibleTransaction } from "./admin-store.ts";
 import {
   type OperatorMovementResult,
   type OperatorRequest,
   runOperatorMovement,
 } from "./operator-movement.ts";
-
-interface Original {
-  id: string;
-  user_id: string;
-  type: number;
-  status: number;
-  wallet_from_id: string | null;
-  wallet_to_id: string | null;
-  currency_id: number;
-  amount_minor: string;
-  commission_minor: string;
-  amount_from_minor: string;
-  amount_to_minor: string;
-  reverses_transaction_id: string | null;
-  reversed_by: string | null;
-}
 
 /**
  * Corrects a mistaken movement the only way a sealed ledger allows: a compensating transaction
@@ -43,7 +27,7 @@ export function reverseTransaction(
   const request = [reversal.transactionId, reversal.note];
   return runOperatorMovement(deps, "reverse", reversal, request, async (em, fingerprint) => {
     const id = reversal.transactionId;
-    const original = await findOriginal(em, id);
+    const original = await findReversibleTransaction(em, id);
     if (!original) throw new PurseError("NOT_FOUND");
     if (original.reversed_by !== null)
       throw new PurseError("ALREADY_REVERSED", "transaction", { id, by: original.reversed_by });
@@ -51,13 +35,7 @@ export function reverseTransaction(
     if (original.reverses_transaction_id !== null)
       throw refuse(`it is itself the reversal of transaction ${original.reverses_transaction_id}`);
     if (original.status !== TransactionStatus.SUCCESS) throw refuse("it did not succeed");
-    const postings = await rows(
-      em,
-      sql<{ account: LedgerAccount; wallet_id: string | null; number: string | null; amount_minor: string }>`
-        select p.account, p.wallet_id, w.number, p.amount_minor::text as amount_minor
-        from postings p left join wallets w on w.id = p.wallet_id
-        where p.transaction_id = ${id} order by p.id`,
-    );
+    const postings = await findPostingsOf(em, id);
     if (postings.length === 0) throw refuse("it moved no money");
     if (postings.some((p) => p.account === "voucher")) throw refuse("it moved a voucher's value");
 
@@ -116,16 +94,4 @@ export function reverseTransaction(
     };
     return { transactionId: recorded.id, change };
   });
-}
-
-function findOriginal(em: SqlEntityManager, id: number): Promise<Original | undefined> {
-  return firstRow(
-    em,
-    sql<Original>`
-      select t.id, t.user_id, t.type, t.status, t.wallet_from_id, t.wallet_to_id, t.currency_id,
-        t.amount_minor, t.commission_minor, t.amount_from_minor, t.amount_to_minor,
-        t.reverses_transaction_id, r.id as reversed_by
-      from transactions t left join transactions r on r.reverses_transaction_id = t.id
-      where t.id = ${id}`,
-  );
 }

@@ -1,6 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
-import { rows, sql } from "../persistence/sql.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
 import type { CurrencyRecord } from "./currency-record.ts";
 
 /** An enabled currency's listing columns; `rate` is PostgreSQL's `numeric` text, padding included. */
@@ -62,4 +62,19 @@ export interface RateRow {
 /** Every exchange rate, by id. */
 export async function findRates(em: SqlEntityManager): Promise<RateRow[]> {
   return rows(em, sql<RateRow>`select name, "group", value::text as value from rates order by id`);
+}
+
+/** A currency's id and precession by code, whatever its state. */
+export async function findCurrencyByCode(
+  em: SqlEntityManager,
+  code: string,
+): Promise<{ id: number; precession: number } | undefined> {
+  const currency = await firstRow(
+    em,
+    sql<{
+      id: number;
+      precession: number;
+    }>`select id, precession from currencies where code = ${code}`,
+  );
+  return currency === undefined ? undefined : { id: currency.id, precession: Number(currency.precession) };
 }

@@ -39,3 +39,8 @@ export async function findStoredPassword(
     sql<{ id: string; password_hash: string }>`select id, password_hash from users where login = ${login}`,
   );
 }
+
+export async function findUserIdByLogin(em: SqlEntityManager, login: string): Promise<number | undefined> {
+  const row = await firstRow(em, sql<{ id: string }>`select id from users where login = ${login}`);
+  return row === undefined ? undefined : toId(row.id);
+}

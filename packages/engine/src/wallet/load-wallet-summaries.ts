@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { rows, sql, toId } from "../persistence/sql.ts";
+import { findWalletOwnerships } from "./wallet-summary-store.ts";
 
 export interface WalletSummary {
   readonly id: number;
@@ -16,19 +16,15 @@ export async function loadWalletSummaries(
   actor: Actor,
   ids: readonly number[],
 ): Promise<Map<number, WalletSummary>> {
-  const found = await rows(
-    deps.db.em(),
-    sql<{ id: string; number: string; currency_id: number; user_id: string }>`
-      select id, number, currency_id, user_id from wallets where id = any(${[...ids]}::bigint[])`,
-  );
+  const found = await findWalletOwnerships(deps.db.em(), ids);
   return new Map(
-    found.map((row) => [
-      toId(row.id),
+    found.map((wallet) => [
+      wallet.id,
       {
-        id: toId(row.id),
-        number: row.number,
-        currencyId: Number(row.currency_id),
-        ownedByCaller: toId(row.user_id) === actor.userId,
+        id: wallet.id,
+        number: wallet.number,
+        currencyId: wallet.currencyId,
+        ownedByCaller: wallet.userId === actor.userId,
       },
     ]),
   );

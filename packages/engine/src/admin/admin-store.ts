@@ -1,0 +1,158 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { LedgerAccount } from "../ledger/record-movement.ts";
+import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+
+/** The operator's writes: currency switches, users, clients, wallets and operator tokens. */
+
+/** Sets one boolean column of a currency; false when no currency has that code. */
+export async function setCurrencyColumn(
+  em: SqlEntityManager,
+  code: string,
+  column: "enabled" | "checkout_enabled" | "transfer_enabled",
+  on: boolean,
+): Promise<boolean> {
+  const updated = await rows(
+    em,
+    sql<{ id: number }>`update currencies set ${sql.ref(column)} = ${on} where code = ${code} returning id`,
+  );
+  return updated.length > 0;
+}
+
+/** Stores a user; its id back. A login taken already fails on the unique key. */
+export async function insertUser(
+  em: SqlEntityManager,
+  user: { name: string; role: "merchant" | "partner"; login: string; passwordHash: string },
+): Promise<number> {
+  const row = await firstRow(
+    em,
+    sql<{ id: string }>`insert into users (name, role, login, password_hash)
+      values (${user.name}, ${user.role}, ${user.login}, ${user.passwordHash}) returning id`,
+  );
+  return toId(row?.id ?? 0);
+}
+
+/** Blocks or unblocks a user; false when no user has that login. */
+export async function updateUserBlocked(
+  em: SqlEntityManager,
+  login: string,
+  blocked: boolean,
+): Promise<boolean> {
+  const updated = await rows(
+    em,
+    sql<{ id: string }>`update users set blocked = ${blocked} where login = ${login} returning id`,
+  );
+  return updated.length > 0;
+}
+
+/** An API client's row: its secret hashed, its form token and webhook secret sealed. */
+export interface NewClient {
+  readonly userId: number;
+  readonly clientId: string;
+  readonly secretHash: string;
+  readonly formTokenSealed: string;
+  readonly webhookSecretSealed: string;
+}
+
+export async function insertClient(em: SqlEntityManager, client: NewClient): Promise<void> {
+  await sql`insert into clients (user_id, client_id, secret_hash, form_token_sealed, webhook_secret_sealed)
+    values (${client.userId}, ${client.clientId}, ${client.secretHash}, ${client.formTokenSealed},
+      ${client.webhookSecretSealed})`.execute(em.getKysely());
+}
+
+/** The ids of an API client and of its user, by the client's public id. */
+export async function findClientIds(
+  em: SqlEntityManager,
+  clientId: string,
+): Promise<{ id: number; userId: number } | undefined> {
+  const client = await firstRow(
+    em,
+    sql<{
+      id: string;
+      user_id: string;
+    }>`select id, user_id from clients where client_id = ${clientId}`,
+  );
+  return client === undefined ? undefined : { id: toId(client.id), userId: toId(client.user_id) };
+}
+
+/** Stores an access token by its hash. */
+export async function insertAccessToken(
+  em: SqlEntityManager,
+  token: { tokenHash: string; clientId: number; userId: number; scope: string; expiresAt: Date },
+): Promise<void> {
+  await sql`insert into access_tokens (token_hash, client_id, user_id, scope, expires_at)
+    values (${token.tokenHash}, ${token.clientId}, ${token.userId}, ${token.scope}, ${token.expiresAt})`.execute(
+    em.getKysely(),
+  );
+}
+
+export async function insertWallet(
+  em: SqlEntityManager,
+  wallet: { userId: number; number: string; currencyId: number; amountLimitMinor: bigint },
+): Promise<void> {
+  await sql`insert into wallets (user_id, number, currency_id, amount_limit_minor)
+    values (${wallet.userId}, ${wallet.number}, ${wallet.currencyId}, ${wallet.amountLimitMinor.toString()})`.execute(
+    em.getKysely(),
+  );
+}
+
+/** Sets a wallet's status code; false when no wallet has that number. */
+export async function updateWalletStatus(
+  em: SqlEntityManager,
+  number: string,
+  status: number,
+): Promise<boolean> {
+  const updated = await rows(
+    em,
+    sql<{ id: string }>`update wallets set status = ${status}, updated_at = now()
+      where number = ${number} returning id`,
+  );
+  return updated.length > 0;
+}
+
+/** A transaction a reversal starts from, with the id of the reversal that undid it, if any. */
+export interface ReversibleTransaction {
+  id: string;
+  user_id: string;
+  type: number;
+  status: number;
+  wallet_from_id: string | null;
+  wallet_to_id: string | null;
+  currency_id: number;
+  amount_minor: string;
+  commission_minor: string;
+  amount_from_minor: string;
+  amount_to_minor: string;
+  reverses_transaction_id: string | null;
+  reversed_by: string | null;
+}
+
+export function findReversibleTransaction(
+  em: SqlEntityManager,
+  id: number,
+): Promise<ReversibleTransaction | undefined> {
+  return firstRow(
+    em,
+    sql<ReversibleTransaction>`
+      select t.id, t.user_id, t.type, t.status, t.wallet_from_id, t.wallet_to_id, t.currency_id,
+        t.amount_minor, t.commission_minor, t.amount_from_minor, t.amount_to_minor,
+        t.reverses_transaction_id, r.id as reversed_by
+      from transactions t left join transactions r on r.reverses_transaction_id = t.id
+      where t.id = ${id}`,
+  );
+}
+
+/** A transaction's postings in order, each with its wallet's number (none for fee, equity, voucher). */
+export function findPostingsOf(
+  em: SqlEntityManager,
+  transactionId: number,
+): Promise<
+  { account: LedgerAccount; wallet_id: string | null; number: string | null; amount_minor: string }[]
+> {
+  return rows(
+    em,
+    sql<{ account: LedgerAccount; wallet_id: string | null; number: string | null; amount_minor: string }>`
+      select p.account, p.wallet_id, w.number, p.amount_minor::text as amount_minor
+      from postings p left join wallets w on w.id = p.wallet_id
+      where p.transaction_id = ${transactionId} order by p.id`,
+  );
+}
