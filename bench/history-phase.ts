@@ -1,7 +1,7 @@
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import pg from "pg";
 import { readHistoryFilter } from "../packages/engine/src/transactions/history-filter.ts";
-import { historyQueries } from "../packages/engine/src/transactions/list-history.ts";
+import { historyQueries } from "../packages/engine/src/transactions/transaction-search-store.ts";
 import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
 import { growLedger, historyMerchant } from "./history-load.ts";
 import { drive, type LoadResult } from "./load.ts";
@@ -83,7 +83,7 @@ export async function measureHistory(
   }
 }
 
-/** The history page as it ran before `touchedBy` (transactions/touched-transactions.ts). */
+/** The history page as it ran before `touchedBy` (transactions/transaction-search-store.ts). */
 const beforeRewrite = `
   select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to, c.code, c.precession,
     t.amount_from_minor, t.amount_to_minor, t.description, t.additional, v.number, t.created_at, t.updated_at

@@ -5,8 +5,9 @@ import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
-import { firstRow, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { toBigInt, toId } from "../persistence/sql.ts";
 import type { QueryValue } from "./history-filter.ts";
+import { type DetailRow, findTransactionDetail } from "./transaction-store.ts";
 
 export interface TransactionDetailView {
   readonly id: number;
@@ -30,21 +31,6 @@ export interface TransactionDetailView {
   };
 }
 
-interface DetailRow {
-  id: string;
-  external_id: string | null;
-  amount_minor: string;
-  commission_minor: string;
-  type: number;
-  status: number;
-  currency_id: number;
-  code: string;
-  precession: number;
-  wallet_from: string | null;
-  wallet_to: string | null;
-  signature: string | null;
-}
-
 /**
  * One transaction by internal `id` or by the caller's `external_id`. A transaction the caller
  * neither made nor holds a wallet in is `Not found`, exactly like one that does not exist.
@@ -59,24 +45,10 @@ export async function showTransaction(
   const externalId = refuseNul(text(query.externalId), "external_id");
   if (id === null && externalId === null) throw new PurseError("BLANK", "id");
   if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
-  const match =
-    id !== null
-      ? sql`t.id = ${Number(id)} and (t.user_id = ${actor.userId} or wf.user_id = ${actor.userId} or wt.user_id = ${actor.userId})`
-      : sql`t.user_id = ${actor.userId} and t.external_id = ${externalId}`;
-  const row = await firstRow(
-    deps.db.em(),
-    sql<DetailRow>`
-      select t.id, t.external_id, t.amount_minor, t.commission_minor, t.type, t.status, t.currency_id,
-        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, ck.signature
-      from transactions t
-      join currencies c on c.id = t.currency_id
-      left join wallets wf on wf.id = t.wallet_from_id
-      left join wallets wt on wt.id = t.wallet_to_id
-      left join checkouts ck on ck.transaction_id = t.id
-      where ${match}
-      ${externalId !== null && id !== null ? sql`and t.external_id = ${externalId}` : sql``}
-      limit 1`,
-  );
+  const row = await findTransactionDetail(deps.db.em(), actor.userId, {
+    id: id === null ? null : Number(id),
+    externalId,
+  });
   if (!row) throw new PurseError("NOT_FOUND");
   return detailView(row);
 }

@@ -1,8 +1,6 @@
 import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
 import { parseDecimal } from "../money/index.ts";
-import { sql } from "../persistence/sql.ts";
-import { touchedBy } from "./touched-transactions.ts";
 
 /**
  * The one search over a caller's transactions: REST's history and the GraphQL and tRPC
@@ -24,39 +22,6 @@ export interface TransactionFilter {
   /** Decimal text, compared exactly with each transaction's amount in its own currency. */
   readonly minAmount: string | null;
   readonly maxAmount: string | null;
-}
-
-/** The tables the search reads: the transaction, its currency and both wallets. */
-export const searchedTransactions = sql`
-  from transactions t
-  join currencies c on c.id = t.currency_id
-  left join wallets wf on wf.id = t.wallet_from_id
-  left join wallets wt on wt.id = t.wallet_to_id`;
-
-/** The search's conditions over `searchedTransactions` (and any table a projection joins to it). */
-export function searchConditions(userId: number, filter: TransactionFilter) {
-  const { from, until, walletNumber, type, status, minAmount, maxAmount } = filter;
-  return sql.join(
-    [
-      sql`t.id in ${touchedBy(userId, from, until, filter.untilInclusive)}`,
-      sql`(wf.user_id = ${userId} or wt.user_id = ${userId})`,
-      ...(from ? [sql`t.created_at >= ${from}`] : []),
-      ...(until
-        ? [filter.untilInclusive ? sql`t.created_at <= ${until}` : sql`t.created_at < ${until}`]
-        : []),
-      ...(walletNumber ? [sql`(wf.number = ${walletNumber} or wt.number = ${walletNumber})`] : []),
-      ...(type !== null ? [sql`t.type = ${type}`] : []),
-      ...(status !== null ? [sql`t.status = ${status}`] : []),
-      // Exact: numeric division, no float anywhere.
-      ...(minAmount
-        ? [sql`t.amount_minor::numeric / power(10::numeric, c.precession) >= ${minAmount}::numeric`]
-        : []),
-      ...(maxAmount
-        ? [sql`t.amount_minor::numeric / power(10::numeric, c.precession) <= ${maxAmount}::numeric`]
-        : []),
-    ],
-    sql` and `,
-  );
 }
 
 /** An optional amount bound: blank is none, anything but a decimal is "not numeric" on its field. */

@@ -10,13 +10,9 @@ import {
   transactionTypeName,
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
-import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
-import {
-  optionalAmountBound,
-  searchConditions,
-  searchedTransactions,
-  type TransactionFilter,
-} from "./transaction-filter.ts";
+import { toBigInt, toId } from "../persistence/sql.ts";
+import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
+import { findSearchPage, findSearchTotals } from "./transaction-search-store.ts";
 
 export interface TransactionSearch {
   /**
@@ -79,46 +75,13 @@ export async function searchTransactions(
   if (!Number.isInteger(page.first) || page.first < 1 || page.first > 100) {
     throw new PurseError("OUT_OF_RANGE", "first", { min: 1, max: 100 });
   }
-  const where = searchConditions(actor.userId, readSearch(search));
+  const filter = readSearch(search);
   const em = deps.db.em();
-  const found = await rows(
-    em,
-    sql<{
-      id: string;
-      external_id: string | null;
-      type: number;
-      status: number;
-      label: string;
-      amount_minor: string;
-      commission_minor: string;
-      amount_from_minor: string;
-      amount_to_minor: string;
-      currency_id: number;
-      precession: number;
-      wallet_from_id: string | null;
-      wallet_to_id: string | null;
-      description: string;
-      created_at: Date | string;
-    }>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
-        t.amount_from_minor, t.amount_to_minor, t.currency_id, c.precession, t.wallet_from_id, t.wallet_to_id,
-        t.description, t.created_at
-      ${searchedTransactions} where ${where} ${page.afterId ? sql`and t.id < ${page.afterId}` : sql``}
-      order by t.id desc limit ${page.first + 1}`,
-  );
-  const totals = await rows(
-    em,
-    sql<{
-      currency_id: number;
-      code: string;
-      precession: number;
-      count: string;
-      amount: string;
-      commission: string;
-    }>`
-      select c.id as currency_id, c.code, c.precession, count(*) as count,
-        coalesce(sum(t.amount_minor), 0)::text as amount, coalesce(sum(t.commission_minor), 0)::text as commission
-      ${searchedTransactions} where ${where} group by c.id, c.code, c.precession order by c.code`,
-  );
+  const found = await findSearchPage(em, actor.userId, filter, {
+    limit: page.first + 1,
+    afterId: page.afterId,
+  });
+  const totals = await findSearchTotals(em, actor.userId, filter);
   return {
     nodes: found.slice(0, page.first).map((row) => {
       const precession = Number(row.precession);

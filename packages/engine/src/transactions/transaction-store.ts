@@ -1,0 +1,48 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { firstRow, sql } from "../persistence/sql.ts";
+
+/** One transaction with its currency, both wallet numbers and the checkout signature that paid it. */
+export interface DetailRow {
+  id: string;
+  external_id: string | null;
+  amount_minor: string;
+  commission_minor: string;
+  type: number;
+  status: number;
+  currency_id: number;
+  code: string;
+  precession: number;
+  wallet_from: string | null;
+  wallet_to: string | null;
+  signature: string | null;
+}
+
+/**
+ * A transaction `userId` made or holds a wallet in, by internal id; or one `userId` made, by its
+ * external id; or by both at once.
+ */
+export function findTransactionDetail(
+  em: SqlEntityManager,
+  userId: number,
+  key: { id: number | null; externalId: string | null },
+): Promise<DetailRow | undefined> {
+  const { id, externalId } = key;
+  const match =
+    id !== null
+      ? sql`t.id = ${id} and (t.user_id = ${userId} or wf.user_id = ${userId} or wt.user_id = ${userId})`
+      : sql`t.user_id = ${userId} and t.external_id = ${externalId}`;
+  return firstRow(
+    em,
+    sql<DetailRow>`
+      select t.id, t.external_id, t.amount_minor, t.commission_minor, t.type, t.status, t.currency_id,
+        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, ck.signature
+      from transactions t
+      join currencies c on c.id = t.currency_id
+      left join wallets wf on wf.id = t.wallet_from_id
+      left join wallets wt on wt.id = t.wallet_to_id
+      left join checkouts ck on ck.transaction_id = t.id
+      where ${match}
+      ${externalId !== null && id !== null ? sql`and t.external_id = ${externalId}` : sql``}
+      limit 1`,
+  );
+}
