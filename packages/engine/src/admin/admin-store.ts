@@ -2,7 +2,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { LedgerAccount } from "../ledger/record-movement.ts";
 import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
 
-/** The operator's writes: currency switches, users, clients, wallets and operator tokens. */
+/** The operator's writes: currency switches, users, clients and wallets; and a reversal's reads. */
 
 /** Sets one boolean column of a currency; false when no currency has that code. */
 export async function setCurrencyColumn(
@@ -72,17 +72,6 @@ export async function findClientIds(
     }>`select id, user_id from clients where client_id = ${clientId}`,
   );
   return client === undefined ? undefined : { id: toId(client.id), userId: toId(client.user_id) };
-}
-
-/** Stores an access token by its hash. */
-export async function insertAccessToken(
-  em: SqlEntityManager,
-  token: { tokenHash: string; clientId: number; userId: number; scope: string; expiresAt: Date },
-): Promise<void> {
-  await sql`insert into access_tokens (token_hash, client_id, user_id, scope, expires_at)
-    values (${token.tokenHash}, ${token.clientId}, ${token.userId}, ${token.scope}, ${token.expiresAt})`.execute(
-    em.getKysely(),
-  );
 }
 
 export async function insertWallet(

@@ -1,9 +1,9 @@
 import type { Actor } from "../auth/actor.ts";
+import { insertAccessToken } from "../auth/credential-store.ts";
 import { PurseError } from "../errors/index.ts";
 import type { Database } from "../persistence/database.ts";
-
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
-import { findClientIds, insertAccessToken } from "./admin-store.ts";
+import { findClientIds } from "./admin-store.ts";
 
 /**
  * Operator access over the API, kept minimal: an access token whose scope is `operator:<name>`,

@@ -3,8 +3,13 @@ import { PurseError } from "../errors/index.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
 import { hashSecret } from "../secrets/index.ts";
+import {
+  findClientId,
+  replaceClientSecret,
+  replaceFormToken,
+  revokeLiveTokensOfClient,
+} from "./credential-store.ts";
 import { announceRevocation, type TokenCache } from "./token-cache.ts";
 
 /**
@@ -15,14 +20,9 @@ import { announceRevocation, type TokenCache } from "./token-cache.ts";
  */
 export async function rotateClientSecret(db: Database, clientId: string, overlapMs: number): Promise<string> {
   const secret = randomBytes(24).toString("base64url");
-  const updated = await rows(
-    db.em(),
-    sql<{ id: string }>`update clients set previous_secret_hash = secret_hash,
-        previous_secret_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        secret_hash = ${await hashSecret(secret)}
-      where client_id = ${clientId} returning id`,
-  );
-  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+  const secretHash = await hashSecret(secret);
+  if (!(await replaceClientSecret(db.em(), clientId, secretHash, overlapMs)))
+    throw new PurseError("NOT_FOUND");
   return secret;
 }
 
@@ -34,14 +34,8 @@ export async function rotateFormToken(
   overlapMs: number,
 ): Promise<string> {
   const token = randomBytes(24).toString("base64url");
-  const updated = await rows(
-    db.em(),
-    sql<{ id: string }>`update clients set previous_form_token_sealed = form_token_sealed,
-        previous_form_token_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        form_token_sealed = ${secretBox.seal(token, formTokenBinding(clientId))}
-      where client_id = ${clientId} returning id`,
-  );
-  if (updated.length === 0) throw new PurseError("NOT_FOUND");
+  const sealed = secretBox.seal(token, formTokenBinding(clientId));
+  if (!(await replaceFormToken(db.em(), clientId, sealed, overlapMs))) throw new PurseError("NOT_FOUND");
   return token;
 }
 
@@ -55,16 +49,9 @@ export async function revokeClientTokens(
   clientId: string,
   announceTo: { readonly tokenCache?: TokenCache | undefined } = {},
 ): Promise<number> {
-  const client = await firstRow(
-    db.em(),
-    sql<{ id: string }>`select id from clients where client_id = ${clientId}`,
-  );
-  if (!client) throw new PurseError("NOT_FOUND");
-  const revoked = await rows(
-    db.em(),
-    sql<{ token_hash: string }>`update access_tokens set revoked_at = now()
-      where client_id = ${client.id} and revoked_at is null and expires_at > now() returning token_hash`,
-  );
-  await announceRevocation(announceTo, { clientId: toId(client.id) });
-  return revoked.length;
+  const id = await findClientId(db.em(), clientId);
+  if (id === undefined) throw new PurseError("NOT_FOUND");
+  const revoked = await revokeLiveTokensOfClient(db.em(), id);
+  await announceRevocation(announceTo, { clientId: id });
+  return revoked;
 }

@@ -1,6 +1,6 @@
 import type { Database } from "../persistence/database.ts";
-import { sql } from "../persistence/sql.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../secrets/index.ts";
+import { replacePasswordHash } from "../user/user-store.ts";
 
 export interface StoredPassword {
   readonly id: string | number;
@@ -30,8 +30,7 @@ export async function verifyUserPassword(
   if (!(await verifyPassword(password, user.password_hash))) return false;
   if (needsRehash(user.password_hash)) {
     const upgraded = await hashPassword(password);
-    await sql`update users set password_hash = ${upgraded}
-      where id = ${user.id} and password_hash = ${user.password_hash}`.execute(db.em().getKysely());
+    await replacePasswordHash(db.em(), user.id, user.password_hash, upgraded);
   }
   return true;
 }

@@ -44,3 +44,14 @@ export async function findUserIdByLogin(em: SqlEntityManager, login: string): Pr
   const row = await firstRow(em, sql<{ id: string }>`select id from users where login = ${login}`);
   return row === undefined ? undefined : toId(row.id);
 }
+
+/** Replaces a password hash, unless it changed since `checkedHash` was read (never overwrite a new password). */
+export async function replacePasswordHash(
+  em: SqlEntityManager,
+  userId: string | number,
+  checkedHash: string,
+  newHash: string,
+): Promise<void> {
+  await sql`update users set password_hash = ${newHash}
+    where id = ${userId} and password_hash = ${checkedHash}`.execute(em.getKysely());
+}
