@@ -68,38 +68,39 @@ export async function findClientId(em: SqlEntityManager, clientId: string): Prom
   return client === undefined ? undefined : toId(client.id);
 }
 
-/**
- * Stores a client's new secret hash, keeping the current one as the previous until `overlapMs`
- * from now; false when no client has that id.
- */
-export async function replaceClientSecret(
-  em: SqlEntityManager,
-  clientId: string,
-  secretHash: string,
-  overlapMs: number,
-): Promise<boolean> {
-  const updated = await rows(
-    em,
-    sql<{ id: string }>`update clients set previous_secret_hash = secret_hash,
-        previous_secret_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        secret_hash = ${secretHash}
-      where client_id = ${clientId} returning id`,
-  );
-  return updated.length > 0;
-}
+/** Each rotating client credential: its column, the previous value's column and the overlap's end. */
+const rotatingColumns = {
+  secret: { current: "secret_hash", previous: "previous_secret_hash", until: "previous_secret_until" },
+  formToken: {
+    current: "form_token_sealed",
+    previous: "previous_form_token_sealed",
+    until: "previous_form_token_until",
+  },
+  webhookSecret: {
+    current: "webhook_secret_sealed",
+    previous: "previous_webhook_secret_sealed",
+    until: "previous_webhook_secret_until",
+  },
+} as const;
 
-/** The same for the sealed form token. */
-export async function replaceFormToken(
+/**
+ * Stores a client's new credential (a secret hash, or a sealed form token or webhook secret),
+ * keeping the current one as the previous until `overlapMs` from now; false when no client has
+ * that id.
+ */
+export async function replaceClientCredential(
   em: SqlEntityManager,
   clientId: string,
-  formTokenSealed: string,
+  credential: keyof typeof rotatingColumns,
+  stored: string,
   overlapMs: number,
 ): Promise<boolean> {
+  const column = rotatingColumns[credential];
   const updated = await rows(
     em,
-    sql<{ id: string }>`update clients set previous_form_token_sealed = form_token_sealed,
-        previous_form_token_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        form_token_sealed = ${formTokenSealed}
+    sql<{ id: string }>`update clients set ${sql.ref(column.previous)} = ${sql.ref(column.current)},
+        ${sql.ref(column.until)} = now() + make_interval(secs => ${overlapMs / 1000}),
+        ${sql.ref(column.current)} = ${stored}
       where client_id = ${clientId} returning id`,
   );
   return updated.length > 0;

@@ -4,12 +4,7 @@ import { formTokenBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { hashSecret } from "../secrets/index.ts";
-import {
-  findClientId,
-  replaceClientSecret,
-  replaceFormToken,
-  revokeLiveTokensOfClient,
-} from "./credential-store.ts";
+import { findClientId, replaceClientCredential, revokeLiveTokensOfClient } from "./credential-store.ts";
 import { announceRevocation, type TokenCache } from "./token-cache.ts";
 
 /**
@@ -21,7 +16,7 @@ import { announceRevocation, type TokenCache } from "./token-cache.ts";
 export async function rotateClientSecret(db: Database, clientId: string, overlapMs: number): Promise<string> {
   const secret = randomBytes(24).toString("base64url");
   const secretHash = await hashSecret(secret);
-  if (!(await replaceClientSecret(db.em(), clientId, secretHash, overlapMs)))
+  if (!(await replaceClientCredential(db.em(), clientId, "secret", secretHash, overlapMs)))
     throw new PurseError("NOT_FOUND");
   return secret;
 }
@@ -35,7 +30,8 @@ export async function rotateFormToken(
 ): Promise<string> {
   const token = randomBytes(24).toString("base64url");
   const sealed = secretBox.seal(token, formTokenBinding(clientId));
-  if (!(await replaceFormToken(db.em(), clientId, sealed, overlapMs))) throw new PurseError("NOT_FOUND");
+  if (!(await replaceClientCredential(db.em(), clientId, "formToken", sealed, overlapMs)))
+    throw new PurseError("NOT_FOUND");
   return token;
 }
 

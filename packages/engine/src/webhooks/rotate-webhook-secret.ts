@@ -1,9 +1,9 @@
+import { replaceClientCredential } from "../auth/credential-store.ts";
 import { PurseError } from "../errors/index.ts";
 import { webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { generateWebhookSecret } from "../secrets/index.ts";
-import { replaceWebhookSecret } from "./webhook-store.ts";
 
 /**
  * Gives a client a new webhook secret. The old one keeps signing too (a second signature in
@@ -18,6 +18,7 @@ export async function rotateWebhookSecret(
 ): Promise<string> {
   const secret = generateWebhookSecret();
   const sealed = secretBox.seal(secret, webhookSecretBinding(clientId));
-  if (!(await replaceWebhookSecret(db.em(), clientId, sealed, overlapMs))) throw new PurseError("NOT_FOUND");
+  if (!(await replaceClientCredential(db.em(), clientId, "webhookSecret", sealed, overlapMs)))
+    throw new PurseError("NOT_FOUND");
   return secret;
 }

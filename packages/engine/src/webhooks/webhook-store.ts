@@ -148,26 +148,6 @@ export async function findClientWebhookSecrets(
       };
 }
 
-/**
- * Stores a client's new sealed webhook secret, keeping the current one as the previous until
- * `overlapMs` from now; false when no client has that id.
- */
-export async function replaceWebhookSecret(
-  em: SqlEntityManager,
-  clientId: string,
-  sealedSecret: string,
-  overlapMs: number,
-): Promise<boolean> {
-  const updated = await rows(
-    em,
-    sql<{ id: string }>`update clients set previous_webhook_secret_sealed = webhook_secret_sealed,
-        previous_webhook_secret_until = now() + make_interval(secs => ${overlapMs / 1000}),
-        webhook_secret_sealed = ${sealedSecret}
-      where client_id = ${clientId} returning id`,
-  );
-  return updated.length > 0;
-}
-
 /** An outbox row as operators list it. */
 export interface DeliveryRow {
   readonly id: number;
