@@ -59,9 +59,7 @@ async function balanceOf(shard: Shard, wallet: string): Promise<bigint> {
 async function creditsOf(shard: Shard, key: string): Promise<number> {
   const [row] = await shard.deps.db
     .em()
-    .execute<{ n: string }[]>("select count(*)::text as n from transactions where idempotency_key = ?", [
-      key,
-    ]);
+    .execute<{ n: string }[]>("select count(*)::text as n from transactions where external_id = ?", [key]);
   return Number(row?.n);
 }
 

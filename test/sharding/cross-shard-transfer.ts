@@ -115,9 +115,10 @@ export function sendAcrossShards(router: ShardRouter, transfer: CrossShardTransf
 
 /**
  * Step two, on the receiver's shard: debit its clearing account, credit the receiver, under the
- * same idempotency key. Delivered twice (a reconciler retrying after a crash, two reconcilers at
- * once), it credits once: the second finds the first's transaction and replays it, or meets the
- * route lock and is retried later.
+ * transfer's key as the credit's `external_id` (kept unique for good, unlike an Idempotency-Key,
+ * which is pruned after a window a stalled reconciler could outlast). Delivered twice (a reconciler
+ * retrying after a crash, two reconcilers at once), it credits once: the second finds the first's
+ * transaction and replays it, or meets the route lock and is retried later.
  */
 export function receiveAcrossShards(router: ShardRouter, sent: SentTransfer): Promise<StepResult> {
   const target = router.shard(sent.target_shard);
@@ -128,7 +129,7 @@ export function receiveAcrossShards(router: ShardRouter, sent: SentTransfer): Pr
     operation: "cross-shard-receive",
     lock: { owner: receiverId, fingerprint },
     idempotency: {
-      keys: { userId: receiverId, externalId: null, idempotencyKey: sent.transfer_key, fingerprint },
+      keys: { userId: receiverId, externalId: sent.transfer_key, idempotencyKey: null, fingerprint },
       replay: (transactionId): StepResult => ({ transactionId, replayed: true }),
     },
     async move(em) {
@@ -147,7 +148,7 @@ export function receiveAcrossShards(router: ShardRouter, sent: SentTransfer): Pr
         commissionMinor: 0n,
         amountFromMinor: amountMinor,
         amountToMinor: amountMinor,
-        idempotencyKey: sent.transfer_key,
+        externalId: sent.transfer_key,
         requestHash: fingerprint,
         description: `from ${sent.wallet_from}`,
         legs: [

@@ -42,17 +42,23 @@ export async function boundTransaction(
     return null;
   }
   const operator = keys.scope === "operator";
-  const match = operator
-    ? sql`operator is not null and idempotency_key = ${keys.idempotencyKey}`
-    : sql`user_id = ${keys.userId}
-          and (external_id = ${keys.externalId} or idempotency_key = ${keys.idempotencyKey})`;
+  // Operator keys live on their ledger rows; a user's payment_id too (unique for good), and the
+  // Idempotency-Key in idempotency_keys until it is pruned (migration 0008).
+  const candidates = operator
+    ? sql`select id, request_hash from transactions
+          where operator is not null and idempotency_key = ${keys.idempotencyKey}`
+    : sql`select id, request_hash from transactions
+          where user_id = ${keys.userId} and external_id = ${keys.externalId}
+          union all
+          select transaction_id, request_hash from idempotency_keys
+          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}`;
   const prior = await firstRow(
     em,
     sql<{ id: string | null; request_hash: string | null }>`
       select ${settings}, prior.id, prior.request_hash
       from (select 1) as one
       left join lateral (
-        select id, request_hash from transactions where ${match}
+        select id, request_hash from (${candidates}) as found
         order by id limit 1
       ) as prior on true`,
     operator ? "purse_bounds_operator_key" : "purse_bounds_prior",

@@ -55,13 +55,18 @@ const walletHead = sql.raw(chainLinkSql("w.chain_head", "tx.hash"));
  *
  * The same statement seals the movement: the transaction's hash over its content and all its
  * postings, and for each wallet the next link of its chain, read from and written back to the
- * wallet row the caller has locked (so the chain costs no extra wait or round trip).
+ * wallet row the caller has locked (so the chain costs no extra wait or round trip). An API
+ * movement's Idempotency-Key is booked in the same statement; its primary key decides a race.
  */
 export async function recordMovement(em: SqlEntityManager, movement: Movement): Promise<RecordedMovement> {
   assertBalanced(movement.legs);
   // A zero leg (no commission, say) records nothing; leaving it out keeps the ledger lean.
   const legs = movement.legs.filter((leg) => leg.amountMinor !== 0n);
   const deltas = walletDeltas(legs);
+  // An API caller's Idempotency-Key goes to its own table, pruned after a window (migration 0008),
+  // so it stays out of the hashed ledger row; an operator's key stays on the row it attributes.
+  const ledgerKey = movement.operator ? (movement.idempotencyKey ?? null) : null;
+  const apiKey = movement.operator ? null : (movement.idempotencyKey ?? null);
   const row = await firstRow(
     em,
     sql<{ id: string | number; created_at: Date | string }>`
@@ -84,7 +89,7 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
           ${movement.amountFromMinor.toString()}::bigint as amount_from_minor,
           ${movement.amountToMinor.toString()}::bigint as amount_to_minor,
           ${movement.externalId ?? null}::text as external_id,
-          ${movement.idempotencyKey ?? null}::text as idempotency_key,
+          ${ledgerKey}::text as idempotency_key,
           ${movement.description ?? ""}::text as description, ${movement.additional ?? ""}::text as additional,
           ${movement.operator ?? null}::text as operator,
           ${movement.reversesTransactionId ?? null}::bigint as reverses_transaction_id,
@@ -114,6 +119,10 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
           ${deltas.map(([, amount]) => amount.toString())}::bigint[]
         ) as delta(wallet_id, amount_minor)
         where w.id = delta.wallet_id
+      ), keyed as (
+        insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
+        select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${movement.requestHash ?? null}::text, tx.created_at
+        from tx where ${apiKey}::text is not null
       )
       select id, created_at from tx`,
     "purse_record_movement",

@@ -96,12 +96,14 @@ export async function openDatabase(
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<MikroORM> {
-  const [{ MikroORM }, { PreparedPgClient }] = await Promise.all([
+  const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }] = await Promise.all([
     import("@mikro-orm/postgresql"),
     import("./prepared-pg-client.ts"),
+    import("./existing-database-schema-generator.ts"),
   ]);
   return MikroORM.init({
     ...sharedOptions,
+    extensions: [Migrator, ExistingDatabaseSchemaGenerator],
     clientUrl: url,
     pool: { min: 0, max: options.poolSize ?? defaultPoolSize },
     // Handed to pg.Pool: sends the hot statements as named prepared statements (sql.ts).

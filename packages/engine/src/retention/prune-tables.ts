@@ -8,13 +8,20 @@ export interface Retention {
   readonly tokensDays: number;
   /** Attempt records of a delivered webhook this many days after its delivery. */
   readonly webhookAttemptsDays: number;
+  /** API Idempotency-Keys this many days after the movement they made (then reusable). */
+  readonly idempotencyKeysDays: number;
 }
 
-export const defaultRetention: Retention = { tokensDays: 7, webhookAttemptsDays: 30 };
+export const defaultRetention: Retention = {
+  tokensDays: 7,
+  webhookAttemptsDays: 30,
+  idempotencyKeysDays: 30,
+};
 
 export interface PruneSummary {
   readonly tokens: number;
   readonly webhookAttempts: number;
+  readonly idempotencyKeys: number;
 }
 
 /** Rows per statement: short statements keep locks and WAL bursts small on a big backlog. */
@@ -24,8 +31,10 @@ const batchSize = 5_000;
  * Deletes what only grows and serves nobody: dead access tokens (only their hashes, useless once
  * expired or revoked) and the per-attempt log of webhooks that were delivered. Never touched: the
  * ledger (transactions, postings, with their hash chain), checkouts, webhook deliveries themselves
- * (the notification an operator can resend), attempts of pending or failed deliveries, and
- * idempotency keys (they live on the ledger rows they produced, so a key is never reusable).
+ * (the notification an operator can resend), attempts of pending or failed deliveries. Spent
+ * Idempotency-Keys go after their window: a retry later than that would move money again, which
+ * is why the window is days, not Stripe's 24 hours. A `payment_id` and an operator's `--key` live
+ * on the ledger row and are never pruned.
  */
 export async function pruneTables(
   db: Database,
@@ -35,7 +44,17 @@ export async function pruneTables(
   const webhookAttempts = await deleteInBatches(db, (em) =>
     deleteDeliveredWebhookAttempts(em, retention.webhookAttemptsDays, batchSize),
   );
-  return { tokens, webhookAttempts };
+  const idempotencyKeys = await deleteInBatches(
+    db,
+    sql<{ n: number }>`with gone as (
+      delete from idempotency_keys where (user_id, key) in (
+        select user_id, key from idempotency_keys
+        where created_at < now() - make_interval(days => ${retention.idempotencyKeysDays})
+        limit ${batchSize})
+      returning 1)
+    select count(*)::int as n from gone`,
+  );
+  return { tokens, webhookAttempts, idempotencyKeys };
 }
 
 /** Runs one batch after another (each its own statement) until a batch comes back short. */

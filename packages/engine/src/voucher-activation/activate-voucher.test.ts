@@ -76,7 +76,7 @@ describe("activateVoucher under concurrency", () => {
   async function movementsWithKey(key: string): Promise<number> {
     const row = await firstRow(
       engine.deps.db.em(),
-      sql<{ n: number }>`select count(*)::int as n from transactions where idempotency_key = ${key}`,
+      sql<{ n: number }>`select count(*)::int as n from idempotency_keys where key = ${key}`,
     );
     return row?.n ?? -1;
   }

@@ -224,7 +224,7 @@ describe("buyVoucher and listVouchers", () => {
     );
     const count = await firstRow(
       engine.deps.db.em(),
-      sql<{ n: number }>`select count(*)::int as n from transactions where idempotency_key = 'buy-1'`,
+      sql<{ n: number }>`select count(*)::int as n from idempotency_keys where key = 'buy-1'`,
     );
     expect(count?.n).toBe(1);
   });

@@ -90,54 +90,60 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const operatorArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+type MutationFieldBuilder = Parameters<Parameters<typeof builder.mutationFields>[0]>[0];
+
+const operatorArgs = (t: MutationFieldBuilder) => ({
   key: t.arg.string({ required: true, validate: bounded.identifier, description: "Idempotency key" }),
   note: t.arg.string({ validate: bounded.text }),
 });
 
+/**
+ * An operator's money movement on one wallet (credit from equity, payout to the outside world):
+ * the same arguments, the operator from the token, the note defaulted, the result attributed.
+ * Payout has credit's signature, so one factory serves both.
+ */
+function walletMovementField(
+  t: MutationFieldBuilder,
+  description: string,
+  defaultNote: string,
+  move: typeof creditWallet,
+) {
+  return t.field({
+    type: OperatorMovement,
+    errors: domainErrors,
+    description,
+    args: {
+      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
+      amount: t.arg.string({ required: true, validate: bounded.amount }),
+      ...operatorArgs(t),
+    },
+    resolve: async (_root, args, ctx) => {
+      const operator = operatorOf(await ctx.actor());
+      const done = await move(ctx.deps, {
+        number: args.wallet,
+        amount: args.amount,
+        note: args.note ?? defaultNote,
+        key: args.key,
+        operator,
+      });
+      return { ...done, operator };
+    },
+  });
+}
+
 builder.mutationFields((t) => ({
-  operatorCredit: t.field({
-    type: OperatorMovement,
-    errors: domainErrors,
-    description: "Operator token only: credit a wallet from equity",
-    args: {
-      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
-      amount: t.arg.string({ required: true, validate: bounded.amount }),
-      ...operatorArgs(t),
-    },
-    resolve: async (_root, args, ctx) => {
-      const operator = operatorOf(await ctx.actor());
-      const done = await creditWallet(ctx.deps, {
-        number: args.wallet,
-        amount: args.amount,
-        note: args.note ?? "Operator credit",
-        key: args.key,
-        operator,
-      });
-      return { ...done, operator };
-    },
-  }),
-  operatorPayout: t.field({
-    type: OperatorMovement,
-    errors: domainErrors,
-    description: "Operator token only: pay money out of a wallet (WITHDRAW)",
-    args: {
-      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
-      amount: t.arg.string({ required: true, validate: bounded.amount }),
-      ...operatorArgs(t),
-    },
-    resolve: async (_root, args, ctx) => {
-      const operator = operatorOf(await ctx.actor());
-      const done = await payOutWallet(ctx.deps, {
-        number: args.wallet,
-        amount: args.amount,
-        note: args.note ?? "Operator payout",
-        key: args.key,
-        operator,
-      });
-      return { ...done, operator };
-    },
-  }),
+  operatorCredit: walletMovementField(
+    t,
+    "Operator token only: credit a wallet from equity",
+    "Operator credit",
+    creditWallet,
+  ),
+  operatorPayout: walletMovementField(
+    t,
+    "Operator token only: pay money out of a wallet (WITHDRAW)",
+    "Operator payout",
+    payOutWallet,
+  ),
   reverseTransaction: t.field({
     type: OperatorMovement,
     errors: domainErrors,

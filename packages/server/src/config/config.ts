@@ -48,6 +48,7 @@ const environmentSchema = z.object({
   PURSE_WEBHOOK_PER_RECEIVER: wholeNumber("deliveries in flight to one receiver").default(4),
   PURSE_PRUNE_TOKENS_AFTER_DAYS: wholeNumber("days").default(7),
   PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS: wholeNumber("days").default(30),
+  PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS: wholeNumber("days").default(30),
   PURSE_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: "must be a whole number of calls per minute" })
     .int()
@@ -102,6 +103,7 @@ export interface PurseConfig {
   readonly retention: {
     readonly tokensDays: number;
     readonly webhookAttemptsDays: number;
+    readonly idempotencyKeysDays: number;
   };
   readonly rateLimitPerMinute: number;
   /** PURSE_TOKEN_CACHE_MS: how long a verified token skips the database (0: never); the bound on a lost revocation message. */
@@ -168,6 +170,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     retention: {
       tokensDays: value.PURSE_PRUNE_TOKENS_AFTER_DAYS,
       webhookAttemptsDays: value.PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS,
+      idempotencyKeysDays: value.PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS,
     },
     rateLimitPerMinute: value.PURSE_RATE_LIMIT_PER_MINUTE,
     tokenCacheMs: value.PURSE_TOKEN_CACHE_MS,

@@ -8,7 +8,7 @@ export const jobIntervalsMs = {
   voucherSweep: 60_000,
   /** Checkouts expired unpaid become FAIL and their merchant is notified (SKIP LOCKED, once each). */
   checkoutSweep: 5_000,
-  /** Dead tokens and old delivered webhook attempts are deleted (PURSE_PRUNE_*). */
+  /** Dead tokens, old delivered webhook attempts and spent Idempotency-Keys are deleted (PURSE_PRUNE_*). */
   prune: 3_600_000,
 };
 
@@ -25,11 +25,13 @@ export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): (
       log,
       "checkout expiry sweep",
     ),
+    // Also once at start: a process restarted more often than hourly would otherwise never prune.
     every(
       jobIntervalsMs.prune,
       () => pruneTables(runtime.db, runtime.config.retention),
       log,
       "table pruning",
+      { atStart: true },
     ),
   ];
   return async () => {
@@ -42,14 +44,17 @@ function every(
   work: () => Promise<unknown>,
   log: FastifyBaseLogger,
   name: string,
+  options: { atStart?: boolean } = {},
 ): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  const timer = setInterval(() => {
+  const round = () => {
     running = running.then(() =>
       stopped ? undefined : work().catch((error: unknown) => log.error({ err: error }, `${name} failed`)),
     );
-  }, intervalMs);
+  };
+  if (options.atStart) round();
+  const timer = setInterval(round, intervalMs);
   timer.unref();
   return async () => {
     stopped = true;

@@ -2,6 +2,7 @@ import { AccessTokenEntity } from "./access-token.ts";
 import { CheckoutEntity } from "./checkout.ts";
 import { ClientEntity } from "./client.ts";
 import { CurrencyEntity } from "./currency.ts";
+import { IdempotencyKeyEntity } from "./idempotency-key.ts";
 import { PostingEntity } from "./posting.ts";
 import { RateEntity } from "./rate.ts";
 import { SettingEntity } from "./settings.ts";
@@ -17,6 +18,7 @@ export {
   CheckoutEntity,
   ClientEntity,
   CurrencyEntity,
+  IdempotencyKeyEntity,
   PostingEntity,
   RateEntity,
   SettingEntity,
@@ -39,6 +41,7 @@ export const allEntities = [
   WalletEntity,
   TransactionEntity,
   PostingEntity,
+  IdempotencyKeyEntity,
   VoucherEntity,
   CheckoutEntity,
   WebhookDeliveryEntity,

@@ -5,6 +5,7 @@ import { Migration0004VoucherCodeSealed } from "./0004-voucher-code-sealed.ts";
 import { Migration0005LedgerHashChain } from "./0005-ledger-hash-chain.ts";
 import { Migration0006CredentialOverlapAndPruning } from "./0006-credential-overlap-and-pruning.ts";
 import { Migration0007VoucherActivationIndex } from "./0007-voucher-activation-index.ts";
+import { Migration0008IdempotencyKeys } from "./0008-idempotency-keys.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -18,4 +19,5 @@ export const migrationsList = [
   { name: "0005-ledger-hash-chain", class: Migration0005LedgerHashChain },
   { name: "0006-credential-overlap-and-pruning", class: Migration0006CredentialOverlapAndPruning },
   { name: "0007-voucher-activation-index", class: Migration0007VoucherActivationIndex },
+  { name: "0008-idempotency-keys", class: Migration0008IdempotencyKeys },
 ];

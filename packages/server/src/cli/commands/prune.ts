@@ -9,7 +9,7 @@ export function registerPrune(program: Command): void {
   program
     .command("prune")
     .description(
-      "delete dead access tokens and old attempt records of delivered webhooks (PURSE_PRUNE_TOKENS_AFTER_DAYS, PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS)",
+      "delete dead access tokens, old attempt records of delivered webhooks and spent Idempotency-Keys (PURSE_PRUNE_TOKENS_AFTER_DAYS, PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS, PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS)",
     )
     .action(() =>
       withDatabase(async (db) => {
@@ -18,6 +18,7 @@ export function registerPrune(program: Command): void {
         printResult({ ...pruned, retention }, [
           `Deleted ${pruned.tokens} access token(s) expired or revoked over ${retention.tokensDays} day(s) ago.`,
           `Deleted ${pruned.webhookAttempts} attempt record(s) of webhooks delivered over ${retention.webhookAttemptsDays} day(s) ago.`,
+          `Deleted ${pruned.idempotencyKeys} Idempotency-Key(s) of movements made over ${retention.idempotencyKeysDays} day(s) ago.`,
         ]);
       }),
     );
