@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { callerFor, createEmptyDatabase, dropDatabase, sampleFixture } from "@purse/engine/testing";
+import { callerFor, createEmptyDatabase, dropDatabase, sampleFixture } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";

@@ -1,6 +1,10 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { Database } from "../persistence/database.ts";
-import { deleteDeadTokens, deleteDeliveredWebhookAttempts } from "./retention-store.ts";
+import {
+  deleteDeadTokens,
+  deleteDeliveredWebhookAttempts,
+  deleteSpentIdempotencyKeys,
+} from "./retention-store.ts";
 
 /** How long rows nobody needs any more are kept (PURSE_PRUNE_* settings). */
 export interface Retention {
@@ -44,15 +48,8 @@ export async function pruneTables(
   const webhookAttempts = await deleteInBatches(db, (em) =>
     deleteDeliveredWebhookAttempts(em, retention.webhookAttemptsDays, batchSize),
   );
-  const idempotencyKeys = await deleteInBatches(
-    db,
-    sql<{ n: number }>`with gone as (
-      delete from idempotency_keys where (user_id, key) in (
-        select user_id, key from idempotency_keys
-        where created_at < now() - make_interval(days => ${retention.idempotencyKeysDays})
-        limit ${batchSize})
-      returning 1)
-    select count(*)::int as n from gone`,
+  const idempotencyKeys = await deleteInBatches(db, (em) =>
+    deleteSpentIdempotencyKeys(em, retention.idempotencyKeysDays, batchSize),
   );
   return { tokens, webhookAttempts, idempotencyKeys };
 }

@@ -46,3 +46,25 @@ export async function deleteDeliveredWebhookAttempts(
   );
   return Number(result?.n ?? 0);
 }
+
+/**
+ * Deletes up to `batchSize` API Idempotency-Keys recorded more than `days` ago (the key is then
+ * free again); returns how many it deleted.
+ */
+export async function deleteSpentIdempotencyKeys(
+  em: SqlEntityManager,
+  days: number,
+  batchSize: number,
+): Promise<number> {
+  const result = await firstRow(
+    em,
+    sql<{ n: number }>`with gone as (
+      delete from idempotency_keys where (user_id, key) in (
+        select user_id, key from idempotency_keys
+        where created_at < now() - make_interval(days => ${days})
+        limit ${batchSize})
+      returning 1)
+    select count(*)::int as n from gone`,
+  );
+  return Number(result?.n ?? 0);
+}

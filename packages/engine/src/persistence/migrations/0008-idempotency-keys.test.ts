@@ -1,9 +1,9 @@
 import type { AbstractSqlDriver } from "@mikro-orm/sql";
+import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { pruneTables } from "../../retention/prune-tables.ts";
-import { createTestEngine, type TestEngine } from "../../testing/test-engine.ts";
 import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { rows, sql } from "../sql.ts";
 import { Migration0005LedgerHashChain } from "./0005-ledger-hash-chain.ts";
