@@ -91,7 +91,7 @@ async function residentMb(pid: number | undefined): Promise<number> {
 }
 
 /** utime + stime from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
-async function cpuMsOf(pid: number | undefined): Promise<number> {
+export async function cpuMsOf(pid: number | undefined): Promise<number> {
   if (pid === undefined) return 0;
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.

@@ -15,7 +15,7 @@ import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-
 import { summariseProfileDetail, summariseProfiles } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory } from "./history-phase.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
-import { freePort, type PurseProcess, startPurse } from "./purse-process.ts";
+import { cpuMsOf, freePort, type PurseProcess, startPurse } from "./purse-process.ts";
 import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
 
 const smoke = Boolean(process.env["PURSE_BENCH_SMOKE"]);
@@ -35,7 +35,8 @@ const historySizes = (
  * one setting (PURSE_TOKEN_CACHE_MS, PURSE_DATABASE_POOL_SIZE over PURSE_BENCH_POOL_SIZES,
  * PURSE_DATABASE_PREPARED) in one run; env alternates PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES;
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
- * built checkouts: before and after one change); purse runs Purse's transfer phase alone.
+ * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
+ * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
  * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2).
  */
 const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
@@ -212,8 +213,12 @@ async function measureBare(): Promise<LoadResult> {
       },
     };
     await drive([target], connections, 1);
+    const cpuBefore = await cpuMsOf(child.pid);
     const result = await drive([target], connections, seconds);
-    console.log(`  ${line("transfers", result)}`);
+    const cpuPerTransfer = ((await cpuMsOf(child.pid)) - cpuBefore) / Math.max(1, result.ok + result.refused);
+    console.log(
+      `  ${line("transfers", result)}; bare server CPU ${cpuPerTransfer.toFixed(2)} ms per transfer`,
+    );
     return result;
   } finally {
     child.kill("SIGTERM");
@@ -405,6 +410,18 @@ if (only === "token-cache") {
     process.env["PURSE_BENCH_VARIABLE"] ?? "",
     (process.env["PURSE_BENCH_VALUES"] ?? "").split(","),
   );
+} else if (only === "ratio") {
+  // Purse and the bare server alternated (Purse, bare, Purse, bare...): their ratio in each round
+  // compares phases run a minute apart, not a whole bench apart.
+  const rounds = Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2);
+  for (let round = 1; round <= rounds; round += 1) {
+    const { purse, readyAfterMs, cpuPerTransferMs } = await measurePurse();
+    const purseLoad = loadavg()[0]?.toFixed(1);
+    const bare = await measureBare();
+    console.log(
+      `  round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad}); bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}`,
+    );
+  }
 } else if (only === "purse") {
   // Purse's transfer phase alone (with PURSE_BENCH_PROFILE=1, where its CPU went).
   const { purse, readyAfterMs } = await measurePurse();
