@@ -13,6 +13,8 @@ export interface PurseProcess {
   /** Highest resident set size seen since `sampleMemory()` was called, in MB. */
   peakRssMb(): number;
   sampleMemory(): void;
+  /** CPU time (user + system, all threads) the process has used so far, in ms. */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -28,13 +30,17 @@ export async function freePort(): Promise<number> {
 }
 
 /** `purse serve` in its own process, as in production, so the load generator does not share its thread. */
-export async function startPurse(env: Record<string, string>, profileDir?: string): Promise<PurseProcess> {
+export async function startPurse(
+  env: Record<string, string>,
+  profileDir?: string,
+  bin: string = purseBin,
+): Promise<PurseProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), purseBin, "serve"],
+    [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), bin, "serve"],
     {
       env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
       stdio: ["ignore", "ignore", "inherit"],
@@ -48,6 +54,7 @@ export async function startPurse(env: Record<string, string>, profileDir?: strin
     pid: child.pid,
     readyAfterMs,
     peakRssMb: () => peak,
+    cpuMs: () => cpuMsOf(child.pid),
     sampleMemory() {
       sampler ??= setInterval(async () => {
         peak = Math.max(peak, await residentMb(child.pid));
@@ -81,4 +88,13 @@ async function residentMb(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   const kilobytes = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return kilobytes ? Number(kilobytes) / 1024 : 0;
+}
+
+/** utime + stime from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
+export async function cpuMsOf(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
 }

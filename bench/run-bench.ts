@@ -12,10 +12,10 @@ import { fileURLToPath } from "node:url";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { bareSchema } from "./bare-transfer-server.ts";
 import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
-import { summariseProfiles } from "./cpu-profile-summary.ts";
+import { summariseProfileDetail, summariseProfiles } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory } from "./history-phase.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
-import { freePort, type PurseProcess, startPurse } from "./purse-process.ts";
+import { cpuMsOf, freePort, type PurseProcess, startPurse } from "./purse-process.ts";
 import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
 
 const smoke = Boolean(process.env["PURSE_BENCH_SMOKE"]);
@@ -33,7 +33,11 @@ const historySizes = (
 /**
  * PURSE_BENCH_ONLY=history runs the history phase alone; token-cache, pool and prepared alternate
  * one setting (PURSE_TOKEN_CACHE_MS, PURSE_DATABASE_POOL_SIZE over PURSE_BENCH_POOL_SIZES,
- * PURSE_DATABASE_PREPARED) in one run.
+ * PURSE_DATABASE_PREPARED) in one run; env alternates PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES;
+ * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
+ * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
+ * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
+ * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2).
  */
 const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
 
@@ -98,6 +102,8 @@ interface Figures {
   purse: LoadResult;
   readyAfterMs: number;
   peakRssMb: number;
+  /** Purse's CPU time (all threads) per answered transfer during the load, in ms. */
+  cpuPerTransferMs: number;
   audit: string;
   twoProcesses: LoadResult;
   bare: LoadResult;
@@ -108,20 +114,29 @@ interface Figures {
 
 async function measurePurse(
   extraEnv: Record<string, string> = {},
-): Promise<Pick<Figures, "purse" | "readyAfterMs" | "peakRssMb" | "audit" | "profile">> {
+  bin?: string,
+): Promise<Pick<Figures, "purse" | "readyAfterMs" | "peakRssMb" | "cpuPerTransferMs" | "audit" | "profile">> {
   step("Purse: one process, POST /api/transaction/transfer with payment_id");
   const database = await purseDatabase();
   try {
     if (profileDir) await rm(profileDir, { recursive: true, force: true });
-    const server = await startPurse({ ...purseEnvironment(database), ...extraEnv }, profileDir);
+    const server = await startPurse({ ...purseEnvironment(database), ...extraEnv }, profileDir, bin);
     console.log(`  ready after ${server.readyAfterMs.toFixed(0)} ms`);
     let purse: LoadResult;
+    // Purse's own CPU per answered request: far less sensitive to other work on the machine than
+    // the rate, which is what it is compared by in the alternating phases.
+    let cpuPerTransferMs = 0;
     try {
       const targets = await purseTargets([server], randomBytes(3).toString("hex"));
       await drive(targets, connections, 1); // warm-up: pools, JIT, prepared statements
       server.sampleMemory();
+      const cpuBefore = await server.cpuMs();
       purse = await drive(targets, connections, seconds);
-      console.log(`  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB`);
+      cpuPerTransferMs = (await server.cpuMs()) - cpuBefore;
+      cpuPerTransferMs /= Math.max(1, purse.ok + purse.refused);
+      console.log(
+        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms per transfer`,
+      );
     } finally {
       await server.stop();
     }
@@ -135,6 +150,7 @@ async function measurePurse(
       purse,
       readyAfterMs: server.readyAfterMs,
       peakRssMb: server.peakRssMb(),
+      cpuPerTransferMs,
       audit,
       profile: profileDir ? await summariseProfiles(profileDir) : [],
     };
@@ -197,8 +213,12 @@ async function measureBare(): Promise<LoadResult> {
       },
     };
     await drive([target], connections, 1);
+    const cpuBefore = await cpuMsOf(child.pid);
     const result = await drive([target], connections, seconds);
-    console.log(`  ${line("transfers", result)}`);
+    const cpuPerTransfer = ((await cpuMsOf(child.pid)) - cpuBefore) / Math.max(1, result.ok + result.refused);
+    console.log(
+      `  ${line("transfers", result)}; bare server CPU ${cpuPerTransfer.toFixed(2)} ms per transfer`,
+    );
     return result;
   } finally {
     child.kill("SIGTERM");
@@ -290,6 +310,7 @@ function report(figures: Figures): string {
     `| two Purse processes | ${twoProcesses.perSecond.toFixed(0)}/s, p99 ${twoProcesses.p99} ms | overhead on 2 cores, not a gain |`,
     `| start-up to /readyz 200 (migrated PostgreSQL) | ${figures.readyAfterMs.toFixed(0)} ms | < 1 500 ms |`,
     `| Purse peak RSS under load | ${figures.peakRssMb.toFixed(0)} MB | < 250 MB |`,
+    `| Purse CPU per transfer (all threads) | ${figures.cpuPerTransferMs.toFixed(2)} ms | |`,
     `| ledger after the run | ${figures.audit} | balanced |`,
     ...(figures.profile.length > 0
       ? [
@@ -345,13 +366,21 @@ function historyReport(history: HistoryFigures): string {
  * One setting's values measured in the same run, alternating (a, b, c, a, b, c), so the machine's
  * changing load falls on every value alike; each figure is printed with the load average then.
  */
-async function alternate(variable: string, values: readonly string[], rounds = 2): Promise<void> {
+async function alternate(
+  variable: string,
+  values: readonly string[],
+  rounds = Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2),
+): Promise<void> {
   const results = new Map<string, string[]>();
   for (let round = 1; round <= rounds; round += 1) {
     for (const value of values) {
-      const { purse, peakRssMb } = await measurePurse({ [variable]: value });
+      // PURSE_BENCH_BIN alternates `purse` commands (two checkouts' builds), other variables the environment.
+      const { purse, peakRssMb, readyAfterMs, cpuPerTransferMs } =
+        variable === "PURSE_BENCH_BIN"
+          ? await measurePurse({}, value)
+          : await measurePurse({ [variable]: value });
       const load = loadavg()[0]?.toFixed(1);
-      const figure = `${purse.perSecond.toFixed(0)}/s, p99 ${purse.p99} ms, RSS ${peakRssMb.toFixed(0)} MB (load ${load})`;
+      const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB (load ${load})`;
       console.log(`  round ${round}, ${variable}=${value}: ${figure}`);
       results.set(value, [...(results.get(value) ?? []), figure]);
     }
@@ -372,6 +401,39 @@ if (only === "token-cache") {
 } else if (only === "prepared") {
   // The hot statements unnamed (parsed and planned on every call) and named.
   await alternate("PURSE_DATABASE_PREPARED", ["off", "on"]);
+} else if (only === "bins") {
+  // Two builds of Purse (say, before and after one change, each checkout built), alternated.
+  await alternate("PURSE_BENCH_BIN", (process.env["PURSE_BENCH_BINS"] ?? "").split(","));
+} else if (only === "env") {
+  // Any one setting: PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES.
+  await alternate(
+    process.env["PURSE_BENCH_VARIABLE"] ?? "",
+    (process.env["PURSE_BENCH_VALUES"] ?? "").split(","),
+  );
+} else if (only === "ratio") {
+  // Purse and the bare server alternated (Purse, bare, Purse, bare...): their ratio in each round
+  // compares phases run a minute apart, not a whole bench apart.
+  const rounds = Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2);
+  for (let round = 1; round <= rounds; round += 1) {
+    const { purse, readyAfterMs, cpuPerTransferMs } = await measurePurse();
+    const purseLoad = loadavg()[0]?.toFixed(1);
+    const bare = await measureBare();
+    console.log(
+      `  round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad}); bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}`,
+    );
+  }
+} else if (only === "purse") {
+  // Purse's transfer phase alone (with PURSE_BENCH_PROFILE=1, where its CPU went).
+  const { purse, readyAfterMs } = await measurePurse();
+  console.log(
+    `  ${line("transfers", purse)}; ready after ${readyAfterMs.toFixed(0)} ms (load ${loadavg()[0]?.toFixed(1)})`,
+  );
+  if (profileDir) {
+    const summary = await summariseProfileDetail(profileDir, 25);
+    console.log(`self:\n  ${summary.self.join("\n  ")}`);
+    console.log(`inclusive:\n  ${summary.inclusive.join("\n  ")}`);
+    console.log(`packages (self):\n  ${summary.packages.join("\n  ")}`);
+  }
 } else if (historyOnly) {
   step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
   const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);

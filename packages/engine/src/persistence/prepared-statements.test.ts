@@ -7,6 +7,7 @@ import { issueToken } from "../auth/issue-token.ts";
 import { boundTransaction } from "../ledger/bound-transaction.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
+import { BeginThenQuery } from "./begin-then-query.ts";
 import { nameStatement, rows, sql } from "./sql.ts";
 
 /** The `pg` the MikroORM driver loaded, to see what it really sends. */
@@ -17,12 +18,16 @@ const driverPg = createRequire(createRequire(import.meta.url).resolve("@mikro-or
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 
 /** The statement names sent while `work` runs, in order (undefined: an unnamed statement). */
-async function sentNames(work: () => Promise<unknown>): Promise<(string | undefined)[]> {
+async function sentNames(
+  work: () => Promise<unknown>,
+  sent: unknown[] = [],
+): Promise<(string | undefined)[]> {
   const prototype = driverPg.Client.prototype;
   const original = prototype.query;
   const names: (string | undefined)[] = [];
   prototype.query = function (this: unknown, ...args: unknown[]) {
     const [config] = args;
+    sent.push(config);
     names.push(
       typeof config === "object" && config !== null ? (config as { name?: string }).name : undefined,
     );
@@ -44,12 +49,19 @@ describe("named prepared statements on the hot path", () => {
   });
   afterAll(() => engine.close());
 
-  it("sends a transfer's bounds, wallet locks and ledger write by name, and BEGIN/COMMIT as text", async () => {
+  it("sends a transfer's BEGIN with its bounds, wallet locks and ledger write by name, COMMIT as text", async () => {
     const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" };
-    await transferFunds(engine.deps, acme, { ...input, paymentId: "named-warm-up" });
-    const names = await sentNames(() => transferFunds(engine.deps, acme, { ...input, paymentId: "named-1" }));
+    // Every connection of the pool parses `begin` and the statements once before they are fused.
+    for (let warm = 0; warm < 12; warm += 1)
+      await transferFunds(engine.deps, acme, { ...input, paymentId: `named-warm-up-${warm}` });
+    const sent: unknown[] = [];
+    const names = await sentNames(
+      () => transferFunds(engine.deps, acme, { ...input, paymentId: "named-1" }),
+      sent,
+    );
+    // The first statement carries the transaction's BEGIN (begin-then-query.ts).
+    expect(sent[0]).toBeInstanceOf(BeginThenQuery);
     expect(names).toEqual([
-      undefined, // begin
       "purse_bounds_prior",
       "purse_wallets_lock",
       "purse_record_movement",
@@ -87,6 +99,38 @@ describe("named prepared statements on the hot path", () => {
     // Parsed once on this connection, executed at least twice from that one statement.
     const locks = prepared.find((row) => row.name === "purse_wallets_lock");
     expect(Number(locks?.calls)).toBeGreaterThanOrEqual(2);
+  });
+
+  it("runs the statement sent with a held BEGIN inside that transaction, and rolls both back", async () => {
+    const txid = sql<{ txid: string }>`select txid_current()::text as txid`;
+    const probe = async (em: Parameters<typeof rows>[0]) =>
+      (await rows(em, txid, "purse_probe_txid"))[0]?.txid;
+    // Parse the probe and `begin` on every pooled connection first, so the next ones are fused.
+    await Promise.all(Array.from({ length: 12 }, () => engine.deps.db.em().transactional(probe)));
+    const sent: unknown[] = [];
+    await sentNames(
+      () =>
+        engine.deps.db.em().transactional(async (em) => {
+          const fused = await probe(em);
+          // One transaction: a later statement sees the same transaction id.
+          expect((await rows(em, txid))[0]?.txid).toBe(fused);
+        }),
+      sent,
+    );
+    expect(sent[0]).toBeInstanceOf(BeginThenQuery);
+    const marker = `fused-${Date.now()}`;
+    await expect(
+      engine.deps.db.em().transactional(async (em) => {
+        await probe(em);
+        await rows(em, sql`insert into settings (key, value) values (${marker}, '1'::jsonb)`);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const left = await rows(
+      engine.deps.db.em().fork(),
+      sql<{ n: string }>`select count(*)::text as n from settings where key = ${marker}`,
+    );
+    expect(left[0]?.n).toBe("0");
   });
 
   it("refuses to give one name a second SQL text", () => {

@@ -55,9 +55,13 @@ export function redisEventBus(
   return {
     publish(event) {
       const message = JSON.stringify(event);
-      for (const userId of new Set(event.userIds)) {
-        const channel = channelOf(prefix, userId);
-        for (const publisher of publishers) publisher.publish(channel, message).catch(() => undefined);
+      const channels = [...new Set(event.userIds)].map((userId) => channelOf(prefix, userId));
+      for (const publisher of publishers) {
+        // A movement touches two users: both PUBLISHes leave in one socket write (one pipeline),
+        // not one each. Socket writes are the largest share of a transfer's CPU (docs/benchmark.md).
+        const pipeline = publisher.pipeline();
+        for (const channel of channels) pipeline.publish(channel, message);
+        pipeline.exec().catch(() => undefined);
       }
     },
     subscribe(userId, signal) {
