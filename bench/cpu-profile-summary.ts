@@ -104,7 +104,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.argv[2] ?? "/tmp/purse-bench-profile",
     Number(process.argv[3] ?? 25),
   );
-  console.log("self:\n  " + summary.self.join("\n  "));
-  console.log("inclusive:\n  " + summary.inclusive.join("\n  "));
-  console.log("packages (self):\n  " + summary.packages.join("\n  "));
+  console.log(`self:\n  ${summary.self.join("\n  ")}`);
+  console.log(`inclusive:\n  ${summary.inclusive.join("\n  ")}`);
+  console.log(`packages (self):\n  ${summary.packages.join("\n  ")}`);
 }
