@@ -25,6 +25,9 @@ export default defineConfig({
     globalSetup: ["./test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for another process or connection (a Redis subscription, a webhook worker):
+    // vitest's 1 s default is shorter than a loaded two-core CI machine takes to get there.
+    expect: { poll: { timeout: 10_000 } },
     pool: "forks",
     env: { PURSE_SOURCE: "1" },
   },
