@@ -34,13 +34,7 @@ export async function waitForRedis(
   timeoutMs = 5_000,
   atLeast = clients.length,
 ): Promise<void> {
-  const ready = clients.map(
-    (client) =>
-      new Promise<void>((resolve) => {
-        if (client.status === "ready") resolve();
-        else client.once("ready", () => resolve());
-      }),
-  );
+  const ready = clients.map(whenReady);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -68,4 +62,10 @@ export async function waitForRedis(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Resolves when `client` is ready (at once if it is), however long that takes. */
+export function whenReady(client: Redis): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => client.once("ready", () => resolve()));
 }

@@ -1,6 +1,6 @@
 import { eventStream, type TransactionEvent, type TransactionEventBus, UserListeners } from "@purse/engine";
 import type { Redis } from "ioredis";
-import { createRedisClients } from "./redis-clients.ts";
+import { createRedisClients, whenReady } from "./redis-clients.ts";
 
 /** One channel per user: a process hears only the users someone is subscribed to on it. */
 const channelOf = (prefix: string | undefined, userId: number) =>
@@ -39,16 +39,29 @@ export function redisEventBus(
     listeners.deliver(userId, JSON.parse(message) as TransactionEvent);
   };
   for (const subscriber of subscribers) subscriber.on("message", deliver);
+  const commands: Promise<unknown>[] = subscribers.map(whenReady);
+  /**
+   * SUBSCRIBE and UNSUBSCRIBE go out in order, each once its node is ready. One sent while
+   * ioredis was between "connect" and "ready" was answered, yet the channel never showed in
+   * PUBSUB CHANNELS and no message arrived (the event bus test failed so in 4 of 10 runs).
+   */
+  const send = (command: (subscriber: Redis) => Promise<unknown>) =>
+    subscribers.forEach((subscriber, node) => {
+      commands[node] = (commands[node] ?? Promise.resolve())
+        .then(() => whenReady(subscriber))
+        .then(() => command(subscriber))
+        .catch(() => undefined);
+    });
   const hooks = {
     onFirst(userId: number) {
       const channel = channelOf(prefix, userId);
       userOf.set(channel, userId);
-      for (const subscriber of subscribers) subscriber.subscribe(channel).catch(() => undefined);
+      send((subscriber) => subscriber.subscribe(channel));
     },
     onLast(userId: number) {
       const channel = channelOf(prefix, userId);
       userOf.delete(channel);
-      for (const subscriber of subscribers) subscriber.unsubscribe(channel).catch(() => undefined);
+      send((subscriber) => subscriber.unsubscribe(channel));
     },
   };
 
