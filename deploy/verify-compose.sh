@@ -20,6 +20,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 export DOCKER_BUILDKIT="${DOCKER_BUILDKIT:-0}" # the classic builder: no frontend to fetch
+# Compose 1.29 gives up on a Docker API call after 60 s; creating a container copies the whole image
+# on the vfs storage driver, which took longer than that on a loaded machine here.
+export COMPOSE_HTTP_TIMEOUT="${COMPOSE_HTTP_TIMEOUT:-600}"
 export PURSE_SECRET_KEY="${PURSE_SECRET_KEY:-$(openssl rand -base64 48)}"
 project="${PURSE_VERIFY_PROJECT:-purse-verify}"
 if docker compose version > /dev/null 2>&1; then
