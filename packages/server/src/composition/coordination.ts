@@ -89,6 +89,9 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
   // Commands are not queued while a node connects, so wait for a quorum before serving; a node
   // that is down does not stop the start (readyz reports it).
   await waitForRedis(clients, 5_000, quorumOf(clients.length)).catch(() => undefined);
+  // Nodes still connecting once a quorum is in get a moment more, so the start's warning names
+  // only nodes that are down, not a slower third one (seen under compose).
+  await waitForRedis(clients, 1_000).catch(() => undefined);
   const prefix = config.redisPrefix;
   const routeLock = new RedlockRouteLock(clients, prefix ? { prefix } : {});
   const rateLimiter = new RedisRateLimiter(clients, {
