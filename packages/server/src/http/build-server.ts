@@ -35,7 +35,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.
-  await registerSecurityHeaders(app, { production: runtime.config.production });
+  registerSecurityHeaders(app, { production: runtime.config.production });
   registerHealth(app, runtime);
   registerMetrics(app, runtime.metrics, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
