@@ -29,7 +29,7 @@ import { registerShowProfile } from "./routes/show-profile.ts";
 import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
-import { registerSecurityHeaders } from "./security-headers.ts";
+import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
@@ -80,6 +80,7 @@ export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps, p
     for (const register of tokenRoutes) register(typed(oauth), deps);
   });
   await app.register(async (page) => {
+    await registerPageSecurity(page, { production: deps.options.requireHttpsUrls });
     registerPayPage(typed(page), deps);
   });
 };
@@ -100,7 +101,7 @@ export async function buildRestApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({ ...restServerOptions, logger: options.logger ?? false });
   installErrorHandling(app);
-  await registerSecurityHeaders(app, { production: deps.options.requireHttpsUrls });
+  registerSecurityHeaders(app, { production: deps.options.requireHttpsUrls });
   await app.register(restApi, { deps });
   return app;
 }

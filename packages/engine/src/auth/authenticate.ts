@@ -1,8 +1,9 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { toId } from "../persistence/sql.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 import type { Actor, Role } from "./actor.ts";
+import { findLiveToken } from "./credential-store.ts";
 import { apiScope } from "./issue-token.ts";
 
 /**
@@ -21,14 +22,7 @@ export async function authenticate(
   const cached = cache?.lookup(tokenHash, now);
   if (cached) return cached;
   const generation = cache?.generation() ?? 0;
-  const row = await firstRow(
-    deps.db.em(),
-    sql<{ user_id: string; client_id: string; scope: string; role: Role; expires_at: Date | string }>`
-      select t.user_id, t.client_id, t.scope, u.role, t.expires_at
-      from access_tokens t join users u on u.id = t.user_id
-      where t.token_hash = ${tokenHash} and t.revoked_at is null and t.expires_at > ${now}`,
-    "purse_token",
-  );
+  const row = await findLiveToken(deps.db.em(), tokenHash, now);
   if (!row) throw new PurseError("UNAUTHORIZED");
   const actor: Actor = {
     userId: toId(row.user_id),

@@ -1,7 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+import type { Role } from "./actor.ts";
 
-/** API clients' credentials and the access tokens issued to them (token lookup: authenticate.ts). */
+/** API clients' credentials and the access tokens issued to them. */
 
 /** A client's ids and secret hashes; the previous hash only while its rotation's overlap lasts. */
 export interface ClientCredentials {
@@ -104,4 +105,22 @@ export async function replaceClientCredential(
       where client_id = ${clientId} returning id`,
   );
   return updated.length > 0;
+}
+
+/** A live access token's owner, by its SHA-256 (authenticate.ts), by name (`purse_token`). */
+export async function findLiveToken(
+  em: SqlEntityManager,
+  tokenHash: string,
+  now: Date,
+): Promise<
+  { user_id: string; client_id: string; scope: string; role: Role; expires_at: Date | string } | undefined
+> {
+  return firstRow(
+    em,
+    sql<{ user_id: string; client_id: string; scope: string; role: Role; expires_at: Date | string }>`
+      select t.user_id, t.client_id, t.scope, u.role, t.expires_at
+      from access_tokens t join users u on u.id = t.user_id
+      where t.token_hash = ${tokenHash} and t.revoked_at is null and t.expires_at > ${now}`,
+    "purse_token",
+  );
 }

@@ -1,7 +1,14 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { brokenChainLinks } from "../ledger/verify-chains.ts";
 import type { Database } from "../persistence/database.ts";
-import { rows, sql } from "../persistence/sql.ts";
+import {
+  foreignCurrencyPostingRows,
+  ledgerCounts,
+  negativeSystemAccountRows,
+  negativeWalletRows,
+  unbalancedTransactionRows,
+  walletBalanceMismatchRows,
+} from "./audit-store.ts";
 
 export interface AuditCheck {
   readonly name: string;
@@ -38,11 +45,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
       ];
       const chains = await brokenChainLinks(em, breachesShown);
       checks.push(...chains.checks);
-      const [counts] = await rows(
-        em,
-        sql<{ transactions: string; postings: string }>`select
-          (select count(*) from transactions) as transactions, (select count(*) from postings) as postings`,
-      );
+      const counts = await ledgerCounts(em);
       return {
         ok: checks.every((check) => check.breaches.length === 0),
         checks,
@@ -56,14 +59,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
 }
 
 async function unbalancedTransactions(em: SqlEntityManager): Promise<AuditCheck> {
-  const found = await rows(
-    em,
-    sql<{ transaction_id: string; code: string; total: string }>`
-      select p.transaction_id, c.code, sum(p.amount_minor)::text as total
-      from postings p join currencies c on c.id = p.currency_id
-      group by p.transaction_id, c.code having sum(p.amount_minor) <> 0
-      order by p.transaction_id limit ${breachesShown}`,
-  );
+  const found = await unbalancedTransactionRows(em, breachesShown);
   return {
     name: "every transaction's postings sum to zero per currency",
     breaches: found.map(
@@ -73,16 +69,7 @@ async function unbalancedTransactions(em: SqlEntityManager): Promise<AuditCheck>
 }
 
 async function walletBalanceMismatches(em: SqlEntityManager): Promise<AuditCheck> {
-  const found = await rows(
-    em,
-    sql<{ number: string; balance: string; posted: string }>`
-      select w.number, w.balance_minor::text as balance, coalesce(p.total, 0)::text as posted
-      from wallets w
-      left join (select wallet_id, sum(amount_minor) as total from postings where wallet_id is not null
-                 group by wallet_id) p on p.wallet_id = w.id
-      where w.balance_minor <> coalesce(p.total, 0)
-      order by w.id limit ${breachesShown}`,
-  );
+  const found = await walletBalanceMismatchRows(em, breachesShown);
   return {
     name: "every wallet balance equals the sum of its postings",
     breaches: found.map(
@@ -92,20 +79,9 @@ async function walletBalanceMismatches(em: SqlEntityManager): Promise<AuditCheck
 }
 
 async function negativeAccounts(em: SqlEntityManager): Promise<AuditCheck> {
-  const wallets = await rows(
-    em,
-    sql<{ number: string; balance: string }>`select number, balance_minor::text as balance from wallets
-      where balance_minor < 0 order by id limit ${breachesShown}`,
-  );
+  const wallets = await negativeWalletRows(em, breachesShown);
   // Equity is the counterpart of every opening balance and is negative by design.
-  const system = await rows(
-    em,
-    sql<{ account: string; code: string; total: string }>`
-      select p.account, c.code, sum(p.amount_minor)::text as total
-      from postings p join currencies c on c.id = p.currency_id
-      where p.account in ('fee', 'voucher')
-      group by p.account, c.code having sum(p.amount_minor) < 0`,
-  );
+  const system = await negativeSystemAccountRows(em);
   return {
     name: "no balance below zero",
     breaches: [
@@ -116,12 +92,7 @@ async function negativeAccounts(em: SqlEntityManager): Promise<AuditCheck> {
 }
 
 async function foreignCurrencyPostings(em: SqlEntityManager): Promise<AuditCheck> {
-  const found = await rows(
-    em,
-    sql<{ id: string; number: string }>`
-      select p.id, w.number from postings p join wallets w on w.id = p.wallet_id
-      where p.currency_id <> w.currency_id order by p.id limit ${breachesShown}`,
-  );
+  const found = await foreignCurrencyPostingRows(em, breachesShown);
   return {
     name: "every posting is in its wallet's currency",
     breaches: found.map((r) => `posting ${r.id} on wallet ${r.number} is in another currency`),

@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { PurseError } from "../errors/index.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { toId } from "../persistence/sql.ts";
+import { setBounds, setBoundsAndFindPrior } from "./movement-store.ts";
 
 export interface IdempotencyKeys {
   /** The user the keys belong to: keys are unique per user. */
@@ -35,34 +36,17 @@ export async function boundTransaction(
   keys: IdempotencyKeys | null,
 ): Promise<number | null> {
   const bound = String(Math.max(1, Math.floor(boundMs)));
-  const settings = sql`set_config('lock_timeout', ${bound}, true) as lock_timeout,
-    set_config('statement_timeout', ${bound}, true) as statement_timeout`;
   if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) {
-    await firstRow(em, sql`select ${settings}`, "purse_bounds");
+    await setBounds(em, bound);
     return null;
   }
   const operator = keys.scope === "operator";
-  // Operator keys live on their ledger rows; a user's payment_id too (unique for good), and the
-  // Idempotency-Key in idempotency_keys until it is pruned (migration 0008).
-  const candidates = operator
-    ? sql`select id, request_hash from transactions
-          where operator is not null and idempotency_key = ${keys.idempotencyKey}`
-    : sql`select id, request_hash from transactions
-          where user_id = ${keys.userId} and external_id = ${keys.externalId}
-          union all
-          select transaction_id, request_hash from idempotency_keys
-          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}`;
-  const prior = await firstRow(
-    em,
-    sql<{ id: string | null; request_hash: string | null }>`
-      select ${settings}, prior.id, prior.request_hash
-      from (select 1) as one
-      left join lateral (
-        select id, request_hash from (${candidates}) as found
-        order by id limit 1
-      ) as prior on true`,
-    operator ? "purse_bounds_operator_key" : "purse_bounds_prior",
-  );
+  const prior = await setBoundsAndFindPrior(em, bound, {
+    userId: keys.userId,
+    externalId: keys.externalId,
+    idempotencyKey: keys.idempotencyKey,
+    operator,
+  });
   if (!prior || prior.id === null) return null;
   if (prior.request_hash !== keys.fingerprint) {
     if (operator) throw new PurseError("OPERATOR_KEY_REUSED", "key", { id: prior.id });

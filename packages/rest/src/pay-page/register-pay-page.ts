@@ -25,12 +25,13 @@ async function altchaWidget(): Promise<string> {
 }
 
 /**
- * Helmet's nonces for this answer. The host must register `registerSecurityHeaders` (buildServer
- * and buildRestApp do): without it there would be no policy, so the page refuses to render.
+ * Helmet's nonces for this answer. The page's scope must register `registerPageSecurity` (restApi
+ * does): without it there would be no policy, so the page refuses to render.
  */
 function nonces(reply: FastifyReply): PageNonces {
   const given = (reply as Partial<FastifyReply>).cspNonce;
-  if (!given?.script || !given.style) throw new Error("The hosted page needs @fastify/helmet on its host");
+  if (!given?.script || !given.style)
+    throw new Error("The hosted page needs registerPageSecurity on its scope");
   return given;
 }
 

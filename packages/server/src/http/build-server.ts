@@ -3,7 +3,7 @@ import { installErrorHandling, registerSecurityHeaders, restApi, restServerOptio
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
-import { loggerOptions } from "./logger-options.ts";
+import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
 import { mountTrpc } from "./mount-trpc.ts";
@@ -15,6 +15,7 @@ import { mountTrpc } from "./mount-trpc.ts";
 export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(runtime.config.logLevel),
+    ...requestLoggerOptions(runtime.config.logLevel),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -35,7 +36,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.
-  await registerSecurityHeaders(app, { production: runtime.config.production });
+  registerSecurityHeaders(app, { production: runtime.config.production });
   registerHealth(app, runtime);
   registerMetrics(app, runtime.metrics, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });

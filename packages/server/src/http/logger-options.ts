@@ -1,3 +1,5 @@
+import type { FastifyBaseLogger } from "fastify";
+
 /**
  * What reaches the log. Three layers, because one is never enough for secrets:
  * 1. serializers that write only what is needed: a request is its method and route pattern
@@ -16,6 +18,18 @@ export function loggerOptions(level: string) {
     redact: { paths: redactedPaths, censor: "[redacted]" },
     hooks: { streamWrite: scrubSecrets },
   };
+}
+
+/**
+ * Fastify builds a child logger per request (its request id bound). At LOG_LEVEL=silent it
+ * would write nothing, so every request shares the server's logger instead of building one.
+ */
+export function requestLoggerOptions(level: string): { childLoggerFactory?: typeof sharedLogger } {
+  return level === "silent" ? { childLoggerFactory: sharedLogger } : {};
+}
+
+function sharedLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
+  return logger;
 }
 
 const secretNames = [

@@ -1,0 +1,152 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { chainGenesisSql, chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
+
+/**
+ * The audit's reads (ledger/audit-ledger.ts, ledger/verify-chains.ts), each returning at most
+ * `limit` breaches; the caller runs them in one repeatable-read snapshot.
+ */
+
+const recomputedHash = sql.raw(
+  transactionHashSql("t", postingsArraySql("postings p where p.transaction_id = t.id")),
+);
+const expectedLink = sql.raw(chainLinkSql("w.previous", "w.hash"));
+const genesis = sql.raw(chainGenesisSql);
+
+/** Transactions whose postings do not sum to zero in a currency. */
+export async function unbalancedTransactionRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ transaction_id: string; code: string; total: string }[]> {
+  return rows(
+    em,
+    sql<{ transaction_id: string; code: string; total: string }>`
+      select p.transaction_id, c.code, sum(p.amount_minor)::text as total
+      from postings p join currencies c on c.id = p.currency_id
+      group by p.transaction_id, c.code having sum(p.amount_minor) <> 0
+      order by p.transaction_id limit ${limit}`,
+  );
+}
+
+/** Wallets whose balance is not the sum of their postings. */
+export async function walletBalanceMismatchRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ number: string; balance: string; posted: string }[]> {
+  return rows(
+    em,
+    sql<{ number: string; balance: string; posted: string }>`
+      select w.number, w.balance_minor::text as balance, coalesce(p.total, 0)::text as posted
+      from wallets w
+      left join (select wallet_id, sum(amount_minor) as total from postings where wallet_id is not null
+                 group by wallet_id) p on p.wallet_id = w.id
+      where w.balance_minor <> coalesce(p.total, 0)
+      order by w.id limit ${limit}`,
+  );
+}
+
+/** Wallets below zero. */
+export async function negativeWalletRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ number: string; balance: string }[]> {
+  return rows(
+    em,
+    sql<{ number: string; balance: string }>`select number, balance_minor::text as balance from wallets
+      where balance_minor < 0 order by id limit ${limit}`,
+  );
+}
+
+/** The fee and voucher accounts' currencies below zero (equity is negative by design). */
+export async function negativeSystemAccountRows(
+  em: SqlEntityManager,
+): Promise<{ account: string; code: string; total: string }[]> {
+  return rows(
+    em,
+    sql<{ account: string; code: string; total: string }>`
+      select p.account, c.code, sum(p.amount_minor)::text as total
+      from postings p join currencies c on c.id = p.currency_id
+      where p.account in ('fee', 'voucher')
+      group by p.account, c.code having sum(p.amount_minor) < 0`,
+  );
+}
+
+/** Postings in another currency than their wallet's. */
+export async function foreignCurrencyPostingRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ id: string; number: string }[]> {
+  return rows(
+    em,
+    sql<{ id: string; number: string }>`
+      select p.id, w.number from postings p join wallets w on w.id = p.wallet_id
+      where p.currency_id <> w.currency_id order by p.id limit ${limit}`,
+  );
+}
+
+/** Transactions whose stored hash is not the one recomputed from their content and postings. */
+export async function hashMismatchRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ id: string; sealed: boolean }[]> {
+  return rows(
+    em,
+    sql<{ id: string; sealed: boolean }>`
+      select t.id, t.hash is not null as sealed from transactions t
+      where t.hash is distinct from ${recomputedHash}
+      order by t.id limit ${limit}`,
+  );
+}
+
+/** A wallet's postings whose chain link does not follow from the link before it. */
+export async function brokenLinkRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ transaction_id: string; number: string }[]> {
+  return rows(
+    em,
+    sql<{ transaction_id: string; number: string }>`
+      with links as (
+        select p.wallet_id, p.transaction_id, count(distinct p.chain_hash) as variants,
+          bool_and(p.chain_hash is not null) as complete, (array_agg(p.chain_hash))[1] as link
+        from postings p where p.wallet_id is not null
+        group by p.wallet_id, p.transaction_id
+      ), w as (
+        select links.*, t.hash,
+          lag(links.link, 1, ${genesis}) over (partition by links.wallet_id order by links.transaction_id) as previous
+        from links join transactions t on t.id = links.transaction_id
+      )
+      select w.transaction_id, wallets.number from w join wallets on wallets.id = w.wallet_id
+      where not coalesce(w.complete and w.variants = 1 and w.link = ${expectedLink}, false)
+      order by w.transaction_id, w.wallet_id limit ${limit}`,
+  );
+}
+
+/** Wallets whose chain head is not their last posting's link. */
+export async function staleChainHeadRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<{ number: string; last_transaction_id: string | null }[]> {
+  return rows(
+    em,
+    sql<{ number: string; last_transaction_id: string | null }>`
+      select w.number, last.transaction_id as last_transaction_id from wallets w
+      left join lateral (
+        select transaction_id, chain_hash from postings
+        where wallet_id = w.id order by transaction_id desc limit 1
+      ) as last on true
+      where w.chain_head is distinct from coalesce(last.chain_hash, ${genesis})
+      order by w.id limit ${limit}`,
+  );
+}
+
+/** How many transactions and postings the ledger holds. */
+export async function ledgerCounts(
+  em: SqlEntityManager,
+): Promise<{ transactions: string; postings: string } | undefined> {
+  return firstRow(
+    em,
+    sql<{ transactions: string; postings: string }>`select
+      (select count(*) from transactions) as transactions, (select count(*) from postings) as postings`,
+  );
+}

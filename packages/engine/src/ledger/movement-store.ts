@@ -1,0 +1,152 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { firstRow, sql } from "../persistence/sql.ts";
+import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
+import type { Leg, Movement } from "./movement.ts";
+
+/**
+ * The movement pipeline's SQL (ledger/run-movement.ts): the transaction's first statement
+ * (bounds and the prior request, ledger/bound-transaction.ts) and the ledger write
+ * (ledger/record-movement.ts). The wallet locks are ledger/wallet-store.ts.
+ */
+
+/** The prior request an idempotency key names: its transaction id and fingerprint, if any. */
+export interface PriorRequest {
+  readonly id: string | null;
+  readonly request_hash: string | null;
+}
+
+/** Where to look a prior request up: a user's payment_id and Idempotency-Key, or an operator's key. */
+export interface PriorKeys {
+  readonly userId: number;
+  readonly externalId: string | null;
+  readonly idempotencyKey: string | null;
+  readonly operator: boolean;
+}
+
+function boundSettings(bound: string) {
+  return sql`set_config('lock_timeout', ${bound}, true) as lock_timeout,
+    set_config('statement_timeout', ${bound}, true) as statement_timeout`;
+}
+
+/** `SET LOCAL` lock_timeout and statement_timeout to `bound` ms, by name (`purse_bounds`). */
+export async function setBounds(em: SqlEntityManager, bound: string): Promise<void> {
+  const settings = boundSettings(bound);
+  await firstRow(em, sql`select ${settings}`, "purse_bounds");
+}
+
+/** The same bounds, and in the same statement the prior request `keys` name (or a row of nulls). */
+export async function setBoundsAndFindPrior(
+  em: SqlEntityManager,
+  bound: string,
+  keys: PriorKeys,
+): Promise<PriorRequest | undefined> {
+  const settings = boundSettings(bound);
+  const operator = keys.operator;
+  // Operator keys live on their ledger rows; a user's payment_id too (unique for good), and the
+  // Idempotency-Key in idempotency_keys until it is pruned (migration 0008).
+  const candidates = operator
+    ? sql`select id, request_hash from transactions
+          where operator is not null and idempotency_key = ${keys.idempotencyKey}`
+    : sql`select id, request_hash from transactions
+          where user_id = ${keys.userId} and external_id = ${keys.externalId}
+          union all
+          select transaction_id, request_hash from idempotency_keys
+          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}`;
+  return firstRow(
+    em,
+    sql<PriorRequest>`
+      select ${settings}, prior.id, prior.request_hash
+      from (select 1) as one
+      left join lateral (
+        select id, request_hash from (${candidates}) as found
+        order by id limit 1
+      ) as prior on true`,
+    operator ? "purse_bounds_operator_key" : "purse_bounds_prior",
+  );
+}
+
+/** The hash and chain links are computed in the same statement (ledger/ledger-hash.ts). */
+const sealedHash = sql.raw(transactionHashSql("draft", postingsArraySql("leg p")));
+const walletLink = sql.raw(chainLinkSql("head.chain_head", "tx.hash"));
+const walletHead = sql.raw(chainLinkSql("w.chain_head", "tx.hash"));
+
+/** What one ledger write stores besides the movement: its non-zero legs and per-wallet deltas. */
+export interface MovementWrite {
+  readonly movement: Movement;
+  readonly legs: readonly Leg[];
+  readonly deltas: readonly (readonly [number, bigint])[];
+  /** An operator's key, kept on the ledger row. */
+  readonly ledgerKey: string | null;
+  /** An API caller's Idempotency-Key, booked in idempotency_keys. */
+  readonly apiKey: string | null;
+}
+
+/**
+ * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
+ * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key.
+ */
+export async function insertMovement(
+  em: SqlEntityManager,
+  { movement, legs, deltas, ledgerKey, apiKey }: MovementWrite,
+): Promise<{ id: string | number; created_at: Date | string } | undefined> {
+  return firstRow(
+    em,
+    sql<{ id: string | number; created_at: Date | string }>`
+      with leg as (
+        select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor
+        from unnest(
+          ${legs.map((leg) => leg.account)}::text[],
+          ${legs.map((leg) => leg.walletId ?? null)}::bigint[],
+          ${legs.map((leg) => leg.amountMinor.toString())}::bigint[]
+        ) as leg(account, wallet_id, amount_minor)
+      ), head as (
+        select id, chain_head from wallets where id in (select wallet_id from leg)
+      ), draft as (
+        select nextval(pg_get_serial_sequence('transactions', 'id')) as id,
+          ${movement.userId}::bigint as user_id, ${movement.type}::smallint as type,
+          ${movement.status}::smallint as status, ${movement.label}::text as label,
+          ${movement.walletFromId}::bigint as wallet_from_id, ${movement.walletToId}::bigint as wallet_to_id,
+          ${movement.currencyId}::integer as currency_id, ${movement.amountMinor.toString()}::bigint as amount_minor,
+          ${movement.commissionMinor.toString()}::bigint as commission_minor,
+          ${movement.amountFromMinor.toString()}::bigint as amount_from_minor,
+          ${movement.amountToMinor.toString()}::bigint as amount_to_minor,
+          ${movement.externalId ?? null}::text as external_id,
+          ${ledgerKey}::text as idempotency_key,
+          ${movement.description ?? ""}::text as description, ${movement.additional ?? ""}::text as additional,
+          ${movement.operator ?? null}::text as operator,
+          ${movement.reversesTransactionId ?? null}::bigint as reverses_transaction_id,
+          now() as created_at
+      ), tx as (
+        insert into transactions (
+          id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, request_hash, description, additional,
+          operator, reverses_transaction_id, created_at, updated_at, hash)
+        select id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, ${movement.requestHash ?? null}, description, additional,
+          operator, reverses_transaction_id, created_at, created_at, ${sealedHash}
+        from draft
+        returning id, created_at, hash
+      ), posted as (
+        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash)
+        select tx.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, tx.created_at,
+          case when leg.wallet_id is null then null else ${walletLink} end
+        from tx cross join leg left join head on head.id = leg.wallet_id
+      ), balances as (
+        update wallets w
+        set balance_minor = w.balance_minor + delta.amount_minor, chain_head = ${walletHead}, updated_at = now()
+        from tx, unnest(
+          ${deltas.map(([walletId]) => walletId)}::bigint[],
+          ${deltas.map(([, amount]) => amount.toString())}::bigint[]
+        ) as delta(wallet_id, amount_minor)
+        where w.id = delta.wallet_id
+      ), keyed as (
+        insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
+        select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${movement.requestHash ?? null}::text, tx.created_at
+        from tx where ${apiKey}::text is not null
+      )
+      select id, created_at from tx`,
+    "purse_record_movement",
+  );
+}
