@@ -1,70 +1,64 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { RawBuilder } from "kysely";
 import { firstRow, sql } from "../persistence/sql.ts";
 
 /**
  * Deletes up to `batchSize` access tokens that expired or were revoked more than `days` ago;
  * returns how many it deleted.
  */
-export async function deleteDeadTokens(
-  em: SqlEntityManager,
-  days: number,
-  batchSize: number,
-): Promise<number> {
-  const result = await firstRow(
+export function deleteDeadTokens(em: SqlEntityManager, days: number, batchSize: number): Promise<number> {
+  return countDeleted(
     em,
-    sql<{ n: number }>`with gone as (
-      delete from access_tokens where token_hash in (
-        select token_hash from access_tokens
-        where expires_at < now() - make_interval(days => ${days})
-          or revoked_at < now() - make_interval(days => ${days})
-        limit ${batchSize})
-      returning 1)
-    select count(*)::int as n from gone`,
+    sql`delete from access_tokens where token_hash in (
+      select token_hash from access_tokens
+      where expires_at < now() - make_interval(days => ${days})
+        or revoked_at < now() - make_interval(days => ${days})
+      limit ${batchSize})`,
   );
-  return Number(result?.n ?? 0);
 }
 
 /**
  * Deletes up to `batchSize` attempt records of webhooks delivered more than `days` ago; returns
  * how many it deleted.
  */
-export async function deleteDeliveredWebhookAttempts(
+export function deleteDeliveredWebhookAttempts(
   em: SqlEntityManager,
   days: number,
   batchSize: number,
 ): Promise<number> {
-  const result = await firstRow(
+  return countDeleted(
     em,
-    sql<{ n: number }>`with gone as (
-      delete from webhook_attempts where id in (
-        select a.id from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
-        where d.status = 'delivered'
-          and d.delivered_at < now() - make_interval(days => ${days})
-        limit ${batchSize})
-      returning 1)
-    select count(*)::int as n from gone`,
+    sql`delete from webhook_attempts where id in (
+      select a.id from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+      where d.status = 'delivered'
+        and d.delivered_at < now() - make_interval(days => ${days})
+      limit ${batchSize})`,
   );
-  return Number(result?.n ?? 0);
 }
 
 /**
  * Deletes up to `batchSize` API Idempotency-Keys recorded more than `days` ago (the key is then
  * free again); returns how many it deleted.
  */
-export async function deleteSpentIdempotencyKeys(
+export function deleteSpentIdempotencyKeys(
   em: SqlEntityManager,
   days: number,
   batchSize: number,
 ): Promise<number> {
+  return countDeleted(
+    em,
+    sql`delete from idempotency_keys where (user_id, key) in (
+      select user_id, key from idempotency_keys
+      where created_at < now() - make_interval(days => ${days})
+      limit ${batchSize})`,
+  );
+}
+
+/** Runs a `delete` and answers how many rows it removed. */
+async function countDeleted(em: SqlEntityManager, deletion: RawBuilder<unknown>): Promise<number> {
   const result = await firstRow(
     em,
-    sql<{ n: number }>`with gone as (
-      delete from idempotency_keys where (user_id, key) in (
-        select user_id, key from idempotency_keys
-        where created_at < now() - make_interval(days => ${days})
-        limit ${batchSize})
-      returning 1)
-    select count(*)::int as n from gone`,
+    sql<{ n: number }>`with gone as (${deletion} returning 1) select count(*)::int as n from gone`,
   );
   return Number(result?.n ?? 0);
 }
