@@ -48,7 +48,15 @@ export function installErrorHandling(app: FastifyInstance): void {
 
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (PurseError.is(error)) {
-    if (error.status === 503) reply.header("retry-after", String(retryAfterSeconds));
+    if (error.status === 503) {
+      // The client hears only "try again later"; the operator needs to know which part failed
+      // (no Redis quorum for the route lock, a wait bounded by the lock's lifetime...).
+      request.log.warn(
+        { code: error.code },
+        `refused with 503: ${error.code} (see /readyz and purse_refusals_total)`,
+      );
+      reply.header("retry-after", String(retryAfterSeconds));
+    }
     return reply.code(error.status).send(purseErrorBody(error));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import type { EngineDependencies } from "@purse/engine";
+import { type EngineDependencies, PurseError } from "@purse/engine";
 import { type RestHarness, startRestHarness } from "@purse/testing/rest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -153,6 +153,43 @@ describe("an unexpected failure", () => {
       } finally {
         await app.close();
       }
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe("a refusal for want of a Redis quorum", () => {
+  it("answers 503 with Retry-After and names the reason in the log for the operator", async () => {
+    const lines: string[] = [];
+    const logs = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const api = await startRestHarness({
+      logger: { level: "warn", stream: logs },
+      wrapDeps: (deps) => ({
+        ...deps,
+        routeLock: {
+          run: () => Promise.reject(new PurseError("LOCK_UNAVAILABLE")),
+          close: () => deps.routeLock.close(),
+        },
+      }),
+    });
+    try {
+      const acme = await api.token("acme");
+      const body = { wallet_from: "U100000010", wallet_to: "U100000020", amount: "5.00" };
+      const response = await api.call("POST", transferPath, { token: acme, body });
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).not.toBeNull();
+      expect(response.body).toEqual({
+        status: false,
+        message: "Service temporarily unavailable, please try again later",
+      });
+      expect(lines.join("")).toContain("refused with 503: LOCK_UNAVAILABLE");
+      expect(lines.join("")).not.toContain(acme);
     } finally {
       await api.close();
     }
