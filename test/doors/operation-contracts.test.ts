@@ -1,13 +1,18 @@
 import {
   checkoutContract,
   checkoutLinkContract,
+  currencyListContract,
+  profileContract,
   transactionLookupContract,
   transactionSearchContract,
   transferContract,
   transferResultContract,
   voucherActivationContract,
   voucherActivationResultContract,
+  voucherListContract,
+  voucherPageContract,
   voucherPurchaseContract,
+  walletListContract,
 } from "@purse/engine";
 import { purseSchema } from "@purse/graphql";
 import { buildOpenApiDocument } from "@purse/rest";
@@ -16,10 +21,13 @@ import {
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
+  type GraphQLOutputType,
   getNamedType,
   isInputObjectType,
+  isListType,
   isNonNullType,
   isObjectType,
+  isScalarType,
 } from "graphql";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -256,6 +264,8 @@ const contracts: Record<string, { readonly trpc: string; readonly contract: z.Zo
   "voucher activation confirm": { trpc: "activateVoucher", contract: voucherActivationContract },
   "voucher purchase": { trpc: "buyVoucher", contract: voucherPurchaseContract },
   "transaction show": { trpc: "transaction", contract: transactionLookupContract },
+  // tRPC's input is `voucherListContract.optional()`: `vouchers()` with no input was published.
+  "vouchers list": { trpc: "vouchers", contract: voucherListContract },
 };
 
 describe("the transaction search takes the engine's search contract on GraphQL and tRPC", () => {
@@ -278,7 +288,7 @@ describe("operations with an engine contract take it on every door", () => {
       const procedures = appRouter._def.procedures as Record<string, { _def: { inputs: unknown[] } }>;
       const inputs = procedures[trpc]?._def.inputs ?? [];
       expect(inputs).toHaveLength(1);
-      expect(inputs[0]).toBe(contract);
+      expect(inputs[0] instanceof z.ZodOptional ? inputs[0].unwrap() : inputs[0]).toBe(contract);
       const doors = operations[name];
       if (!doors) throw new Error(`${name} is not in the parity table`);
       const fields = Object.keys(contract.shape).sort();
@@ -310,6 +320,151 @@ describe("operations with a result contract answer it on GraphQL and tRPC", () =
       const type = purseSchema().getType(graphql);
       if (!isObjectType(type)) throw new Error(`${graphql} is not an object type`);
       expect(Object.keys(type.getFields()).sort()).toEqual(Object.keys(contract.shape).sort());
+    });
+  }
+});
+
+/**
+ * Reads whose result is an engine contract: tRPC's output validator is it; REST's response is
+ * derived from it and GraphQL's object type declared by hand (to keep the published descriptions),
+ * so both are compared with it field by field, under their names, kinds and nullability.
+ */
+interface ReadContract {
+  readonly contract: z.ZodType;
+  readonly trpc: string;
+  readonly graphql: string;
+  readonly rest: string;
+  /** Contract fields a door does not publish (at any depth, by the contract's name), with the reason. */
+  readonly omitted?: Partial<Record<"rest" | "graphql", Record<string, string>>>;
+  /** Contract fields of exact decimal text that REST sends as JSON numbers, as the specification types them. */
+  readonly restNumbers?: readonly string[];
+}
+
+const reads: Record<string, ReadContract> = {
+  "vouchers list": {
+    contract: voucherPageContract,
+    trpc: "vouchers",
+    graphql: "vouchers",
+    rest: "/api/vouchers",
+    restNumbers: ["amount"],
+  },
+  wallets: {
+    contract: walletListContract,
+    trpc: "wallets",
+    graphql: "wallets",
+    rest: "/api/wallets",
+    omitted: {
+      rest: { userId: "always the caller; the specification's wallet has no owner field" },
+      graphql: { userId: "always the caller; GraphQL's Wallet was published without it" },
+    },
+    restNumbers: ["amount", "amountLimit", "activeAmount", "rate", "minAmount", "maxAmount"],
+  },
+  currencies: {
+    contract: currencyListContract,
+    trpc: "currencies",
+    graphql: "currencies",
+    rest: "/api/currencies",
+    restNumbers: ["rate"],
+  },
+  profile: { contract: profileContract, trpc: "profile", graphql: "profile", rest: "/api/user/me" },
+};
+
+interface JsonSchema {
+  readonly $ref?: string;
+  readonly type?: string | string[];
+  readonly properties?: Record<string, JsonSchema>;
+  readonly required?: string[];
+  readonly items?: JsonSchema;
+  readonly anyOf?: JsonSchema[];
+}
+
+/** A field's kind, the same for a contract's JSON Schema, REST's and a GraphQL type. */
+type Kind = string;
+
+/** The contract (or REST schema) as `path: kind` lines, nested objects and list items included. */
+function schemaKinds(schema: JsonSchema, resolve: (ref: string) => JsonSchema, path = ""): Map<string, Kind> {
+  const at = schema.$ref ? resolve(schema.$ref) : schema;
+  const types = [at.type ?? at.anyOf?.map((branch) => branch.type)].flat().filter(Boolean) as string[];
+  const nullable = types.includes("null");
+  const own = types.filter((type) => type !== "null");
+  const kinds = new Map<string, Kind>();
+  const kind =
+    own.length === 0 ? "null" : `${own.map((type) => (type === "integer" ? "number" : type)).join("|")}`;
+  kinds.set(path, nullable && own.length > 0 ? `${kind}?` : kind);
+  if (at.items) for (const [inner, k] of schemaKinds(at.items, resolve, `${path}[]`)) kinds.set(inner, k);
+  for (const [name, property] of Object.entries(at.properties ?? {})) {
+    for (const [inner, k] of schemaKinds(property, resolve, `${path}.${camel(name)}`)) kinds.set(inner, k);
+  }
+  return kinds;
+}
+
+/** GraphQL's type as the same lines: String, Int and Boolean as string, number, boolean. */
+function graphqlKinds(type: GraphQLOutputType, path = ""): Map<string, Kind> {
+  const kinds = new Map<string, Kind>();
+  const nullable = !isNonNullType(type);
+  const inner = isNonNullType(type) ? type.ofType : type;
+  const mark = (kind: string) => (nullable ? `${kind}?` : kind);
+  if (isListType(inner)) {
+    kinds.set(path, mark("array"));
+    for (const [p, k] of graphqlKinds(inner.ofType, `${path}[]`)) kinds.set(p, k);
+  } else if (isObjectType(inner)) {
+    kinds.set(path, mark("object"));
+    for (const field of Object.values(inner.getFields())) {
+      for (const [p, k] of graphqlKinds(field.type, `${path}.${field.name}`)) kinds.set(p, k);
+    }
+  } else if (isScalarType(inner)) {
+    const scalar: Record<string, string> = {
+      String: "string",
+      Int: "number",
+      Float: "number",
+      Boolean: "boolean",
+    };
+    kinds.set(path, mark(scalar[inner.name] ?? inner.name));
+  }
+  return kinds;
+}
+
+/** The contract's lines as a door should show them: omitted fields left out, `null` any nullable kind. */
+function expectedKinds(contract: Map<string, Kind>, omitted: Record<string, string> = {}): Map<string, Kind> {
+  return new Map([...contract].filter(([path]) => !path.split(/\.|\[\]/).some((part) => part in omitted)));
+}
+
+const lastName = (path: string) => path.split(".").at(-1) ?? "";
+
+describe("reads with a result contract answer it on every door", () => {
+  for (const [name, read] of Object.entries(reads)) {
+    it(name, () => {
+      const procedures = appRouter._def.procedures as Record<string, { _def: { output?: unknown } }>;
+      expect(procedures[read.trpc]?._def.output).toBe(read.contract);
+
+      const contract = schemaKinds(z.toJSONSchema(read.contract, { io: "output" }) as JsonSchema, () => ({}));
+
+      // GraphQL: the same fields, kinds and nullability (a field always null may be any nullable scalar).
+      const field = purseSchema().getQueryType()?.getFields()[read.graphql];
+      if (!field) throw new Error(`GraphQL has no Query.${read.graphql}`);
+      const graphql = graphqlKinds(field.type);
+      const expectedGraphql = expectedKinds(contract, read.omitted?.graphql);
+      expect([...graphql.keys()].sort()).toEqual([...expectedGraphql.keys()].sort());
+      for (const [path, kind] of expectedGraphql) {
+        if (kind === "null") expect(graphql.get(path), path).toMatch(/\?$/);
+        else expect(graphql.get(path), path).toBe(kind);
+      }
+
+      // REST: the envelope's data, under REST's names (camelCased here), the listed amounts as numbers.
+      const response = document.paths?.[read.rest]?.get?.responses?.["200"] as OpenAPIV3_1.ResponseObject;
+      const envelope = response.content?.["application/json"]?.schema as JsonSchema;
+      const data = envelope.properties?.["data"];
+      if (!data) throw new Error(`GET ${read.rest} has no data`);
+      const resolve = (ref: string) =>
+        document.components?.schemas?.[ref.replace("#/components/schemas/", "")] as JsonSchema;
+      const rest = schemaKinds(data, resolve);
+      const expectedRest = new Map(
+        [...expectedKinds(contract, read.omitted?.rest)].map(([path, kind]) => [
+          path,
+          read.restNumbers?.includes(lastName(path)) && kind === "string" ? "number" : kind,
+        ]),
+      );
+      expect(Object.fromEntries([...rest].sort())).toEqual(Object.fromEntries([...expectedRest].sort()));
     });
   }
 });

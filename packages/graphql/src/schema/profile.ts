@@ -1,9 +1,11 @@
-import { showProfile, type UserProfileView } from "@purse/engine";
+import { type profileContract, showProfile } from "@purse/engine";
+import type { z } from "zod";
 import { builder } from "../builder.ts";
 
 const notKept = "Purse does not keep it: always null";
 
-const UserProfileType = builder.objectRef<UserProfileView>("UserProfile").implement({
+/** Typed by the engine's `profileContract`; fields declared here for the published descriptions. */
+const UserProfileType = builder.objectRef<z.output<typeof profileContract>>("UserProfile").implement({
   description: "The caller's profile as GET /api/user/me shows it; what Purse does not store is null",
   fields: (t) => {
     const unknownText = (description: string) =>

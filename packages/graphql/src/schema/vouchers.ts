@@ -1,34 +1,42 @@
 import {
   buyVoucher,
   listVouchers,
-  type PurchasedVoucherView,
   PurseError,
-  type VoucherPage,
+  type purchasedVoucherContract,
+  type voucherPageContract,
   voucherPurchaseContract,
 } from "@purse/engine";
+import type { z } from "zod";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
 
-const PurchasedVoucher = builder.objectRef<PurchasedVoucherView>("PurchasedVoucher").implement({
-  description:
-    "A voucher the caller bought, as GET /api/vouchers lists it; the code is shown to its buyer only",
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    voucherNumber: t.exposeString("voucherNumber", { description: "The number to activate it with" }),
-    amount: t.exposeString("amount", { description: 'Exact decimal, e.g. "25.00"' }),
-    status: t.exposeInt("status", { description: "0 pending, 1 activated, 2 closed (expired)" }),
-    secret: t.exposeString("secret", {
-      nullable: true,
-      description: "The voucher code; null for a voucher stored before codes were kept encrypted",
+/**
+ * Typed by the engine's contracts (`purchasedVoucherContract`, `voucherPageContract`); the fields
+ * are declared here to keep the published descriptions (test/doors/operation-contracts.test.ts
+ * checks they are the contract's fields, of the same kinds).
+ */
+const PurchasedVoucher = builder
+  .objectRef<z.output<typeof purchasedVoucherContract>>("PurchasedVoucher")
+  .implement({
+    description:
+      "A voucher the caller bought, as GET /api/vouchers lists it; the code is shown to its buyer only",
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      voucherNumber: t.exposeString("voucherNumber", { description: "The number to activate it with" }),
+      amount: t.exposeString("amount", { description: 'Exact decimal, e.g. "25.00"' }),
+      status: t.exposeInt("status", { description: "0 pending, 1 activated, 2 closed (expired)" }),
+      secret: t.exposeString("secret", {
+        nullable: true,
+        description: "The voucher code; null for a voucher stored before codes were kept encrypted",
+      }),
+      dateCreated: t.exposeString("dateCreated", { description: "YYYY-MM-DD HH:MM:SS, UTC" }),
+      expiredAt: t.exposeString("expiredAt", { description: "YYYY-MM-DD HH:MM:SS, UTC" }),
+      currencyCode: t.exposeString("currencyCode"),
     }),
-    dateCreated: t.exposeString("dateCreated", { description: "YYYY-MM-DD HH:MM:SS, UTC" }),
-    expiredAt: t.exposeString("expiredAt", { description: "YYYY-MM-DD HH:MM:SS, UTC" }),
-    currencyCode: t.exposeString("currencyCode"),
-  }),
-});
+  });
 
 const PurchasedVoucherPageMeta = builder
-  .objectRef<VoucherPage["meta"]>("PurchasedVoucherPageMeta")
+  .objectRef<z.output<typeof voucherPageContract>["meta"]>("PurchasedVoucherPageMeta")
   .implement({
     fields: (t) => ({
       page: t.exposeInt("page"),
@@ -38,12 +46,14 @@ const PurchasedVoucherPageMeta = builder
     }),
   });
 
-const PurchasedVoucherPage = builder.objectRef<VoucherPage>("PurchasedVoucherPage").implement({
-  fields: (t) => ({
-    items: t.field({ type: [PurchasedVoucher], resolve: (page) => page.items }),
-    meta: t.field({ type: PurchasedVoucherPageMeta, resolve: (page) => page.meta }),
-  }),
-});
+const PurchasedVoucherPage = builder
+  .objectRef<z.output<typeof voucherPageContract>>("PurchasedVoucherPage")
+  .implement({
+    fields: (t) => ({
+      items: t.field({ type: [PurchasedVoucher], resolve: (page) => page.items }),
+      meta: t.field({ type: PurchasedVoucherPageMeta, resolve: (page) => page.meta }),
+    }),
+  });
 
 const BuyVoucherInput = contractInputType("BuyVoucherInput", voucherPurchaseContract);
 

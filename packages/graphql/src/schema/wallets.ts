@@ -5,8 +5,9 @@ import {
   listWallets,
   loadCurrencies,
   type RateView,
-  type WalletView,
+  type walletContract,
 } from "@purse/engine";
+import type { z } from "zod";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
 
@@ -30,7 +31,11 @@ export const Currency = builder.loadableObject("Currency", {
   }),
 });
 
-export const Wallet = builder.objectRef<WalletView>("Wallet").implement({
+/**
+ * Typed by the engine's `walletContract` (and `Currency` by its `walletCurrencyContract`); fields
+ * declared here for the published descriptions; `userId` is not published on GraphQL.
+ */
+export const Wallet = builder.objectRef<z.output<typeof walletContract>>("Wallet").implement({
   fields: (t) => ({
     id: t.exposeInt("id"),
     number: t.exposeString("number"),

@@ -1,19 +1,13 @@
+import { currencyListingContract } from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, envelope } from "../schemas/common.ts";
+import { asJsonNumber } from "../schemas/from-contract.ts";
 
+/** The engine's currency listing contract, its names as published; the rate as a JSON number. */
 const currencyItem = z
   .object({
-    id: z.number(),
-    code: z.string().describe("Currency code, e.g. USD"),
-    name: z.string(),
-    prefix: z.string().describe("Symbol shown before amounts, e.g. $"),
-    rate: z.number().describe("Exchange rate (USD per unit)"),
-    timeUpdatedRate: z
-      .string()
-      .describe(
-        "When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time)",
-      ),
-    decimals: z.number().describe("Decimal places (the wallet list's precession)"),
+    ...currencyListingContract.shape,
+    rate: asJsonNumber(currencyListingContract.shape.rate),
   })
   .meta({ id: "CurrencyListItem" });
 

@@ -1,4 +1,4 @@
-import { type CurrencyListing, listCurrencies } from "@purse/engine";
+import { type CurrencyListing, listCurrencies, publishedCurrencyListing } from "@purse/engine";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bearerSecurity, ok } from "../schemas/common.ts";
@@ -24,13 +24,6 @@ export const registerListCurrencies: RegisterRoute = (app, deps) => {
 };
 
 function currencyItem(currency: CurrencyListing): CurrencyListItem {
-  return {
-    id: currency.id,
-    code: currency.code,
-    name: currency.name,
-    prefix: currency.prefix,
-    rate: toNumber(currency.rate),
-    timeUpdatedRate: currency.rateUpdatedAt,
-    decimals: currency.decimals,
-  };
+  const published = publishedCurrencyListing(currency);
+  return { ...published, rate: toNumber(published.rate) };
 }

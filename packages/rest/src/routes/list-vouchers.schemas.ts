@@ -1,29 +1,27 @@
-import type { PurchasedVoucherView } from "@purse/engine";
+import {
+  type PurchasedVoucherView,
+  purchasedVoucherContract,
+  voucherListContract,
+  voucherPageContract,
+} from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, envelope, integerQuery } from "../schemas/common.ts";
 import { toNumber } from "../schemas/currency.ts";
+import { snakeCased } from "../schemas/from-contract.ts";
 
+/** The engine's voucher list contract; a query string carries the page as text. */
 export const listVouchersQuery = z.object({
-  page: integerQuery("Page number, from 1 (default 1) to 100000; 20 vouchers a page").optional(),
+  page: integerQuery(voucherListContract.shape.page.description ?? "").optional(),
 });
 
-/** A voucher as its buyer sees it; the same item answers a purchase. */
+/**
+ * The engine's purchased-voucher contract, its names as published; the amount as a JSON number,
+ * as history items carry amounts. The same item answers a purchase.
+ */
 export const purchasedVoucherSchema = z
   .object({
-    id: z.number().describe("The voucher's id"),
+    ...purchasedVoucherContract.shape,
     amount: z.number().describe("The voucher's value, as history items carry amounts"),
-    status: z.number().describe("0 pending (can be activated), 1 activated, 2 closed (expired)"),
-    secret: z
-      .string()
-      .nullable()
-      .describe(
-        "The voucher code (voucher_code for activation), shown to its buyer only; null for a voucher " +
-          "stored before codes were kept encrypted (only a hash of its code exists)",
-      ),
-    dateCreated: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
-    currencyCode: z.string(),
-    voucherNumber: z.string().describe("The voucher_number to activate it with"),
-    expiredAt: z.string().describe("Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC"),
   })
   .meta({ id: "PurchasedVoucher" });
 
@@ -45,13 +43,8 @@ export function purchasedVoucher(view: PurchasedVoucherView): PurchasedVoucher {
 export const listVouchersResponses = {
   200: envelope(
     z.object({
-      items: z.array(purchasedVoucherSchema).describe("The caller's purchased vouchers, newest first"),
-      meta: z.object({
-        page: z.number().describe("Current page"),
-        per_page: z.number(),
-        total: z.number().describe("Number of the caller's vouchers"),
-        last_page: z.number().describe("Number of pages"),
-      }),
+      items: z.array(purchasedVoucherSchema).describe(voucherPageContract.shape.items.description ?? ""),
+      meta: z.object(snakeCased(voucherPageContract.shape.meta.shape)),
     }),
   ).describe("One page of the caller's vouchers"),
   ...bearerErrors,

@@ -1,18 +1,26 @@
+import { walletContract } from "@purse/engine";
 import { z } from "zod";
 import { bearerErrors, envelope } from "../schemas/common.ts";
 import { listCurrencySchema } from "../schemas/currency.ts";
+import { asJsonNumber } from "../schemas/from-contract.ts";
 
+const fields = walletContract.shape;
+
+/**
+ * The engine's wallet contract under the specification's names and order (`amountLimit` next to
+ * `active_amount`, as clients read them), amounts as JSON numbers; `userId` (always the caller) left out.
+ */
 const wallet = z
   .object({
-    id: z.number(),
-    amount: z.number().describe("Current balance"),
-    amountLimit: z.number().describe("The most the wallet may hold"),
-    status: z.number().describe("0 NEW, 1 ACTIVE (deleted wallets are not listed)"),
-    number: z.string(),
+    id: fields.id,
+    amount: asJsonNumber(fields.amount),
+    amountLimit: asJsonNumber(fields.amountLimit),
+    status: fields.status,
+    number: fields.number,
     currency: listCurrencySchema,
-    active_amount: z.number().describe("Usable balance"),
-    can_use_for_deposit_api_out: z.boolean().describe("Checkouts may pay into it"),
-    can_use_for_withdraw_api_out: z.boolean().describe("Transfers may leave it"),
+    active_amount: asJsonNumber(fields.activeAmount),
+    can_use_for_deposit_api_out: fields.canUseForDepositApiOut,
+    can_use_for_withdraw_api_out: fields.canUseForWithdrawApiOut,
   })
   .meta({ id: "Wallet" });
 

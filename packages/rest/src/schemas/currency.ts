@@ -1,5 +1,6 @@
-import type { CurrencyView } from "@purse/engine";
+import { type CurrencyView, walletCurrencyContract } from "@purse/engine";
 import { z } from "zod";
+import { asJsonNumber } from "./from-contract.ts";
 
 /**
  * Views carry exact decimal text; fields the specification types as numbers become JSON numbers
@@ -7,18 +8,20 @@ import { z } from "zod";
  */
 export const toNumber = (text: string): number => Number(text);
 
-/** The currency as the wallet list shows it. */
+const currencyFields = walletCurrencyContract.shape;
+
+/** The engine's wallet currency contract as the wallet list shows it: the specification's names, numbers. */
 export const listCurrencySchema = z
   .object({
-    id: z.number(),
-    code: z.string(),
-    name: z.string(),
-    rate: z.number().describe("Exchange rate (USD per unit)"),
-    icon: z.string(),
-    precession: z.number().describe("Decimal places (spelled as in the specification)"),
-    prefix: z.string(),
-    min_amount: z.number().describe("Minimum transaction amount"),
-    max_amount: z.number().describe("Maximum transaction amount"),
+    id: currencyFields.id,
+    code: currencyFields.code,
+    name: currencyFields.name,
+    rate: asJsonNumber(currencyFields.rate),
+    icon: currencyFields.icon,
+    precession: currencyFields.precession,
+    prefix: currencyFields.prefix,
+    min_amount: asJsonNumber(currencyFields.minAmount),
+    max_amount: asJsonNumber(currencyFields.maxAmount),
   })
   .meta({ id: "WalletCurrency" });
 

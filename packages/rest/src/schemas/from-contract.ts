@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /** `walletFrom` → `wallet_from`: REST's names for the engine's. */
 type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
@@ -27,4 +27,13 @@ export function snakeCased<Shape extends z.ZodRawShape>(shape: Shape): SnakeCase
 export function optionalParameter(field: z.ZodOptional<z.ZodNullable<z.ZodString>>) {
   const header = field.unwrap().unwrap().optional();
   return field.description ? header.describe(field.description) : header;
+}
+
+/**
+ * A contract's exact-text amount as the JSON number the specification types it as, same
+ * description (the route converts the value with `toNumber`).
+ */
+export function asJsonNumber(field: z.ZodString) {
+  const number = z.number();
+  return field.description ? number.describe(field.description) : number;
 }

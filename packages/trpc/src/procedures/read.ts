@@ -8,11 +8,13 @@ import {
   transactionLookupContract,
   transactionSearchContract,
   voucherInfoContract,
+  walletContract,
+  walletListContract,
 } from "@purse/engine";
 import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { bounded } from "./input-bounds.ts";
-import { decimal, transactionNode, transactionStatus, transactionType, wallet } from "./schemas.ts";
+import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
 
 export const me = authedProcedure
   .output(
@@ -26,12 +28,12 @@ export const me = authedProcedure
   .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
 
 export const wallets = authedProcedure
-  .output(z.array(wallet))
+  .output(walletListContract)
   .query(({ ctx }) => listWallets(ctx.deps, ctx.actor));
 
 export const walletByNumber = authedProcedure
   .input(z.object({ number: bounded.walletNumber }))
-  .output(wallet.nullable())
+  .output(walletContract.nullable())
   .query(
     async ({ ctx, input }) =>
       (await listWallets(ctx.deps, ctx.actor)).find((w) => w.number === input.number) ?? null,
