@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { formTokenBinding, secretBoxFromKey, webhookSecretBinding } from "@purse/engine";
 import { copyTemplateDatabase, dropDatabase } from "@purse/testing";
-import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { deriveSecretKey, encryptSecret } from "../../packages/engine/src/secrets/secret-box.ts";
+import { queryDatabase as query } from "../support/query-database.ts";
 
 const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
 const demoFixture = fileURLToPath(new URL("../../fixtures/demo.json", import.meta.url));
@@ -23,16 +23,6 @@ async function purse(args: string[], env: Record<string, string>): Promise<{ cod
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
-  }
-}
-
-async function query<Row>(url: string, sql: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as Row[];
-  } finally {
-    await client.end();
   }
 }
 

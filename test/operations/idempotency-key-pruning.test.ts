@@ -1,7 +1,7 @@
 import { dropDatabase } from "@purse/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purseCli } from "../support/purse-cli.ts";
+import { queryDatabase as query } from "../support/query-database.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
 import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";
 
@@ -10,16 +10,6 @@ import { callerFor, createSeededDatabase, type SeededDatabase } from "../support
  * `purse prune` and by the prune every `purse serve` runs (at start, then hourly); within the
  * window a retry still answers the first transaction; the ledger's hash chains do not notice.
  */
-async function query<Row>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
-
 const keysNamed = async (url: string, key: string): Promise<number> =>
   (
     await query<{ n: number }>(url, "select count(*)::int as n from idempotency_keys where key = $1", [key])

@@ -1,22 +1,12 @@
 import { verifyWebhookSignature } from "@purse/engine";
 import { dropDatabase } from "@purse/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { purseCli } from "../support/purse-cli.ts";
+import { queryDatabase as query } from "../support/query-database.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
 import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";
 import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
-
-async function query<Row>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
 
 describe("a checkout that expires unpaid", () => {
   let database: SeededDatabase;
