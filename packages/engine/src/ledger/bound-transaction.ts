@@ -1,7 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { PurseError } from "../errors/index.ts";
 import { toId } from "../persistence/sql.ts";
-import { setBounds, setBoundsAndFindPrior } from "./movement-store.ts";
+import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorAndLockWallets } from "./movement-store.ts";
+import { type WalletRecord, type WalletRow, walletFromRow } from "./wallet-store.ts";
 
 export interface IdempotencyKeys {
   /** The user the keys belong to: keys are unique per user. */
@@ -35,7 +36,7 @@ export async function boundTransaction(
   boundMs: number,
   keys: IdempotencyKeys | null,
 ): Promise<number | null> {
-  const bound = String(Math.max(1, Math.floor(boundMs)));
+  const bound = boundText(boundMs);
   if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) {
     await setBounds(em, bound);
     return null;
@@ -47,10 +48,54 @@ export async function boundTransaction(
     idempotencyKey: keys.idempotencyKey,
     operator,
   });
-  if (!prior || prior.id === null) return null;
-  if (prior.request_hash !== keys.fingerprint) {
-    if (operator) throw new PurseError("OPERATOR_KEY_REUSED", "key", { id: prior.id });
+  return priorTransaction(prior?.id ?? null, prior?.request_hash ?? null, keys);
+}
+
+/**
+ * `boundTransaction` for a movement that names its wallets up front (a transfer): the same bounds
+ * and prior-request lookup, and in the same statement the wallets' row locks in id order. The
+ * wallets come back by number; a number no wallet has is absent.
+ */
+export async function boundTransactionLockingWallets(
+  em: SqlEntityManager,
+  boundMs: number,
+  keys: IdempotencyKeys | null,
+  numbers: readonly string[],
+): Promise<{ prior: number | null; wallets: Map<string, WalletRecord> }> {
+  if (keys?.scope === "operator") throw new Error("operator keys are looked up by boundTransaction");
+  const found = await setBoundsFindPriorAndLockWallets(
+    em,
+    boundText(boundMs),
+    {
+      userId: keys?.userId ?? 0,
+      externalId: keys?.externalId ?? null,
+      idempotencyKey: keys?.idempotencyKey ?? null,
+    },
+    numbers,
+  );
+  const first = found[0];
+  const prior = keys
+    ? priorTransaction(first?.prior_id ?? null, first?.prior_request_hash ?? null, keys)
+    : null;
+  const wallets = new Map<string, WalletRecord>();
+  for (const row of found) if (row.id !== null) wallets.set(row.number, walletFromRow(row as WalletRow));
+  return { prior, wallets };
+}
+
+function boundText(boundMs: number): string {
+  return String(Math.max(1, Math.floor(boundMs)));
+}
+
+/** The prior request's transaction, if it is this request's; the same keys on another request are refused. */
+function priorTransaction(
+  id: string | null,
+  requestHash: string | null,
+  keys: IdempotencyKeys,
+): number | null {
+  if (id === null) return null;
+  if (requestHash !== keys.fingerprint) {
+    if (keys.scope === "operator") throw new PurseError("OPERATOR_KEY_REUSED", "key", { id });
     throw new PurseError("ORDER_ID_NOT_UNIQUE", "payment_id");
   }
-  return toId(prior.id);
+  return toId(id);
 }

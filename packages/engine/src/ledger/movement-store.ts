@@ -1,7 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, sql } from "../persistence/sql.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { Leg, Movement } from "./movement.ts";
+import { selectWallets, type WalletRow } from "./wallet-store.ts";
 
 /**
  * The movement pipeline's SQL (ledger/run-movement.ts): the transaction's first statement
@@ -62,6 +63,61 @@ export async function setBoundsAndFindPrior(
         order by id limit 1
       ) as prior on true`,
     operator ? "purse_bounds_operator_key" : "purse_bounds_prior",
+  );
+}
+
+/** A row of `setBoundsFindPriorAndLockWallets`: the prior request beside one locked wallet. */
+export type PriorAndWalletRow = { prior_id: string | null; prior_request_hash: string | null } & (
+  | WalletRow
+  | { [column in keyof WalletRow]: null }
+);
+
+/**
+ * The bounds, the prior request a user's keys name, and the row locks of the wallets `numbers`
+ * name (in id order, as `findWalletsByNumber` takes them), in ONE statement (`purse_bounds_wallets`):
+ * a movement that knows its wallets before it starts needs no round trip of its own for them.
+ *
+ * Order matters and is fixed by the plan, not left to chance: the locking scan is gated by a
+ * one-time filter on the `bounds` CTE, which PostgreSQL evaluates before the scan reads its first
+ * row, so `lock_timeout` is already set when a lock is waited for (tested: a held wallet row ends
+ * in SERVICE_BUSY within the bound). `statement_timeout` applies from the next statement on.
+ * Every row carries the prior request; with no wallet found there is one row of nulls.
+ */
+export async function setBoundsFindPriorAndLockWallets(
+  em: SqlEntityManager,
+  bound: string,
+  keys: {
+    readonly userId: number;
+    readonly externalId: string | null;
+    readonly idempotencyKey: string | null;
+  },
+  numbers: readonly string[],
+): Promise<PriorAndWalletRow[]> {
+  return rows(
+    em,
+    sql<PriorAndWalletRow>`
+      with bounds as materialized (select ${boundSettings(bound)}),
+      prior as materialized (
+        select id, request_hash from (
+          select id, request_hash from transactions
+          where user_id = ${keys.userId} and external_id = ${keys.externalId}
+          union all
+          select transaction_id, request_hash from idempotency_keys
+          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}
+        ) as found
+        order by id limit 1
+      ),
+      locked as materialized (
+        ${selectWallets}
+        where w.number = any(${[...numbers]}::text[])
+          and (select lock_timeout from bounds) is not null
+        order by w.id for update of w
+      )
+      select prior.id as prior_id, prior.request_hash as prior_request_hash, locked.*
+      from (select 1) as one
+      left join prior on true
+      left join locked on true`,
+    "purse_bounds_wallets",
   );
 }
 

@@ -192,13 +192,13 @@ describe("runMovement round trips", () => {
     return sent;
   }
 
-  it("moves a transfer in four round trips: BEGIN leaves with the bounds, which share one with the replay lookup", async () => {
+  it("moves a transfer in three round trips: BEGIN leaves with one statement of bounds, replay lookup and wallet locks", async () => {
     const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
     // The warm-up parses `begin` and the hot statements on the connection (prepared-pg-client.ts).
     await transferFunds(engine.deps, acme, { ...input, paymentId: "rt-warm-up" });
-    // begin + bounds + prior lookup; wallet row locks; the movement; commit
-    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(4);
-    // begin + bounds + prior lookup (found); commit
+    // begin + bounds + prior lookup + wallet row locks; the movement; commit
+    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(3);
+    // begin + bounds + prior lookup (found) + wallet row locks; commit
     expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(2);
   });
 });

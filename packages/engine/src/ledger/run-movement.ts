@@ -5,7 +5,12 @@ import { announce } from "../events/index.ts";
 import { routeLockKey } from "../locks/index.ts";
 import { type MovedFigures, noEngineMetrics, openTally } from "../metrics/index.ts";
 import { isUniqueViolation, isWaitTimeout } from "../persistence/sql.ts";
-import { boundTransaction, type IdempotencyKeys } from "./bound-transaction.ts";
+import {
+  boundTransaction,
+  boundTransactionLockingWallets,
+  type IdempotencyKeys,
+} from "./bound-transaction.ts";
+import type { WalletRecord } from "./wallet-store.ts";
 
 /** What subscribers and webhooks are told after commit. */
 export type MovementChange = Parameters<typeof announce>[1];
@@ -38,17 +43,32 @@ export interface MovementPlan<Checked, Result> {
   readonly check?: () => Promise<Checked>;
   /** With keys, an earlier identical request's transaction is answered again: `replay(itsId)`. */
   readonly idempotency?: { readonly keys: IdempotencyKeys; replay(transactionId: number): Result };
-  /** Inside the transaction: lock rows in id order, apply the rules, `recordMovement`. */
-  move(em: SqlEntityManager, checked: Checked): Promise<Moved<Result>>;
+  /**
+   * Wallet numbers known before the transaction (a transfer's two): their rows are locked, in id
+   * order, by the transaction's first statement and handed to `move` by number, which saves a
+   * round trip. Plans that find their wallets through other rows lock them in `move`.
+   */
+  readonly lockWallets?: readonly string[];
+  /**
+   * Inside the transaction: lock rows in id order, apply the rules, `recordMovement`. `wallets`
+   * holds the `lockWallets` found (empty without them).
+   */
+  move(
+    em: SqlEntityManager,
+    checked: Checked,
+    wallets: ReadonlyMap<string, WalletRecord>,
+  ): Promise<Moved<Result>>;
 }
+
+const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
 
 /** Unique-key races are retried at most this often: each retry sees the winner, so one suffices. */
 const maxAttempts = 3;
 
 /**
  * The one pipeline every money movement runs through:
- * rate limit → checks → route lock → transaction (bounds + prior-request lookup → move →
- * deadline check) → COMMIT → announce. A unique-key race (another request committed the same
+ * rate limit → checks → route lock → transaction (bounds + prior-request lookup [+ the wallet
+ * row locks] → move → deadline check) → COMMIT → announce. A unique-key race (another request committed the same
  * external id or idempotency key first) runs the transaction again, which then sees the winner.
  *
  * No movement commits after its route lock may have expired (contract, "Route lock"): every lock
@@ -113,11 +133,14 @@ async function transactUntil<Checked, Result>(
     if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
     try {
       return await deps.db.em().transactional(async (em) => {
-        const prior = await boundTransaction(em, boundMs, plan.idempotency?.keys ?? null);
+        const keys = plan.idempotency?.keys ?? null;
+        const { prior, wallets } = plan.lockWallets
+          ? await boundTransactionLockingWallets(em, boundMs, keys, plan.lockWallets)
+          : { prior: await boundTransaction(em, boundMs, keys), wallets: noWallets };
         if (prior !== null && plan.idempotency)
           return { result: plan.idempotency.replay(prior), change: null, moved: [] };
         const tally = openTally(em);
-        const { result, change } = await plan.move(em, checked);
+        const { result, change } = await plan.move(em, checked, wallets);
         // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
         if (Date.now() >= commitBy) throw new PurseError("SERVICE_BUSY");
         return { result, change, moved: tally };

@@ -20,7 +20,7 @@ export interface WalletRecord {
   readonly currency: CurrencyRecord;
 }
 
-interface WalletRow extends CurrencyColumns {
+export interface WalletRow extends CurrencyColumns {
   id: string | number;
   number: string;
   user_id: string | number;
@@ -33,7 +33,8 @@ interface WalletRow extends CurrencyColumns {
   owner_role: "merchant" | "partner";
 }
 
-const selectWallets = sql.raw(`
+/** The columns every wallet query selects: the wallet, its owner's state and its currency's policy. */
+export const selectWallets = sql.raw(`
   select w.id, w.number, w.user_id, w.status, w.balance_minor, w.amount_limit_minor,
     w.can_use_for_deposit_api_out, w.can_use_for_withdraw_api_out,
     u.blocked as owner_blocked, u.role as owner_role, ${currencyColumns}
@@ -64,7 +65,7 @@ export async function findWalletsOfUser(em: SqlEntityManager, userId: number): P
   return found.map(walletFromRow);
 }
 
-function walletFromRow(row: WalletRow): WalletRecord {
+export function walletFromRow(row: WalletRow): WalletRecord {
   return {
     id: toId(row.id),
     number: row.number,

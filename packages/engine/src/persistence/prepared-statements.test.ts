@@ -49,7 +49,7 @@ describe("named prepared statements on the hot path", () => {
   });
   afterAll(() => engine.close());
 
-  it("sends a transfer's BEGIN with its bounds, wallet locks and ledger write by name, COMMIT as text", async () => {
+  it("sends a transfer's BEGIN with its bounds and wallet locks, then its ledger write, by name; COMMIT as text", async () => {
     const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" };
     // Every connection of the pool parses `begin` and the statements once before they are fused.
     for (let warm = 0; warm < 12; warm += 1)
@@ -62,8 +62,7 @@ describe("named prepared statements on the hot path", () => {
     // The first statement carries the transaction's BEGIN (begin-then-query.ts).
     expect(sent[0]).toBeInstanceOf(BeginThenQuery);
     expect(names).toEqual([
-      "purse_bounds_prior",
-      "purse_wallets_lock",
+      "purse_bounds_wallets", // bounds, prior request and wallet locks in one statement
       "purse_record_movement",
       undefined, // commit
     ]);

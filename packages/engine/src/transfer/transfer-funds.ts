@@ -6,7 +6,6 @@ import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { parseAmount } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { readTransferRequest, type TransferInput } from "./transfer-request.ts";
@@ -48,8 +47,8 @@ export async function transferFunds(
       },
       replay: (id): TransferResult => ({ id, message: transferSucceeded, replayed: true }),
     },
-    async move(em) {
-      const wallets = await findWalletsByNumber(em, [request.walletFrom, request.walletTo], { lock: true });
+    lockWallets: [request.walletFrom, request.walletTo],
+    async move(em, _checked, wallets) {
       const walletFrom = wallets.get(request.walletFrom) ?? null;
       const walletTo = wallets.get(request.walletTo) ?? null;
       if (walletFrom && walletFrom.userId !== actor.userId)
