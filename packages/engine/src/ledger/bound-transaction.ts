@@ -36,13 +36,12 @@ export async function boundTransaction(
   boundMs: number,
   keys: IdempotencyKeys | null,
 ): Promise<number | null> {
-  const bound = boundText(boundMs);
   if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) {
-    await setBounds(em, bound);
+    await setBounds(em, boundMs);
     return null;
   }
   const operator = keys.scope === "operator";
-  const prior = await setBoundsAndFindPrior(em, bound, {
+  const prior = await setBoundsAndFindPrior(em, boundMs, {
     userId: keys.userId,
     externalId: keys.externalId,
     idempotencyKey: keys.idempotencyKey,
@@ -65,7 +64,7 @@ export async function boundTransactionLockingWallets(
   if (keys?.scope === "operator") throw new Error("operator keys are looked up by boundTransaction");
   const found = await setBoundsFindPriorAndLockWallets(
     em,
-    boundText(boundMs),
+    boundMs,
     {
       userId: keys?.userId ?? 0,
       externalId: keys?.externalId ?? null,
@@ -80,10 +79,6 @@ export async function boundTransactionLockingWallets(
   const wallets = new Map<string, WalletRecord>();
   for (const row of found) if (row.id !== null) wallets.set(row.number, walletFromRow(row as WalletRow));
   return { prior, wallets };
-}
-
-function boundText(boundMs: number): string {
-  return String(Math.max(1, Math.floor(boundMs)));
 }
 
 /** The prior request's transaction, if it is this request's; the same keys on another request are refused. */

@@ -24,24 +24,29 @@ export interface PriorKeys {
   readonly operator: boolean;
 }
 
-function boundSettings(bound: string) {
+function boundSettings(boundMs: number) {
+  // Whole milliseconds, at least one: zero would mean no bound at all.
+  const bound = String(Math.max(1, Math.floor(boundMs)));
   return sql`set_config('lock_timeout', ${bound}, true) as lock_timeout,
     set_config('statement_timeout', ${bound}, true) as statement_timeout`;
 }
 
-/** `SET LOCAL` lock_timeout and statement_timeout to `bound` ms, by name (`purse_bounds`). */
-export async function setBounds(em: SqlEntityManager, bound: string): Promise<void> {
-  const settings = boundSettings(bound);
-  await firstRow(em, sql`select ${settings}`, "purse_bounds");
+/**
+ * `SET LOCAL` lock_timeout and statement_timeout to `boundMs`, by name (`purse_bounds`). Nothing
+ * waits for its answer, so it leaves with the transaction's next statement.
+ */
+export async function setBounds(em: SqlEntityManager, boundMs: number): Promise<void> {
+  const settings = boundSettings(boundMs);
+  await firstRow(em, sql`select ${settings}`, "purse_bounds", "sent-with-next");
 }
 
 /** The same bounds, and in the same statement the prior request `keys` name (or a row of nulls). */
 export async function setBoundsAndFindPrior(
   em: SqlEntityManager,
-  bound: string,
+  boundMs: number,
   keys: PriorKeys,
 ): Promise<PriorRequest | undefined> {
-  const settings = boundSettings(bound);
+  const settings = boundSettings(boundMs);
   const operator = keys.operator;
   // Operator keys live on their ledger rows; a user's payment_id too (unique for good), and the
   // Idempotency-Key in idempotency_keys until it is pruned (migration 0008).
@@ -85,7 +90,7 @@ export type PriorAndWalletRow = { prior_id: string | null; prior_request_hash: s
  */
 export async function setBoundsFindPriorAndLockWallets(
   em: SqlEntityManager,
-  bound: string,
+  boundMs: number,
   keys: {
     readonly userId: number;
     readonly externalId: string | null;
@@ -96,7 +101,7 @@ export async function setBoundsFindPriorAndLockWallets(
   return rows(
     em,
     sql<PriorAndWalletRow>`
-      with bounds as materialized (select ${boundSettings(bound)}),
+      with bounds as materialized (select ${boundSettings(boundMs)}),
       prior as materialized (
         select id, request_hash from (
           select id, request_hash from transactions
@@ -139,11 +144,14 @@ export interface MovementWrite {
 
 /**
  * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
- * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key.
+ * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key. With
+ * `commit`, the transaction's COMMIT leaves in the same round trip (`purse_record_movement_commit`,
+ * the same SQL under its own name): only as the transaction's last statement.
  */
 export async function insertMovement(
   em: SqlEntityManager,
   { movement, legs, deltas, ledgerKey, apiKey }: MovementWrite,
+  options: { commit: boolean } = { commit: false },
 ): Promise<{ id: string | number; created_at: Date | string } | undefined> {
   return firstRow(
     em,
@@ -202,7 +210,8 @@ export async function insertMovement(
         select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${movement.requestHash ?? null}::text, tx.created_at
         from tx where ${apiKey}::text is not null
       )
-      select id, created_at from tx`,
-    "purse_record_movement",
+      select id, created_at from tx${options.commit ? sql.raw("\n      -- then commit") : sql``}`,
+    options.commit ? "purse_record_movement_commit" : "purse_record_movement",
+    options.commit ? "commits" : "answered",
   );
 }

@@ -2,7 +2,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import { tallyMovement } from "../metrics/recorded-movements.ts";
 import { toId } from "../persistence/sql.ts";
 import type { Leg, Movement, RecordedMovement } from "./movement.ts";
-import { insertMovement } from "./movement-store.ts";
+import { insertMovement, setBounds } from "./movement-store.ts";
 
 export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.ts";
 
@@ -17,6 +17,28 @@ export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.
  * movement's Idempotency-Key is booked in the same statement; its primary key decides a race.
  */
 export async function recordMovement(em: SqlEntityManager, movement: Movement): Promise<RecordedMovement> {
+  return record(em, movement, null);
+}
+
+/**
+ * `recordMovement` as the transaction's last statement, committed in the same round trip: the
+ * statement and every lock wait in it are first bounded to `withinMs` (the time left before the
+ * route lock's deadline), and the COMMIT runs right behind it in PostgreSQL, or not at all if it
+ * failed. Only for run-movement.ts, whose transaction commits next whatever happens.
+ */
+export async function recordMovementAndCommit(
+  em: SqlEntityManager,
+  movement: Movement,
+  withinMs: number,
+): Promise<RecordedMovement> {
+  return record(em, movement, withinMs);
+}
+
+async function record(
+  em: SqlEntityManager,
+  movement: Movement,
+  commitWithinMs: number | null,
+): Promise<RecordedMovement> {
   assertBalanced(movement.legs);
   // A zero leg (no commission, say) records nothing; leaving it out keeps the ledger lean.
   const legs = movement.legs.filter((leg) => leg.amountMinor !== 0n);
@@ -25,7 +47,12 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
   // so it stays out of the hashed ledger row; an operator's key stays on the row it attributes.
   const ledgerKey = movement.operator ? (movement.idempotencyKey ?? null) : null;
   const apiKey = movement.operator ? null : (movement.idempotencyKey ?? null);
-  const row = await insertMovement(em, { movement, legs, deltas, ledgerKey, apiKey });
+  if (commitWithinMs !== null) await setBounds(em, commitWithinMs);
+  const row = await insertMovement(
+    em,
+    { movement, legs, deltas, ledgerKey, apiKey },
+    { commit: commitWithinMs !== null },
+  );
   if (!row) throw new Error("the transaction insert returned no row");
   tallyMovement(em, movement); // for metrics after COMMIT (metrics/recorded-movements.ts)
   return { id: toId(row.id), createdAt: new Date(row.created_at) };

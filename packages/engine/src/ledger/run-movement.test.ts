@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTestEngine, holdWalletRow, type TestEngine } from "@purse/testing";
+import { createTestEngine, holdWalletRow, openSession, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
@@ -157,6 +157,37 @@ describe("runMovement: no movement commits after its route lock expired", () => 
     expect(late?.n).toBe(0);
   });
 
+  it("bounds a transfer's ledger write, sent with its COMMIT, by the time left: nothing commits late", async () => {
+    const input = {
+      walletFrom: "U100000010",
+      walletTo: "U100000020",
+      amount: "3.00",
+      idempotencyKey: "held-key",
+    };
+    const before = { from: await balance(engine, "U100000010"), count: await transactionCount(engine) };
+    // Another session books the same Idempotency-Key and keeps its transaction open: the transfer
+    // finds no prior request (uncommitted), locks its wallets, then its ledger write waits on the key.
+    const holder = await openSession(engine.database.url);
+    await holder.query(
+      `insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
+       select 1, 'held-key', max(id), 'another request', now() from transactions`,
+    );
+    const started = Date.now();
+    const refused = await outcome(transferFunds(deps, acme, input));
+    const elapsed = Date.now() - started;
+    await holder.rollback();
+    expect(refused).toBe(busy);
+    expect(elapsed).toBeLessThan(ttlMs);
+    expect(await balance(engine, "U100000010")).toBe(before.from);
+    expect(await transactionCount(engine)).toBe(before.count);
+
+    const retried = await transferFunds(deps, acme, input);
+    expect(retried.replayed).toBe(false);
+    // 3.00 plus the 1 % + 0.10 commission
+    expect(await balance(engine, "U100000010")).toBe(before.from - 313n);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
   it("leaves no bound on the pooled connection after the movement", async () => {
     await transferFunds(deps, acme, { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" });
     const settings = await firstRow(
@@ -192,12 +223,12 @@ describe("runMovement round trips", () => {
     return sent;
   }
 
-  it("moves a transfer in three round trips: BEGIN leaves with one statement of bounds, replay lookup and wallet locks", async () => {
+  it("moves a transfer in two round trips: BEGIN with bounds, replay lookup and wallet locks; the ledger write with its COMMIT", async () => {
     const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
     // The warm-up parses `begin` and the hot statements on the connection (prepared-pg-client.ts).
     await transferFunds(engine.deps, acme, { ...input, paymentId: "rt-warm-up" });
-    // begin + bounds + prior lookup + wallet row locks; the movement; commit
-    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(3);
+    // begin + bounds + prior lookup + wallet row locks; bounds + the movement + commit
+    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(2);
     // begin + bounds + prior lookup (found) + wallet row locks; commit
     expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(2);
   });

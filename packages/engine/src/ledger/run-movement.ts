@@ -10,6 +10,8 @@ import {
   boundTransactionLockingWallets,
   type IdempotencyKeys,
 } from "./bound-transaction.ts";
+import type { Movement, RecordedMovement } from "./movement.ts";
+import { recordMovementAndCommit } from "./record-movement.ts";
 import type { WalletRecord } from "./wallet-store.ts";
 
 /** What subscribers and webhooks are told after commit. */
@@ -18,6 +20,16 @@ export type MovementChange = Parameters<typeof announce>[1];
 export interface Moved<Result> {
   readonly result: Result;
   readonly change: MovementChange;
+}
+
+/**
+ * What a plan's `move` may answer instead of recording the movement itself, when the ledger write
+ * is its last statement: the pipeline records `movement` and sends the COMMIT in the same round
+ * trip (ledger/record-movement.ts, `recordMovementAndCommit`), then `answer`s with what it got.
+ */
+export interface Recording<Result> {
+  readonly record: Movement;
+  answer(recorded: RecordedMovement): Moved<Result>;
 }
 
 export interface LockOwner {
@@ -50,14 +62,15 @@ export interface MovementPlan<Checked, Result> {
    */
   readonly lockWallets?: readonly string[];
   /**
-   * Inside the transaction: lock rows in id order, apply the rules, `recordMovement`. `wallets`
-   * holds the `lockWallets` found (empty without them).
+   * Inside the transaction: lock rows in id order, apply the rules, `recordMovement` (or answer a
+   * `Recording` when the ledger write is the last statement). `wallets` holds the `lockWallets`
+   * found (empty without them).
    */
   move(
     em: SqlEntityManager,
     checked: Checked,
     wallets: ReadonlyMap<string, WalletRecord>,
-  ): Promise<Moved<Result>>;
+  ): Promise<Moved<Result> | Recording<Result>>;
 }
 
 const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
@@ -68,13 +81,15 @@ const maxAttempts = 3;
 /**
  * The one pipeline every money movement runs through:
  * rate limit → checks → route lock → transaction (bounds + prior-request lookup [+ the wallet
- * row locks] → move → deadline check) → COMMIT → announce. A unique-key race (another request committed the same
+ * row locks] → move → deadline check [→ the ledger write with the COMMIT]) → COMMIT → announce. A unique-key race (another request committed the same
  * external id or idempotency key first) runs the transaction again, which then sees the winner.
  *
  * No movement commits after its route lock may have expired (contract, "Route lock"): every lock
  * wait and statement is bounded by the time left before the lock's deadline less a margin, and
- * the transaction rolls back instead of committing once that point has passed. Hitting the bound
- * answers SERVICE_BUSY (503): nothing moved, the client may retry.
+ * the transaction rolls back instead of committing once that point has passed. A movement whose
+ * last statement is its ledger write (a `Recording`) sends it with the COMMIT behind it, the write
+ * bounded by the time then left: PostgreSQL commits right after it, or not at all. Hitting the
+ * bound answers SERVICE_BUSY (503): nothing moved, the client may retry.
  */
 export async function runMovement<Checked, Result>(
   deps: EngineDependencies,
@@ -140,10 +155,14 @@ async function transactUntil<Checked, Result>(
         if (prior !== null && plan.idempotency)
           return { result: plan.idempotency.replay(prior), change: null, moved: [] };
         const tally = openTally(em);
-        const { result, change } = await plan.move(em, checked, wallets);
+        const moved = await plan.move(em, checked, wallets);
         // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
-        if (Date.now() >= commitBy) throw new PurseError("SERVICE_BUSY");
-        return { result, change, moved: tally };
+        const leftMs = commitBy - Date.now();
+        if (leftMs <= 0) throw new PurseError("SERVICE_BUSY");
+        if (!("record" in moved)) return { ...moved, moved: tally };
+        // The ledger write, bounded by the time left, with the COMMIT behind it: nothing may follow.
+        const recorded = await recordMovementAndCommit(em, moved.record, leftMs);
+        return { ...moved.answer(recorded), moved: tally };
       });
     } catch (error) {
       if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");

@@ -1,6 +1,6 @@
 import pg from "pg";
-import { BeginThenQuery, beginStatement, isPlainBegin } from "./begin-then-query.ts";
-import { statementName } from "./sql.ts";
+import { type BoundStatement, beginStatement, commitStatement, PipelinedQuery } from "./pipelined-query.ts";
+import { namedStatement } from "./sql.ts";
 
 /**
  * The `pg` connection class of Purse's pool: a statement whose text was declared with a name
@@ -8,9 +8,12 @@ import { statementName } from "./sql.ts";
  * connection parses and plans it once and afterwards only binds and executes it. Every other
  * statement goes out as the driver sends it.
  *
- * A plain `begin` is held back and leaves with the transaction's first statement when that one is
- * a named statement this connection has already parsed: one round trip instead of two (see
- * begin-then-query.ts). Any other first statement sends the `begin` on its own first, as before.
+ * Statements whose answer nobody waits for travel with the next one (pipelined-query.ts): a plain
+ * `begin` and a "sent-with-next" statement (a transaction's bounds) are answered at once and held,
+ * then leave in the same write as the transaction's next statement; a "commits" statement takes
+ * the transaction's COMMIT along, and the `commit` the transaction then sends is answered here.
+ * Only statements this connection has already parsed are pipelined; the first use of each goes
+ * out on its own.
  *
  * Kysely hands the driver `client.query(text, values)` and keeps its `pg` client private, and
  * MikroORM builds the pool itself; `Client` is the pool option (`pg.Pool`'s documented
@@ -18,46 +21,114 @@ import { statementName } from "./sql.ts";
  * this needs PgBouncer 1.21 or later with `max_prepared_statements` above zero (docs/deploy.md).
  */
 export class PreparedPgClient extends pg.Client {
-  /** A `begin` was answered but not yet sent: it goes out with the next statement. */
-  heldBegin = false;
+  /** Answered but not yet sent: they go out with the next statement. */
+  held: BoundStatement[] = [];
+  /** The transaction's COMMIT already went out with its last statement. */
+  committedAhead = false;
 }
-
-/** What `begin` answers when it is held back (kysely and MikroORM only await it). */
-const heldBeginResult = { command: "BEGIN", rowCount: null, oid: 0, rows: [], fields: [] };
 
 interface ParsedConnection {
   readonly parsedStatements: Record<string, string | undefined>;
 }
 
+type Send = (this: PreparedPgClient, ...sent: unknown[]) => Promise<unknown>;
+
+/** What a held statement answers (kysely and MikroORM only await `begin`; bounds' rows are unused). */
+function answered(command: string): Promise<unknown> {
+  return Promise.resolve({ command, rowCount: null, oid: 0, rows: [], fields: [] });
+}
+
+function isPlain(text: string, values: unknown, command: "begin" | "commit" | "rollback"): boolean {
+  return text === command && (values === undefined || (Array.isArray(values) && values.length === 0));
+}
+
 PreparedPgClient.prototype.query = function query(this: PreparedPgClient, ...args: unknown[]) {
   const [config, values, callback] = args;
   // Looked up on each call, not kept: a test may wrap the prototype's query to count statements.
-  const send = pg.Client.prototype.query as (...sent: unknown[]) => unknown;
+  const send = pg.Client.prototype.query as unknown as Send;
   if (typeof config !== "string" || typeof values === "function" || callback !== undefined)
     return send.apply(this, args);
   const parsed = (this as unknown as { connection: ParsedConnection }).connection.parsedStatements;
-  if (isPlainBegin(config, values)) {
+
+  if (isPlain(config, values, "begin")) {
     // The first `begin` of a connection is prepared under its name; later ones wait for a partner.
     if (parsed[beginStatement.name] !== beginStatement.text) return send.call(this, { ...beginStatement });
-    this.heldBegin = true;
-    return Promise.resolve(heldBeginResult);
+    this.held = [{ name: beginStatement.name, values: [] }];
+    return answered("BEGIN");
   }
-  const name = statementName(config);
-  if (!this.heldBegin)
-    return name === undefined ? send.apply(this, args) : send.call(this, { name, text: config, values });
-  this.heldBegin = false;
-  if (name !== undefined && parsed[name] === config && Array.isArray(values)) {
-    return new Promise((resolve, reject) => {
-      send.call(
-        this,
-        new BeginThenQuery({ name, text: config, values }, (error: Error | null, result: unknown) =>
-          error ? reject(error) : resolve(result),
-        ),
-      );
-    });
+  if (isPlain(config, values, "commit") || isPlain(config, values, "rollback")) {
+    return endTransaction(this, send, config === "commit");
   }
-  // Not fusable (unnamed, not parsed here yet, or COMMIT/ROLLBACK right away): `begin` first.
-  return (send.call(this, { ...beginStatement }) as Promise<unknown>).then(() =>
-    name === undefined ? send.apply(this, args) : send.call(this, { name, text: config, values }),
-  );
+
+  const statement = namedStatement(config);
+  if (statement === undefined || parsed[statement.name] !== config || !Array.isArray(values)) {
+    // Not pipelined (unnamed, or not parsed here yet): whatever is held goes first.
+    return sendHeld(this, send).then(() =>
+      statement === undefined
+        ? send.apply(this, args)
+        : send.call(this, { name: statement.name, text: config, values }),
+    );
+  }
+  if (statement.role === "sent-with-next") {
+    this.held.push({ name: statement.name, values });
+    return answered("SELECT");
+  }
+  const commitAfter = statement.role === "commits" && parsed[commitStatement.name] === commitStatement.text;
+  return pipeline(this, send, { name: statement.name, text: config, values }, commitAfter).then((result) => {
+    if (commitAfter) this.committedAhead = true;
+    return result;
+  });
 } as pg.Client["query"];
+
+/** Sends `statement` with everything held before it (and the COMMIT after it, if asked), in one write. */
+function pipeline(
+  client: PreparedPgClient,
+  send: Send,
+  statement: { name: string; text: string; values: unknown[] },
+  commitAfter: boolean,
+): Promise<unknown> {
+  const before = client.held;
+  client.held = [];
+  return new Promise((resolve, reject) => {
+    void send.call(
+      client,
+      new PipelinedQuery(statement, { before, commitAfter }, (error, result) =>
+        error ? reject(error) : resolve(result),
+      ),
+    );
+  });
+}
+
+/** Sends what is held, if anything, in one write: its last statement carries the others. */
+async function sendHeld(client: PreparedPgClient, send: Send): Promise<void> {
+  const last = client.held.at(-1);
+  if (last === undefined) return;
+  const parsed = (client as unknown as { connection: ParsedConnection }).connection.parsedStatements;
+  client.held = client.held.slice(0, -1);
+  await pipeline(
+    client,
+    send,
+    { name: last.name, text: parsed[last.name] ?? "", values: [...last.values] },
+    false,
+  );
+}
+
+/**
+ * COMMIT or ROLLBACK. A transaction that never reached the server (its `begin` still held) ends
+ * here; one whose COMMIT already went out with its last statement is answered here; a rollback of
+ * such a transaction is a caller's bug, refused loudly since nothing can undo the commit.
+ */
+function endTransaction(client: PreparedPgClient, send: Send, commit: boolean): Promise<unknown> {
+  if (client.held[0]?.name === beginStatement.name) {
+    client.held = [];
+    return answered(commit ? "COMMIT" : "ROLLBACK");
+  }
+  // Bounds still held would end with the transaction anyway (SET LOCAL).
+  client.held = [];
+  if (client.committedAhead) {
+    client.committedAhead = false;
+    if (commit) return answered("COMMIT");
+    return Promise.reject(new Error("a transaction committed with its last statement cannot be rolled back"));
+  }
+  return commit ? send.call(client, { ...commitStatement }) : send.call(client, "rollback");
+}

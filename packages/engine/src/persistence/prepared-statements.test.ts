@@ -7,7 +7,7 @@ import { issueToken } from "../auth/issue-token.ts";
 import { boundTransaction } from "../ledger/bound-transaction.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
-import { BeginThenQuery } from "./begin-then-query.ts";
+import { PipelinedQuery } from "./pipelined-query.ts";
 import { nameStatement, rows, sql } from "./sql.ts";
 
 /** The `pg` the MikroORM driver loaded, to see what it really sends. */
@@ -49,7 +49,7 @@ describe("named prepared statements on the hot path", () => {
   });
   afterAll(() => engine.close());
 
-  it("sends a transfer's BEGIN with its bounds and wallet locks, then its ledger write, by name; COMMIT as text", async () => {
+  it("sends a transfer as two named exchanges: BEGIN with bounds and wallet locks; the ledger write with its COMMIT", async () => {
     const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" };
     // Every connection of the pool parses `begin` and the statements once before they are fused.
     for (let warm = 0; warm < 12; warm += 1)
@@ -60,11 +60,10 @@ describe("named prepared statements on the hot path", () => {
       sent,
     );
     // The first statement carries the transaction's BEGIN (begin-then-query.ts).
-    expect(sent[0]).toBeInstanceOf(BeginThenQuery);
+    expect(sent[0]).toBeInstanceOf(PipelinedQuery);
     expect(names).toEqual([
       "purse_bounds_wallets", // bounds, prior request and wallet locks in one statement
-      "purse_record_movement",
-      undefined, // commit
+      "purse_record_movement_commit", // fresh bounds before it and the COMMIT behind it, one write
     ]);
   });
 
@@ -116,7 +115,7 @@ describe("named prepared statements on the hot path", () => {
         }),
       sent,
     );
-    expect(sent[0]).toBeInstanceOf(BeginThenQuery);
+    expect(sent[0]).toBeInstanceOf(PipelinedQuery);
     const marker = `fused-${Date.now()}`;
     await expect(
       engine.deps.db.em().transactional(async (em) => {

@@ -4,6 +4,16 @@ import { type RawBuilder, sql } from "kysely";
 export { sql };
 
 /**
+ * How a named statement travels (prepared-pg-client.ts):
+ * - "answered": on its own, its rows awaited (every named statement unless said otherwise);
+ * - "sent-with-next": its rows are not needed, so it is held and leaves in the same write as the
+ *   transaction's next statement (a transaction's bounds);
+ * - "commits": the transaction's COMMIT leaves in the same write, right behind it. Only for the
+ *   last statement of a transaction whose caller commits next, whatever it does in between.
+ */
+export type StatementRole = "answered" | "sent-with-next" | "commits";
+
+/**
  * Runs a kysely `sql` query inside the EntityManager's transaction (if any) and returns its rows.
  * With `prepareAs`, the statement is sent as a named prepared statement on PostgreSQL (see
  * `nameStatement`): each connection parses and plans it once, then only binds and executes it.
@@ -12,11 +22,12 @@ export async function rows<Row>(
   em: SqlEntityManager,
   query: RawBuilder<Row>,
   prepareAs?: string,
+  role: StatementRole = "answered",
 ): Promise<Row[]> {
   const kysely = em.getKysely();
   if (prepareAs === undefined) return (await query.execute(kysely)).rows;
   const compiled = query.compile(kysely);
-  nameStatement(prepareAs, compiled.sql);
+  nameStatement(prepareAs, compiled.sql, role);
   return (await kysely.executeQuery(compiled)).rows;
 }
 
@@ -24,33 +35,42 @@ export async function firstRow<Row>(
   em: SqlEntityManager,
   query: RawBuilder<Row>,
   prepareAs?: string,
+  role?: StatementRole,
 ): Promise<Row | undefined> {
-  return (await rows(em, query, prepareAs))[0];
+  return (await rows(em, query, prepareAs, role))[0];
 }
 
-/** SQL text → statement name, for the connection class (prepared-pg-client.ts) to look up. */
-const statementNames = new Map<string, string>();
+/** SQL text → statement name and role, for the connection class (prepared-pg-client.ts) to look up. */
+const statementsByText = new Map<string, NamedStatement>();
 const statementTexts = new Map<string, string>();
+
+export interface NamedStatement {
+  readonly name: string;
+  readonly role: StatementRole;
+}
 
 /**
  * Declares `text` as the one SQL text of the prepared statement `name`. Kysely and MikroORM send
  * every statement unnamed (parsed and planned on each call), and pass the driver only the text and
  * the values, so the name travels by this map: the PostgreSQL connection class sends a known text
- * under its name. A name is bound to one text for the life of the process: a query whose text
- * varies (a list spliced in, an optional clause) must not be named, and throws here if it is.
+ * under its name. A name is bound to one text (and one role) for the life of the process: a query
+ * whose text varies (a list spliced in, an optional clause) must not be named, and throws here.
  */
-export function nameStatement(name: string, text: string): void {
-  if (statementNames.get(text) === name) return;
+export function nameStatement(name: string, text: string, role: StatementRole = "answered"): void {
+  const declared = statementsByText.get(text);
+  if (declared?.name === name && declared.role === role) return;
   const known = statementTexts.get(name);
   if (known !== undefined && known !== text)
     throw new Error(`the prepared statement ${name} was given a second SQL text`);
+  if (declared !== undefined)
+    throw new Error(`the SQL text of ${declared.name} was declared again as ${name} (${role})`);
   statementTexts.set(name, text);
-  statementNames.set(text, name);
+  statementsByText.set(text, { name, role });
 }
 
-/** The name `text` was declared under, if any. */
-export function statementName(text: string): string | undefined {
-  return statementNames.get(text);
+/** The name and role `text` was declared under, if any. */
+export function namedStatement(text: string): NamedStatement | undefined {
+  return statementsByText.get(text);
 }
 
 /** PostgreSQL `bigint` arrives as a string (pg) or a bigint (PGlite); money stays a bigint. */

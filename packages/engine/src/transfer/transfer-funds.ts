@@ -3,7 +3,6 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { parseAmount } from "../money/index.ts";
@@ -48,7 +47,7 @@ export async function transferFunds(
       replay: (id): TransferResult => ({ id, message: transferSucceeded, replayed: true }),
     },
     lockWallets: [request.walletFrom, request.walletTo],
-    async move(em, _checked, wallets) {
+    async move(_em, _checked, wallets) {
       const walletFrom = wallets.get(request.walletFrom) ?? null;
       const walletTo = wallets.get(request.walletTo) ?? null;
       if (walletFrom && walletFrom.userId !== actor.userId)
@@ -59,36 +58,38 @@ export async function transferFunds(
       const split = splitPayment("transfer", amountMinor, currency.commission.transfer);
       checkOperationLimits("transfer", currency, amountMinor, receiver, split.creditMinor, sender);
       checkFunds("transfer", sender, split.debitMinor);
-      const { id } = await recordMovement(em, {
-        userId: actor.userId,
-        type: TransactionType.TRANSFER,
-        status: TransactionStatus.SUCCESS,
-        label: labels[actor.role],
-        walletFromId: sender.id,
-        walletToId: receiver.id,
-        currencyId: currency.id,
-        amountMinor,
-        commissionMinor: split.feeMinor,
-        amountFromMinor: split.debitMinor,
-        amountToMinor: split.creditMinor,
-        externalId: request.paymentId,
-        idempotencyKey: request.idempotencyKey,
-        requestHash: request.fingerprint,
-        description: request.description,
-        legs: [
-          { account: "wallet", walletId: sender.id, amountMinor: -split.debitMinor },
-          { account: "wallet", walletId: receiver.id, amountMinor: split.creditMinor },
-          { account: "fee", amountMinor: split.feeMinor },
-        ],
-      });
       return {
-        result: { id, message: transferSucceeded, replayed: false },
-        change: {
-          transactionId: id,
-          userIds: [sender.userId, receiver.userId],
+        record: {
+          userId: actor.userId,
           type: TransactionType.TRANSFER,
           status: TransactionStatus.SUCCESS,
+          label: labels[actor.role],
+          walletFromId: sender.id,
+          walletToId: receiver.id,
+          currencyId: currency.id,
+          amountMinor,
+          commissionMinor: split.feeMinor,
+          amountFromMinor: split.debitMinor,
+          amountToMinor: split.creditMinor,
+          externalId: request.paymentId,
+          idempotencyKey: request.idempotencyKey,
+          requestHash: request.fingerprint,
+          description: request.description,
+          legs: [
+            { account: "wallet", walletId: sender.id, amountMinor: -split.debitMinor },
+            { account: "wallet", walletId: receiver.id, amountMinor: split.creditMinor },
+            { account: "fee", amountMinor: split.feeMinor },
+          ],
         },
+        answer: ({ id }) => ({
+          result: { id, message: transferSucceeded, replayed: false },
+          change: {
+            transactionId: id,
+            userIds: [sender.userId, receiver.userId],
+            type: TransactionType.TRANSFER,
+            status: TransactionStatus.SUCCESS,
+          },
+        }),
       };
     },
   });
