@@ -6,7 +6,9 @@ import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
+import { routeLockKey } from "../locks/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
+import { MemoryRateLimiter } from "../rate-limit/index.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { recordMovement } from "./record-movement.ts";
 import { runMovement } from "./run-movement.ts";
@@ -196,6 +198,60 @@ describe("runMovement: no movement commits after its route lock expired", () => 
         current_setting('statement_timeout') as statement`,
     );
     expect(settings).toEqual({ lock: "0", statement: "0" });
+  });
+});
+
+describe("runMovement: the rate limit, charged while the lock is asked for", () => {
+  let engine: TestEngine;
+  beforeAll(async () => {
+    engine = await createTestEngine();
+  });
+  afterAll(() => engine.close());
+
+  it("answers a spent budget before a held lock, and a refused call keeps no lock", async () => {
+    const deps: EngineDependencies = {
+      ...engine.deps,
+      rateLimiter: new MemoryRateLimiter({ limitPerMinute: 1 }),
+    };
+    let release = (): void => undefined;
+    const holding = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first call spends the budget and holds the route lock while it waits.
+    const first = deps.routeLock.run([routeLockKey("transfer", 1, "held")], 5_000, () => holding);
+    const locked = runMovement(deps, {
+      operation: "transfer",
+      rateLimitKeys: [1],
+      lock: { owner: 1, fingerprint: "held" },
+      async move() {
+        throw new Error("must not run");
+      },
+    });
+    expect(await outcome(locked)).toBe("ROUTE_LOCKED 422 Route locked to avoid duplication");
+    // Budget spent and lock held: the rate limit answers, as when it was charged first.
+    const limited = runMovement(deps, {
+      operation: "transfer",
+      rateLimitKeys: [1],
+      lock: { owner: 1, fingerprint: "held" },
+      async move() {
+        throw new Error("must not run");
+      },
+    });
+    expect(await outcome(limited)).toMatch(/^RATE_LIMITED /);
+    release();
+    await first;
+    // Refused by the budget, the call released the lock it was given: the same call, with budget, runs.
+    const again = await outcome(
+      runMovement(engine.deps, {
+        operation: "transfer",
+        rateLimitKeys: [1],
+        lock: { owner: 1, fingerprint: "held" },
+        async move() {
+          return { result: "moved", change: { transactionId: 0, userIds: [], type: 1, status: 3 } };
+        },
+      }),
+    );
+    expect(again).toBe("ok");
   });
 });
 

@@ -98,7 +98,6 @@ export async function runMovement<Checked, Result>(
   const metrics = deps.metrics ?? noEngineMetrics;
   try {
     const outcome = await lockAndTransact(deps, plan);
-    if (outcome.change) announce(deps, outcome.change);
     if (outcome.moved.length > 0) metrics.movementCommitted(plan.operation, outcome.moved);
     return outcome.result;
   } catch (error) {
@@ -119,14 +118,41 @@ async function lockAndTransact<Checked, Result>(
   deps: EngineDependencies,
   plan: MovementPlan<Checked, Result>,
 ): Promise<Outcome<Result>> {
-  for (const key of plan.rateLimitKeys ?? []) await deps.rateLimiter.consume(key, plan.operation);
+  const limited = consumeRateLimits(deps, plan.operation, plan.rateLimitKeys ?? []);
+  // With checks to pass first, the budget is charged before them; without, it is charged while the
+  // lock is asked for (both requests leave together), and a refusal still answers first.
+  if (plan.check) await limited;
   const checked = plan.check ? await plan.check() : (undefined as Checked);
   const ttlMs = deps.options.routeLockTtlMs;
   // Taken before the lock is asked for: the lock cannot expire before `now + ttl` from here.
   const commitBy = Date.now() + ttlMs - commitMarginMs(ttlMs);
   const { owner, fingerprint } = typeof plan.lock === "function" ? plan.lock(checked) : plan.lock;
   const lockKey = routeLockKey(plan.operation, owner, fingerprint);
-  return deps.routeLock.run([lockKey], ttlMs, () => transactUntil(deps, plan, checked, commitBy));
+  try {
+    return await deps.routeLock.run([lockKey], ttlMs, async () => {
+      await limited;
+      const outcome = await transactUntil(deps, plan, checked, commitBy);
+      // Told while the lock is still held, so the release can leave with the announcement.
+      if (outcome.change) announce(deps, outcome.change);
+      return outcome;
+    });
+  } catch (error) {
+    await limited; // a rate-limit refusal answers before a lock refusal, as when it came first
+    throw error;
+  }
+}
+
+/** Charges each budget in order; a refusal stops there. Never rejects unobserved. */
+function consumeRateLimits(
+  deps: EngineDependencies,
+  operation: string,
+  keys: readonly (string | number)[],
+): Promise<void> {
+  const consumed = (async () => {
+    for (const key of keys) await deps.rateLimiter.consume(key, operation);
+  })();
+  consumed.catch(() => undefined);
+  return consumed;
 }
 
 /**

@@ -98,7 +98,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
     limitPerMinute: config.rateLimitPerMinute,
     ...(prefix ? { prefix } : {}),
   });
-  const events = redisEventBus(config.redisUrl, prefix);
+  const events = redisEventBus(config.redisUrl, prefix, clients);
   const revocations = redisRevocationChannel(config.redisUrl, clients, prefix);
   return {
     routeLock,

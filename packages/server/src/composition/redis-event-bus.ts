@@ -14,8 +14,10 @@ const channelOf = (prefix: string | undefined, userId: number) =>
 export function redisEventBus(
   redisUrl: string,
   prefix?: string,
+  /** Clients to publish on (the coordination's own, so a PUBLISH can share a write); else its own. */
+  shared?: readonly Redis[],
 ): TransactionEventBus & { close(): Promise<void> } {
-  const publishers = createRedisClients(redisUrl);
+  const publishers = shared ?? createRedisClients(redisUrl);
   const subscribers = createRedisClients(redisUrl).map((client) => {
     // A duplicate copies the options but not the error listener: without one, ioredis prints a
     // stack trace for every reconnect attempt while a node is down. The original is not needed.
@@ -70,8 +72,13 @@ export function redisEventBus(
       const message = JSON.stringify(event);
       const channels = [...new Set(event.userIds)].map((userId) => channelOf(prefix, userId));
       for (const publisher of publishers) {
-        // A movement touches two users: both PUBLISHes leave in one socket write (one pipeline),
-        // not one each. Socket writes are the largest share of a transfer's CPU (docs/benchmark.md).
+        // A movement touches two users: both PUBLISHes leave in one socket write, not one each
+        // (socket writes weigh on a transfer's CPU, docs/benchmark.md). A client that
+        // auto-pipelines batches them with whatever else leaves in this turn (the lock's release).
+        if (publisher.options.enableAutoPipelining) {
+          for (const channel of channels) publisher.publish(channel, message).catch(() => undefined);
+          continue;
+        }
         const pipeline = publisher.pipeline();
         for (const channel of channels) pipeline.publish(channel, message);
         pipeline.exec().catch(() => undefined);
@@ -81,7 +88,8 @@ export function redisEventBus(
       return eventStream(listeners, userId, signal, hooks);
     },
     async close() {
-      await Promise.allSettled([...publishers, ...subscribers].map((client: Redis) => client.quit()));
+      const owned = shared ? subscribers : [...publishers, ...subscribers];
+      await Promise.allSettled(owned.map((client: Redis) => client.quit()));
     },
   };
 }

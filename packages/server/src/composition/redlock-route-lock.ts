@@ -1,6 +1,7 @@
 import type { RouteLock } from "@purse/engine";
 import { PurseError } from "@purse/engine";
 import { ExecutionError, Redlock, ResourceLockedError } from "@sesamecare-oss/redlock";
+import { ensureCommands } from "@sesamecare-oss/redlock/build/scripts.js";
 import type { Redis } from "ioredis";
 
 export interface RedlockRouteLockOptions {
@@ -17,6 +18,10 @@ export class RedlockRouteLock implements RouteLock {
   readonly #prefix: string;
 
   constructor(clients: readonly Redis[], options: RedlockRouteLockOptions = {}) {
+    // Redlock defines its scripts on a client at first use; a client that auto-pipelines copies
+    // the scripts it knows into each pipeline it opens, so a pipeline opened before that first use
+    // (by the rate limit's script, say) would lack them. Defined here, every pipeline has them.
+    for (const client of clients) ensureCommands(client);
     this.#redlock = new Redlock([...clients], { retryCount: 0, automaticExtensionThreshold: 0 });
     this.#redlock.on("error", () => {
       // Failed votes are judged in acquire(); the event would only duplicate them.
