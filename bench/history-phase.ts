@@ -1,7 +1,7 @@
 import { loadavg } from "node:os";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { readHistoryFilter } from "../packages/engine/src/transactions/history-filter.ts";
-import { historyQueries } from "../packages/engine/src/transactions/transaction-search-store.ts";
+import { historyQueries } from "../packages/engine/src/transactions/history-store.ts";
 import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
 import { growLedger, historyMerchant } from "./history-load.ts";
 import { explain, resetStatementStats, statementStats } from "./history-probe.ts";
