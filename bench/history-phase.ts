@@ -1,15 +1,26 @@
+import { loadavg } from "node:os";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import pg from "pg";
 import { readHistoryFilter } from "../packages/engine/src/transactions/history-filter.ts";
-import { historyQueries } from "../packages/engine/src/transactions/transaction-search-store.ts";
+import { historyQueries } from "../packages/engine/src/transactions/history-store.ts";
 import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
 import { growLedger, historyMerchant } from "./history-load.ts";
+import { explain, resetStatementStats, statementStats } from "./history-probe.ts";
 import { drive, type LoadResult } from "./load.ts";
 import { startPurse } from "./purse-process.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 export interface HistoryFigures {
-  readonly sizes: { readonly transactions: number; readonly load: LoadResult; readonly loadMs: number }[];
+  readonly sizes: {
+    readonly transactions: number;
+    /** The `purse` build measured (PURSE_BENCH_HISTORY_BINS), or "" for this checkout's. */
+    readonly bin: string;
+    readonly load: LoadResult;
+    readonly loadMs: number;
+    /** Purse's own CPU (user + system) per answered request. */
+    readonly cpuPerRequestMs: number;
+    /** The 1-minute load average when the size's load ended. */
+    readonly loadAverage: number;
+  }[];
   readonly audit: string;
   /** EXPLAIN (ANALYZE, BUFFERS) at the largest size: the query before the rewrite, and as it runs now. */
   readonly explainBefore: string;
@@ -42,26 +53,18 @@ export async function measureHistory(
       await growLedger(database, loaded, size);
       loaded = size;
       const loadMs = performance.now() - started;
-      const server = await startPurse(environment(database));
-      try {
-        const token = await merchantToken(server.url);
-        const target = {
-          url: server.url,
-          method: "GET" as const,
-          path: `/api/transactions/histories?${new URLSearchParams(
-            Object.entries(input).map(([key, value]) => [key, String(value)]),
-          )}`,
-          request: () => ({ headers: { authorization: `Bearer ${token}` } }),
-        };
-        await drive([target], connections, 1);
-        const load = await drive([target], connections, seconds);
+      // PURSE_BENCH_HISTORY_BINS: builds of `purse` (bin/purse.js paths, say before and after a
+      // change) measured one after the other on the same ledger, so their ratios share one run.
+      for (const bin of historyBins) {
+        const measured = await measureSize(database, environment(database), bin, input, connections, seconds);
+        const { load, cpuPerRequestMs, loadAverage } = measured;
         console.log(
-          `  ${size} transactions (loaded in ${(loadMs / 1000).toFixed(1)} s): ${load.perSecond.toFixed(0)}/s, p50 ${load.p50} ms, p99 ${load.p99} ms (${load.refused} refused, ${load.errors} errors)`,
+          `  ${size} transactions${bin ? ` (${bin})` : ""} (loaded in ${(loadMs / 1000).toFixed(1)} s): ${load.perSecond.toFixed(0)}/s, p50 ${load.p50} ms, p99 ${load.p99} ms, Purse CPU ${cpuPerRequestMs.toFixed(2)} ms/request (${load.refused} refused, ${load.errors} errors, load ${loadAverage.toFixed(1)})`,
         );
-        figures.push({ transactions: size, load, loadMs });
-      } finally {
-        await server.stop();
+        console.log(`    PostgreSQL per statement:\n      ${measured.statements.join("\n      ")}`);
+        figures.push({ transactions: size, bin: bin ?? "", load, loadMs, cpuPerRequestMs, loadAverage });
       }
+      if (process.env["PURSE_BENCH_EXPLAIN_EACH"]) await explainRequest(db, database.url, input);
     }
     const report = await auditLedger(db);
     const audit = report.ok ? `balanced (${report.transactions} transactions)` : "BREACHED";
@@ -79,9 +82,70 @@ export async function measureHistory(
     console.log(`  ledger ${audit}`);
     return { sizes: figures, audit, explainBefore, explainAfter };
   } finally {
-    await database.drop();
+    // PURSE_BENCH_KEEP_DATABASE=1 leaves the loaded ledger for EXPLAINs by hand (psql).
+    if (process.env["PURSE_BENCH_KEEP_DATABASE"]) console.log(`  kept database ${database.name}`);
+    else await database.drop();
   }
 }
+
+const historyBins: (string | undefined)[] = process.env["PURSE_BENCH_HISTORY_BINS"]?.split(",") ?? [
+  undefined,
+];
+
+type HistoryInput = Parameters<typeof readHistoryFilter>[0];
+
+/** One build of Purse under load at one ledger size: latency, its CPU, PostgreSQL's statements. */
+async function measureSize(
+  database: ScratchDatabase,
+  env: Record<string, string>,
+  bin: string | undefined,
+  input: HistoryInput,
+  connections: number,
+  seconds: number,
+) {
+  const server = await startPurse(env, undefined, bin);
+  try {
+    const token = await merchantToken(server.url);
+    const target = {
+      url: server.url,
+      method: "GET" as const,
+      path: `/api/transactions/histories?${new URLSearchParams(
+        Object.entries(input).map(([key, value]) => [key, String(value)]),
+      )}`,
+      request: () => ({ headers: { authorization: `Bearer ${token}` } }),
+    };
+    await drive([target], connections, 1);
+    await resetStatementStats(database.url);
+    const cpuBefore = await server.cpuMs();
+    const load = await drive([target], connections, seconds);
+    const cpuPerRequestMs = ((await server.cpuMs()) - cpuBefore) / Math.max(1, load.ok);
+    const loadAverage = loadavg()[0] ?? 0;
+    return { load, cpuPerRequestMs, loadAverage, statements: await statementStats(database.url) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Every statement of one history request, EXPLAINed as sent: the count, the page, the token lookup. */
+async function explainRequest(
+  db: Awaited<ReturnType<typeof openDatabase>>,
+  url: string,
+  input: HistoryInput,
+): Promise<void> {
+  const queries = historyQueries(historyMerchant, readHistoryFilter(input));
+  for (const [name, query] of Object.entries(queries)) {
+    const compiled = query.compile(db.em().getKysely());
+    console.log(`    EXPLAIN ${name}:\n${await explain(url, compiled.sql, compiled.parameters)}`);
+  }
+  console.log(`    EXPLAIN token lookup:\n${await explain(url, tokenLookup, [])}`);
+}
+
+/** findLiveToken's statement (auth/credential-store.ts) for the newest token. */
+const tokenLookup = `
+  select t.user_id, t.client_id, t.scope, u.role, t.expires_at
+  from access_tokens t join users u on u.id = t.user_id
+  where t.token_hash = (select token_hash from access_tokens order by created_at desc limit 1)
+    and t.revoked_at is null and t.expires_at > now()`;
 
 /** The history page as it ran before `touchedBy` (transactions/transaction-search-store.ts). */
 const beforeRewrite = `
@@ -95,20 +159,6 @@ const beforeRewrite = `
   where (wf.user_id = $1 or wt.user_id = $1)
     and t.created_at >= $2 and t.created_at < to_timestamp($3::double precision / 1000)
   order by t.created_at desc, t.id desc limit 20 offset 0`;
-
-async function explain(url: string, text: string, parameters: readonly unknown[]): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const result = await client.query<{ "QUERY PLAN": string }>(
-      `explain (analyze, buffers, costs off) ${text}`,
-      [...parameters],
-    );
-    return result.rows.map((row) => row["QUERY PLAN"]).join("\n");
-  } finally {
-    await client.end();
-  }
-}
 
 async function merchantToken(url: string): Promise<string> {
   const response = await fetch(`${url}/token`, {

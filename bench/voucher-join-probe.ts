@@ -8,7 +8,7 @@
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import pg from "pg";
 import { readHistoryFilter } from "../packages/engine/src/transactions/history-filter.ts";
-import { historyQueries } from "../packages/engine/src/transactions/transaction-search-store.ts";
+import { historyQueries } from "../packages/engine/src/transactions/history-store.ts";
 import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
 import { growLedger, historyMerchant } from "./history-load.ts";
 import { createScratchDatabase } from "./scratch-database.ts";

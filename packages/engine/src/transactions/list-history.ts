@@ -5,7 +5,7 @@ import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import { type HistoryInput, readHistoryFilter } from "./history-filter.ts";
-import { countHistory, findHistoryPage, type HistoryRow } from "./transaction-search-store.ts";
+import { type HistoryRow, readHistory } from "./history-store.ts";
 
 export interface HistoryItemView {
   readonly id: number;
@@ -36,8 +36,8 @@ export interface HistoryPage {
 
 /**
  * A merchant's transactions, newest first: every one that touched one of the merchant's wallets.
- * The same search as the GraphQL and tRPC transaction search (`searchConditions`), projected as
- * the specification's history items and paged by number.
+ * The same filter as the GraphQL and tRPC transaction search (`searchConditions`), projected as
+ * the specification's history items and paged by number (history-store.ts).
  */
 export async function listHistory(
   deps: EngineDependencies,
@@ -46,9 +46,7 @@ export async function listHistory(
 ): Promise<HistoryPage> {
   requireAccess(actor, ["merchant"]);
   const filter = readHistoryFilter(input);
-  const em = deps.db.em();
-  const total = await countHistory(em, actor.userId, filter);
-  const found = await findHistoryPage(em, actor.userId, filter);
+  const { total, rows: found } = await readHistory(deps.db.em(), actor.userId, filter);
   return {
     items: found.map(itemView),
     meta: {

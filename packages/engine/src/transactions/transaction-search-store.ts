@@ -1,6 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, rows, sql } from "../persistence/sql.ts";
-import type { HistoryFilter } from "./history-filter.ts";
+import { rows, sql } from "../persistence/sql.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 /**
@@ -10,6 +9,7 @@ import type { TransactionFilter } from "./transaction-filter.ts";
  * user's own history, never the size of the table. Written as `t.id in (...)` next to the caller's
  * own conditions: `(wf.user_id = … or wt.user_id = …)` alone cannot use an index, and PostgreSQL
  * then reads every transaction of the period (docs/benchmark.md, "History as the ledger grows").
+ * The history (history-store.ts) takes this further: the same scans as a `union` of the rows.
  */
 export function touchedBy(userId: number, from?: Date | null, until?: Date | null, untilInclusive = false) {
   const period = sql.join(
@@ -59,66 +59,6 @@ export function searchConditions(userId: number, filter: TransactionFilter) {
     ],
     sql` and `,
   );
-}
-
-/** A history item as read: amounts in minor units of the transaction's currency. */
-export interface HistoryRow {
-  id: string;
-  type: number;
-  status: number;
-  wallet_from: string | null;
-  wallet_to: string | null;
-  currency_code: string;
-  precession: number;
-  amount_from_minor: string;
-  amount_to_minor: string;
-  delta_minor: string;
-  description: string;
-  additional: string;
-  voucher_number: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-/** The two statements of a history page (exported so the benchmark can EXPLAIN them as run). */
-export function historyQueries(userId: number, filter: HistoryFilter) {
-  const where = searchConditions(userId, filter);
-  return {
-    count: sql<{ total: string }>`select count(*) as total ${from} where ${where}`,
-    page: sql<HistoryRow>`
-      select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to,
-        c.code as currency_code, c.precession,
-        t.amount_from_minor, t.amount_to_minor,
-        (case when wf.user_id = ${userId} then -t.amount_from_minor else 0 end
-          + case when wt.user_id = ${userId} then t.amount_to_minor else 0 end) as delta_minor,
-        t.description, t.additional, v.number as voucher_number, t.created_at, t.updated_at
-      ${from} where ${where}
-      order by t.created_at desc, t.id desc
-      limit ${filter.perPage} offset ${(filter.page - 1) * filter.perPage}`,
-  };
-}
-
-/** The search's tables, and the voucher a voucher activation redeemed. */
-const from = sql`${searchedTransactions}
-  left join vouchers v on v.activation_transaction_id = t.id`;
-
-/** How many transactions a history filter finds for `userId`. */
-export async function countHistory(
-  em: SqlEntityManager,
-  userId: number,
-  filter: HistoryFilter,
-): Promise<number> {
-  const counted = await firstRow(em, historyQueries(userId, filter).count);
-  return Number(counted?.total ?? 0);
-}
-
-/** One page of `userId`'s history, newest first. */
-export function findHistoryPage(
-  em: SqlEntityManager,
-  userId: number,
-  filter: HistoryFilter,
-): Promise<HistoryRow[]> {
-  return rows(em, historyQueries(userId, filter).page);
 }
 
 /** A transaction as the search lists it. */

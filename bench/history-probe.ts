@@ -1,0 +1,64 @@
+import pg from "pg";
+
+/**
+ * What one history request costs PostgreSQL, per statement: pg_stat_statements over the scratch
+ * database only, reset before the load and read after it, so each ledger size gets its own figures
+ * (time per call, rows, buffers) and the size where a statement's cost grows stands out.
+ */
+export async function resetStatementStats(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    await client.query("create extension if not exists pg_stat_statements");
+    await client.query(
+      "select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)",
+    );
+  });
+}
+
+/** The statements run since the reset, the costliest first, one line each. */
+export async function statementStats(url: string): Promise<string[]> {
+  return withClient(url, async (client) => {
+    const result = await client.query<{
+      calls: string;
+      mean: number;
+      max: number;
+      plan: number;
+      rows: string;
+      hit: string;
+      read: string;
+      query: string;
+    }>(
+      `select calls, mean_exec_time as mean, max_exec_time as max, mean_plan_time as plan,
+         rows, shared_blks_hit as hit, shared_blks_read as read, query
+       from pg_stat_statements
+       where dbid = (select oid from pg_database where datname = current_database()) and calls >= 10
+       order by total_exec_time desc limit 6`,
+    );
+    return result.rows.map((row) => {
+      const calls = Number(row.calls);
+      const per = (value: string) => (Number(value) / calls).toFixed(0);
+      const text = row.query.replace(/\s+/g, " ").slice(0, 90);
+      return `${calls} calls, ${row.mean.toFixed(2)} ms/call (max ${row.max.toFixed(1)}, plan ${row.plan.toFixed(2)}), ${per(row.rows)} rows, ${per(row.hit)} hit + ${per(row.read)} read blocks/call: ${text}`;
+    });
+  });
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of one statement, as Purse sends it (same text, same parameters). */
+export async function explain(url: string, text: string, parameters: readonly unknown[]): Promise<string> {
+  return withClient(url, async (client) => {
+    const result = await client.query<{ "QUERY PLAN": string }>(
+      `explain (analyze, buffers, costs off) ${text}`,
+      [...parameters],
+    );
+    return result.rows.map((row) => row["QUERY PLAN"]).join("\n");
+  });
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
