@@ -11,12 +11,12 @@ export async function resetStatementStats(url: string): Promise<void> {
     await client.query(
       "select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)",
     );
-  });
+  }).catch(() => undefined); // without the module preloaded there is nothing to reset (statementStats says so)
 }
 
 /** The statements run since the reset, the costliest first, one line each. */
 export async function statementStats(url: string): Promise<string[]> {
-  return withClient(url, async (client) => {
+  const stats = withClient(url, async (client) => {
     const result = await client.query<{
       calls: string;
       mean: number;
@@ -40,6 +40,9 @@ export async function statementStats(url: string): Promise<string[]> {
       return `${calls} calls, ${row.mean.toFixed(2)} ms/call (max ${row.max.toFixed(1)}, plan ${row.plan.toFixed(2)}), ${per(row.rows)} rows, ${per(row.hit)} hit + ${per(row.read)} read blocks/call: ${text}`;
     });
   });
+  return stats.catch((error: Error) => [
+    `no per-statement figures: ${error.message} (shared_preload_libraries = 'pg_stat_statements' enables them)`,
+  ]);
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of one statement, as Purse sends it (same text, same parameters). */
