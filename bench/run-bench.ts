@@ -93,8 +93,9 @@ function purseEnvironment(database: ScratchDatabase): Record<string, string> {
     PURSE_RATE_LIMIT_PER_MINUTE: "1000000",
     PURSE_WEBHOOK_WORKER: "off",
     PURSE_REDIS_PREFIX: database.name,
-    // As the Dockerfile and the systemd unit set it (docs/deploy.md, "Memory").
+    // As the Dockerfile and the systemd unit set them (docs/deploy.md, "Memory").
     MALLOC_MMAP_THRESHOLD_: "1048576",
+    NODE_OPTIONS: "--max-old-space-size=256",
   };
 }
 
