@@ -85,6 +85,11 @@ async function purseDatabase(): Promise<ScratchDatabase> {
   return database;
 }
 
+/** Node 22 needs the flag for AsyncLocalStorage without promise hooks; Node 24 has it and refuses it. */
+const nodeOptions = process.versions.node.startsWith("22.")
+  ? "--max-old-space-size=256 --experimental-async-context-frame"
+  : "--max-old-space-size=256";
+
 function purseEnvironment(database: ScratchDatabase): Record<string, string> {
   return {
     DATABASE_URL: database.url,
@@ -93,9 +98,9 @@ function purseEnvironment(database: ScratchDatabase): Record<string, string> {
     PURSE_RATE_LIMIT_PER_MINUTE: "1000000",
     PURSE_WEBHOOK_WORKER: "off",
     PURSE_REDIS_PREFIX: database.name,
-    // As the Dockerfile and the systemd unit set them (docs/deploy.md, "Memory").
+    // As the Dockerfile sets them (docs/deploy.md, "Memory" and "Node's AsyncLocalStorage").
     MALLOC_MMAP_THRESHOLD_: "1048576",
-    NODE_OPTIONS: "--max-old-space-size=256",
+    NODE_OPTIONS: nodeOptions,
   };
 }
 
