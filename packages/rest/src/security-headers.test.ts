@@ -11,18 +11,26 @@ async function headersOf(app: ReturnType<typeof Fastify>, url: string) {
   return rest;
 }
 
+/** An app with helmet registered as Purse registered it per request before the headers were computed once. */
+async function helmetPerRequest(
+  strictTransportSecurity: false | { maxAge: number; includeSubDomains: boolean },
+) {
+  const app = Fastify();
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: false,
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "no-referrer" },
+    strictTransportSecurity,
+  });
+  return app;
+}
+
 describe("security headers computed once", () => {
   for (const production of [false, true]) {
     it(`${production ? "production" : "development"}: every answer carries exactly the headers helmet set per request`, async () => {
       const strictTransportSecurity = production ? { maxAge: 31_536_000, includeSubDomains: true } : false;
-      const before = Fastify();
-      await before.register(fastifyHelmet, {
-        global: true,
-        contentSecurityPolicy: false,
-        frameguard: { action: "deny" },
-        referrerPolicy: { policy: "no-referrer" },
-        strictTransportSecurity,
-      });
+      const before = await helmetPerRequest(strictTransportSecurity);
       const after = Fastify();
       registerSecurityHeaders(after, { production });
       for (const app of [before, after]) app.get("/plain", async () => ({ ok: true }));
@@ -38,14 +46,7 @@ describe("security headers computed once", () => {
   it("the hosted page's scope: the same headers as before, its policy with a fresh nonce per answer", async () => {
     const nonceless = (policy: unknown) => String(policy).replace(/'nonce-[0-9a-f]+'/g, "'nonce'");
     const page = async (_request: unknown, reply: FastifyReply) => ({ nonce: reply.cspNonce?.script });
-    const before = Fastify();
-    await before.register(fastifyHelmet, {
-      global: true,
-      contentSecurityPolicy: false,
-      frameguard: { action: "deny" },
-      referrerPolicy: { policy: "no-referrer" },
-      strictTransportSecurity: false,
-    });
+    const before = await helmetPerRequest(false);
     before.get("/page", payPageHelmet, page);
     const after = Fastify();
     registerSecurityHeaders(after, { production: false });

@@ -40,6 +40,22 @@ export async function setBounds(em: SqlEntityManager, boundMs: number): Promise<
   await firstRow(em, sql`select ${settings}`, "purse_bounds", "sent-with-next");
 }
 
+/**
+ * Where a prior request may be recorded. Operator keys live on their ledger rows; a user's
+ * payment_id too (unique for good), and the Idempotency-Key in idempotency_keys until it is
+ * pruned (migration 0008).
+ */
+function priorCandidates(keys: Omit<PriorKeys, "operator">, operator: boolean) {
+  return operator
+    ? sql`select id, request_hash from transactions
+          where operator is not null and idempotency_key = ${keys.idempotencyKey}`
+    : sql`select id, request_hash from transactions
+          where user_id = ${keys.userId} and external_id = ${keys.externalId}
+          union all
+          select transaction_id, request_hash from idempotency_keys
+          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}`;
+}
+
 /** The same bounds, and in the same statement the prior request `keys` name (or a row of nulls). */
 export async function setBoundsAndFindPrior(
   em: SqlEntityManager,
@@ -48,16 +64,7 @@ export async function setBoundsAndFindPrior(
 ): Promise<PriorRequest | undefined> {
   const settings = boundSettings(boundMs);
   const operator = keys.operator;
-  // Operator keys live on their ledger rows; a user's payment_id too (unique for good), and the
-  // Idempotency-Key in idempotency_keys until it is pruned (migration 0008).
-  const candidates = operator
-    ? sql`select id, request_hash from transactions
-          where operator is not null and idempotency_key = ${keys.idempotencyKey}`
-    : sql`select id, request_hash from transactions
-          where user_id = ${keys.userId} and external_id = ${keys.externalId}
-          union all
-          select transaction_id, request_hash from idempotency_keys
-          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}`;
+  const candidates = priorCandidates(keys, operator);
   return firstRow(
     em,
     sql<PriorRequest>`
@@ -91,11 +98,7 @@ export type PriorAndWalletRow = { prior_id: string | null; prior_request_hash: s
 export async function setBoundsFindPriorAndLockWallets(
   em: SqlEntityManager,
   boundMs: number,
-  keys: {
-    readonly userId: number;
-    readonly externalId: string | null;
-    readonly idempotencyKey: string | null;
-  },
+  keys: Omit<PriorKeys, "operator">,
   numbers: readonly string[],
 ): Promise<PriorAndWalletRow[]> {
   return rows(
@@ -103,13 +106,7 @@ export async function setBoundsFindPriorAndLockWallets(
     sql<PriorAndWalletRow>`
       with bounds as materialized (select ${boundSettings(boundMs)}),
       prior as materialized (
-        select id, request_hash from (
-          select id, request_hash from transactions
-          where user_id = ${keys.userId} and external_id = ${keys.externalId}
-          union all
-          select transaction_id, request_hash from idempotency_keys
-          where user_id = ${keys.userId} and key = ${keys.idempotencyKey}
-        ) as found
+        select id, request_hash from (${priorCandidates(keys, false)}) as found
         order by id limit 1
       ),
       locked as materialized (

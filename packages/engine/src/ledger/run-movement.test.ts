@@ -1,6 +1,12 @@
 import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTestEngine, holdWalletRow, openSession, type TestEngine } from "@purse/testing";
+import {
+  createTestEngine,
+  holdWalletRow,
+  type OpenSession,
+  openSession,
+  type TestEngine,
+} from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
@@ -10,6 +16,7 @@ import { routeLockKey } from "../locks/index.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { MemoryRateLimiter } from "../rate-limit/index.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
+import type { TransferInput } from "../transfer/transfer-request.ts";
 import { recordMovement } from "./record-movement.ts";
 import { runMovement } from "./run-movement.ts";
 import { TransactionStatus, TransactionType } from "./transaction-codes.ts";
@@ -62,25 +69,37 @@ describe("runMovement: no movement commits after its route lock expired", () => 
   });
   afterAll(() => engine.close());
 
-  it("refuses a transfer whose wallet row another session holds, within the lock's lifetime, moving nothing", async () => {
-    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "10.00" };
-    const before = { from: await balance(engine, "U100000010"), count: await transactionCount(engine) };
-    const holder = await holdWalletRow(engine.database.url, "U100000010");
+  /**
+   * While `hold` keeps another session's transaction open in the transfer's way, the transfer is
+   * refused busy before the route lock's lifetime ends (a retry cannot overtake a transfer still
+   * waiting) and moves nothing; once the holder rolls back, the retry moves it once.
+   */
+  async function refusedWhileHeldThenRetried(
+    input: TransferInput & { readonly walletFrom: string },
+    hold: () => Promise<OpenSession>,
+    debitMinor: bigint,
+  ): Promise<void> {
+    const before = { from: await balance(engine, input.walletFrom), count: await transactionCount(engine) };
+    const holder = await hold();
     const started = Date.now();
     const refused = await outcome(transferFunds(deps, acme, input));
     const elapsed = Date.now() - started;
     await holder.rollback();
     expect(refused).toBe(busy);
-    // Refused before the route lock's lifetime ends: a retry cannot overtake a transfer still waiting.
     expect(elapsed).toBeLessThan(ttlMs);
-    expect(await balance(engine, "U100000010")).toBe(before.from);
+    expect(await balance(engine, input.walletFrom)).toBe(before.from);
     expect(await transactionCount(engine)).toBe(before.count);
 
     const retried = await transferFunds(deps, acme, input);
     expect(retried.replayed).toBe(false);
-    // 10.00 plus the 1 % + 0.10 commission
-    expect(await balance(engine, "U100000010")).toBe(before.from - 1_020n);
+    expect(await balance(engine, input.walletFrom)).toBe(before.from - debitMinor);
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  }
+
+  it("refuses a transfer whose wallet row another session holds, within the lock's lifetime, moving nothing", async () => {
+    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "10.00" };
+    // 10.00 plus the 1 % + 0.10 commission
+    await refusedWhileHeldThenRetried(input, () => holdWalletRow(engine.database.url, "U100000010"), 1_020n);
   });
 
   it("debits once when an identical request arrives after the first one's lock expired", async () => {
@@ -166,28 +185,18 @@ describe("runMovement: no movement commits after its route lock expired", () => 
       amount: "3.00",
       idempotencyKey: "held-key",
     };
-    const before = { from: await balance(engine, "U100000010"), count: await transactionCount(engine) };
     // Another session books the same Idempotency-Key and keeps its transaction open: the transfer
     // finds no prior request (uncommitted), locks its wallets, then its ledger write waits on the key.
-    const holder = await openSession(engine.database.url);
-    await holder.query(
-      `insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
-       select 1, 'held-key', max(id), 'another request', now() from transactions`,
-    );
-    const started = Date.now();
-    const refused = await outcome(transferFunds(deps, acme, input));
-    const elapsed = Date.now() - started;
-    await holder.rollback();
-    expect(refused).toBe(busy);
-    expect(elapsed).toBeLessThan(ttlMs);
-    expect(await balance(engine, "U100000010")).toBe(before.from);
-    expect(await transactionCount(engine)).toBe(before.count);
-
-    const retried = await transferFunds(deps, acme, input);
-    expect(retried.replayed).toBe(false);
+    const holdKey = async () => {
+      const holder = await openSession(engine.database.url);
+      await holder.query(
+        `insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
+         select 1, 'held-key', max(id), 'another request', now() from transactions`,
+      );
+      return holder;
+    };
     // 3.00 plus the 1 % + 0.10 commission
-    expect(await balance(engine, "U100000010")).toBe(before.from - 313n);
-    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+    await refusedWhileHeldThenRetried(input, holdKey, 313n);
   });
 
   it("leaves no bound on the pooled connection after the movement", async () => {

@@ -27,8 +27,10 @@ export class PreparedPgClient extends pg.Client {
   committedAhead = false;
 }
 
-interface ParsedConnection {
-  readonly parsedStatements: Record<string, string | undefined>;
+/** Statement name → text of what this connection has parsed (pg's own bookkeeping). */
+function parsedOn(client: PreparedPgClient): Record<string, string | undefined> {
+  return (client as unknown as { connection: { parsedStatements: Record<string, string | undefined> } })
+    .connection.parsedStatements;
 }
 
 type Send = (this: PreparedPgClient, ...sent: unknown[]) => Promise<unknown>;
@@ -48,7 +50,7 @@ PreparedPgClient.prototype.query = function query(this: PreparedPgClient, ...arg
   const send = pg.Client.prototype.query as unknown as Send;
   if (typeof config !== "string" || typeof values === "function" || callback !== undefined)
     return send.apply(this, args);
-  const parsed = (this as unknown as { connection: ParsedConnection }).connection.parsedStatements;
+  const parsed = parsedOn(this);
 
   if (isPlain(config, values, "begin")) {
     // The first `begin` of a connection is prepared under its name; later ones wait for a partner.
@@ -103,7 +105,7 @@ function pipeline(
 async function sendHeld(client: PreparedPgClient, send: Send): Promise<void> {
   const last = client.held.at(-1);
   if (last === undefined) return;
-  const parsed = (client as unknown as { connection: ParsedConnection }).connection.parsedStatements;
+  const parsed = parsedOn(client);
   client.held = client.held.slice(0, -1);
   await pipeline(
     client,

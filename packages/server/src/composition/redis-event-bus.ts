@@ -71,18 +71,10 @@ export function redisEventBus(
     publish(event) {
       const message = JSON.stringify(event);
       const channels = [...new Set(event.userIds)].map((userId) => channelOf(prefix, userId));
-      for (const publisher of publishers) {
-        // A movement touches two users: both PUBLISHes leave in one socket write, not one each
-        // (socket writes weigh on a transfer's CPU, docs/benchmark.md). A client that
-        // auto-pipelines batches them with whatever else leaves in this turn (the lock's release).
-        if (publisher.options.enableAutoPipelining) {
-          for (const channel of channels) publisher.publish(channel, message).catch(() => undefined);
-          continue;
-        }
-        const pipeline = publisher.pipeline();
-        for (const channel of channels) pipeline.publish(channel, message);
-        pipeline.exec().catch(() => undefined);
-      }
+      // The clients auto-pipeline (redis-clients.ts): a movement's PUBLISHes leave in one write,
+      // with whatever else leaves in this turn (the route lock's release).
+      for (const publisher of publishers)
+        for (const channel of channels) publisher.publish(channel, message).catch(() => undefined);
     },
     subscribe(userId, signal) {
       return eventStream(listeners, userId, signal, hooks);
