@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -88,6 +88,28 @@ async function residentMb(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   const kilobytes = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return kilobytes ? Number(kilobytes) / 1024 : 0;
+}
+
+/**
+ * CPU time used so far by every PostgreSQL process on this machine (the server's backends and
+ * helpers), by process id: the difference of two readings is PostgreSQL's share of a phase.
+ */
+export async function postgresCpuMs(): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const comm = await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "");
+    if (comm.trim() === "postgres") used.set(pid, await cpuMsOf(pid));
+  }
+  return used;
+}
+
+/** What PostgreSQL used between two `postgresCpuMs` readings (a process started between counts whole). */
+export function postgresCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** utime + stime from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */

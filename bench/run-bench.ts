@@ -15,7 +15,14 @@ import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-
 import { summariseProfileDetail, summariseProfiles } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory } from "./history-phase.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
-import { cpuMsOf, freePort, type PurseProcess, startPurse } from "./purse-process.ts";
+import {
+  cpuMsOf,
+  freePort,
+  type PurseProcess,
+  postgresCpuBetween,
+  postgresCpuMs,
+  startPurse,
+} from "./purse-process.ts";
 import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
 
 const smoke = Boolean(process.env["PURSE_BENCH_SMOKE"]);
@@ -110,6 +117,8 @@ interface Figures {
   peakRssMb: number;
   /** Purse's CPU time (all threads) per answered transfer during the load, in ms. */
   cpuPerTransferMs: number;
+  /** PostgreSQL's CPU time (every process) per answered transfer during the same load, in ms. */
+  postgresCpuPerTransferMs: number;
   audit: string;
   twoProcesses: LoadResult;
   bare: LoadResult;
@@ -121,7 +130,18 @@ interface Figures {
 async function measurePurse(
   extraEnv: Record<string, string> = {},
   bin?: string,
-): Promise<Pick<Figures, "purse" | "readyAfterMs" | "peakRssMb" | "cpuPerTransferMs" | "audit" | "profile">> {
+): Promise<
+  Pick<
+    Figures,
+    | "purse"
+    | "readyAfterMs"
+    | "peakRssMb"
+    | "cpuPerTransferMs"
+    | "postgresCpuPerTransferMs"
+    | "audit"
+    | "profile"
+  >
+> {
   step("Purse: one process, POST /api/transaction/transfer with payment_id");
   const database = await purseDatabase();
   try {
@@ -132,16 +152,19 @@ async function measurePurse(
     // Purse's own CPU per answered request: far less sensitive to other work on the machine than
     // the rate, which is what it is compared by in the alternating phases.
     let cpuPerTransferMs = 0;
+    let postgresCpuPerTransferMs = 0;
     try {
       const targets = await purseTargets([server], randomBytes(3).toString("hex"));
       await drive(targets, connections, 1); // warm-up: pools, JIT, prepared statements
       server.sampleMemory();
       const cpuBefore = await server.cpuMs();
+      const postgresBefore = await postgresCpuMs();
       purse = await drive(targets, connections, seconds);
-      cpuPerTransferMs = (await server.cpuMs()) - cpuBefore;
-      cpuPerTransferMs /= Math.max(1, purse.ok + purse.refused);
+      const answered = Math.max(1, purse.ok + purse.refused);
+      cpuPerTransferMs = ((await server.cpuMs()) - cpuBefore) / answered;
+      postgresCpuPerTransferMs = postgresCpuBetween(postgresBefore, await postgresCpuMs()) / answered;
       console.log(
-        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms per transfer`,
+        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms, PostgreSQL CPU ${postgresCpuPerTransferMs.toFixed(2)} ms per transfer`,
       );
     } finally {
       await server.stop();
@@ -157,6 +180,7 @@ async function measurePurse(
       readyAfterMs: server.readyAfterMs,
       peakRssMb: server.peakRssMb(),
       cpuPerTransferMs,
+      postgresCpuPerTransferMs,
       audit,
       profile: profileDir ? await summariseProfiles(profileDir) : [],
     };
@@ -220,10 +244,13 @@ async function measureBare(): Promise<LoadResult> {
     };
     await drive([target], connections, 1);
     const cpuBefore = await cpuMsOf(child.pid);
+    const postgresBefore = await postgresCpuMs();
     const result = await drive([target], connections, seconds);
-    const cpuPerTransfer = ((await cpuMsOf(child.pid)) - cpuBefore) / Math.max(1, result.ok + result.refused);
+    const answered = Math.max(1, result.ok + result.refused);
+    const cpuPerTransfer = ((await cpuMsOf(child.pid)) - cpuBefore) / answered;
+    const postgresPerTransfer = postgresCpuBetween(postgresBefore, await postgresCpuMs()) / answered;
     console.log(
-      `  ${line("transfers", result)}; bare server CPU ${cpuPerTransfer.toFixed(2)} ms per transfer`,
+      `  ${line("transfers", result)}; bare server CPU ${cpuPerTransfer.toFixed(2)} ms, PostgreSQL CPU ${postgresPerTransfer.toFixed(2)} ms per transfer`,
     );
     return result;
   } finally {
@@ -317,6 +344,7 @@ function report(figures: Figures): string {
     `| start-up to /readyz 200 (migrated PostgreSQL) | ${figures.readyAfterMs.toFixed(0)} ms | < 1 500 ms |`,
     `| Purse peak RSS under load | ${figures.peakRssMb.toFixed(0)} MB | < 250 MB |`,
     `| Purse CPU per transfer (all threads) | ${figures.cpuPerTransferMs.toFixed(2)} ms | |`,
+    `| PostgreSQL CPU per Purse transfer (every process) | ${figures.postgresCpuPerTransferMs.toFixed(2)} ms | |`,
     `| ledger after the run | ${figures.audit} | balanced |`,
     ...(figures.profile.length > 0
       ? [
@@ -385,12 +413,12 @@ async function alternate(
   for (let round = 1; round <= rounds; round += 1) {
     for (const value of values) {
       // PURSE_BENCH_BIN alternates `purse` commands (two checkouts' builds), other variables the environment.
-      const { purse, peakRssMb, readyAfterMs, cpuPerTransferMs } =
+      const { purse, peakRssMb, readyAfterMs, cpuPerTransferMs, postgresCpuPerTransferMs } =
         variable === "PURSE_BENCH_BIN"
           ? await measurePurse({}, value)
           : await measurePurse({ [variable]: value });
       const load = loadavg()[0]?.toFixed(1);
-      const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB (load ${load})`;
+      const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer (PostgreSQL ${postgresCpuPerTransferMs.toFixed(2)} ms), p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB (load ${load})`;
       console.log(`  round ${round}, ${variable}=${value}: ${figure}`);
       results.set(value, [...(results.get(value) ?? []), figure]);
     }

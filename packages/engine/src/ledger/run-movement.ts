@@ -11,6 +11,7 @@ import {
   type IdempotencyKeys,
 } from "./bound-transaction.ts";
 import type { Movement, RecordedMovement } from "./movement.ts";
+import { planStatementsOnce } from "./movement-store.ts";
 import { recordMovementAndCommit } from "./record-movement.ts";
 import type { WalletRecord } from "./wallet-store.ts";
 
@@ -174,6 +175,7 @@ async function transactUntil<Checked, Result>(
     if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
     try {
       return await deps.db.em().transactional(async (em) => {
+        await planStatementsOnce(em);
         const keys = plan.idempotency?.keys ?? null;
         const { prior, wallets } = plan.lockWallets
           ? await boundTransactionLockingWallets(em, boundMs, keys, plan.lockWallets)

@@ -67,6 +67,28 @@ describe("named prepared statements on the hot path", () => {
     ]);
   });
 
+  it("plans a movement's statements once per connection and reuses that plan on every call", async () => {
+    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "1.00" };
+    // One after another: the pool hands the same idle connection back each time.
+    for (let call = 0; call < 12; call += 1)
+      await transferFunds(engine.deps, acme, { ...input, paymentId: `generic-plan-${call}` });
+    const plans = await engine.deps.db.em().transactional((em) =>
+      rows(
+        em,
+        sql<{ name: string; generic: string; custom: string }>`
+          select name, generic_plans::text as generic, custom_plans::text as custom
+          from pg_prepared_statements
+          where name in ('purse_bounds_wallets', 'purse_record_movement_commit') order by name`,
+      ),
+    );
+    expect(plans.map((plan) => plan.name)).toEqual(["purse_bounds_wallets", "purse_record_movement_commit"]);
+    for (const plan of plans) {
+      // PostgreSQL's own choice would plan these afresh (custom) on the first five calls at least.
+      expect(Number(plan.custom)).toBe(0);
+      expect(Number(plan.generic)).toBeGreaterThanOrEqual(10);
+    }
+  });
+
   it("sends the token lookup by name", async () => {
     const issued = await issueToken(engine.deps, {
       grantType: "client_credentials",
