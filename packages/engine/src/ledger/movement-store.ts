@@ -174,12 +174,12 @@ export async function insertMovement(
     em,
     sql<{ id: string | number; created_at: Date | string }>`
       with leg as (
-        select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor
+        select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor, leg.n
         from unnest(
           ${legs.map((leg) => leg.account)}::text[],
           ${legs.map((leg) => leg.walletId ?? null)}::bigint[],
           ${legs.map((leg) => leg.amountMinor.toString())}::bigint[]
-        ) as leg(account, wallet_id, amount_minor)
+        ) with ordinality as leg(account, wallet_id, amount_minor, n)
       ), head as (
         select id, chain_head from wallets where id in (select wallet_id from leg)
       ), draft as (
@@ -214,6 +214,8 @@ export async function insertMovement(
         select tx.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, tx.created_at,
           case when leg.wallet_id is null then null else ${walletLink} end
         from tx cross join leg left join head on head.id = leg.wallet_id
+        -- Posting ids follow the movement's legs, whatever join order the plan chose.
+        order by leg.n
       ), balances as (
         update wallets w
         set balance_minor = w.balance_minor + delta.amount_minor, chain_head = ${walletHead}, updated_at = now()

@@ -23,8 +23,24 @@ interface WireConnection {
   sync(): void;
 }
 
+/** A column of a RowDescription, as pg-protocol parses it. */
+interface FieldDescription {
+  readonly name: string;
+  readonly dataTypeID: number;
+  readonly format: string;
+}
+
+/** What pg's Result (lib/result.js) builds from a RowDescription to parse the rows that follow. */
+interface ResultLayout {
+  fields: readonly FieldDescription[];
+  _parsers: unknown[];
+  _prebuiltEmptyResultObject: object;
+}
+
 /** The parts of pg's Query (lib/query.js) this class builds on; @types/pg does not declare them. */
 interface PgQueryInternals {
+  readonly _result: ResultLayout;
+  _accumulateRows: boolean;
   submit(connection: WireConnection): Error | null;
   handleRowDescription(message: unknown): void;
   handleDataRow(message: unknown): void;
@@ -42,6 +58,22 @@ const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as {
 };
 
 /**
+ * Statement name → the row layout pg built from its first RowDescription. A named statement's
+ * columns do not change (PostgreSQL refuses to run it if they would), and pg would otherwise
+ * rebuild the layout, a parser lookup and a fresh object shape per column, on every call.
+ */
+const layouts = new Map<string, ResultLayout>();
+
+function sameColumns(known: readonly FieldDescription[], fields: readonly FieldDescription[]): boolean {
+  if (known.length !== fields.length) return false;
+  for (let index = 0; index < known.length; index += 1) {
+    const [a, b] = [known[index], fields[index]];
+    if (a?.name !== b?.name || a?.dataTypeID !== b?.dataTypeID || a?.format !== b?.format) return false;
+  }
+  return true;
+}
+
+/**
  * One statement sent in the same write, and answered under the same Sync, as the statements
  * around it: `before` (a held `begin`, a transaction's bounds) go first, the statement itself with
  * its Describe, then a `commit` if asked. PostgreSQL runs the messages in order inside one
@@ -54,6 +86,7 @@ const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as {
  * rows reach the caller: the others' replies are skipped, counted off by their CommandComplete.
  */
 export class PipelinedQuery extends PgQuery {
+  readonly #name: string;
   readonly #before: readonly BoundStatement[];
   readonly #commitAfter: boolean;
   /** Replies of `before` statements not yet seen to their end. */
@@ -66,6 +99,7 @@ export class PipelinedQuery extends PgQuery {
     callback: (error: Error | null, result: unknown) => void,
   ) {
     super(statement, callback);
+    this.#name = statement.name;
     this.#before = options.before;
     this.#commitAfter = options.commitAfter;
     this.#pendingBefore = options.before.length;
@@ -96,7 +130,19 @@ export class PipelinedQuery extends PgQuery {
   }
 
   override handleRowDescription(message: unknown): void {
-    if (this.#pendingBefore === 0) super.handleRowDescription(message);
+    if (this.#pendingBefore !== 0) return;
+    const { fields } = message as { fields: readonly FieldDescription[] };
+    const known = layouts.get(this.#name);
+    if (known !== undefined && sameColumns(known.fields, fields)) {
+      this._result.fields = known.fields;
+      this._result._parsers = known._parsers;
+      this._result._prebuiltEmptyResultObject = known._prebuiltEmptyResultObject;
+      this._accumulateRows = true; // a callback is always given, so pg would accumulate too
+      return;
+    }
+    super.handleRowDescription(message);
+    const { _parsers, _prebuiltEmptyResultObject } = this._result;
+    layouts.set(this.#name, { fields, _parsers, _prebuiltEmptyResultObject });
   }
 
   override handleDataRow(message: unknown): void {

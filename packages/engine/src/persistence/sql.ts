@@ -27,8 +27,9 @@ export async function rows<Row>(
   const kysely = em.getKysely();
   if (prepareAs === undefined) return (await query.execute(kysely)).rows;
   const compiled = query.compile(kysely);
-  nameStatement(prepareAs, compiled.sql, role);
-  return (await kysely.executeQuery(compiled)).rows;
+  // The declared text object, whose hash V8 has already computed: the connection looks it up again.
+  const text = nameStatement(prepareAs, compiled.sql, role);
+  return (await kysely.executeQuery({ ...compiled, sql: text })).rows;
 }
 
 export async function firstRow<Row>(
@@ -55,17 +56,25 @@ export interface NamedStatement {
  * the values, so the name travels by this map: the PostgreSQL connection class sends a known text
  * under its name. A name is bound to one text (and one role) for the life of the process: a query
  * whose text varies (a list spliced in, an optional clause) must not be named, and throws here.
+ * Answers the declared text.
  */
-export function nameStatement(name: string, text: string, role: StatementRole = "answered"): void {
-  const declared = statementsByText.get(text);
-  if (declared?.name === name && declared.role === role) return;
+export function nameStatement(name: string, text: string, role: StatementRole = "answered"): string {
+  // By name first: a hot statement's text (kilobytes, built afresh by each compile) is compared,
+  // not hashed, and the declared copy (hash already computed) is what travels on.
   const known = statementTexts.get(name);
-  if (known !== undefined && known !== text)
-    throw new Error(`the prepared statement ${name} was given a second SQL text`);
+  if (known !== undefined) {
+    if (known !== text) throw new Error(`the prepared statement ${name} was given a second SQL text`);
+    const declaredRole = statementsByText.get(known)?.role;
+    if (declaredRole !== role)
+      throw new Error(`the prepared statement ${name} was declared ${declaredRole}, now ${role}`);
+    return known;
+  }
+  const declared = statementsByText.get(text);
   if (declared !== undefined)
     throw new Error(`the SQL text of ${declared.name} was declared again as ${name} (${role})`);
   statementTexts.set(name, text);
   statementsByText.set(text, { name, role });
+  return text;
 }
 
 /** The name and role `text` was declared under, if any. */
