@@ -29,7 +29,7 @@ export async function rows<Row>(
   const compiled = query.compile(kysely);
   // The declared text object, whose hash V8 has already computed: the connection looks it up again.
   const text = nameStatement(prepareAs, compiled.sql, role);
-  return (await kysely.executeQuery({ ...compiled, sql: text })).rows;
+  return (await kysely.executeQuery<Row>({ ...compiled, sql: text })).rows;
 }
 
 export async function firstRow<Row>(

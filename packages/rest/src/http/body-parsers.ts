@@ -34,8 +34,10 @@ export async function registerBodies(app: FastifyInstance): Promise<void> {
   registerJsonBodies(app);
   await app.register(formBody, { parser: (text) => qs.parse(text, formOptions) });
   await registerMultipartBodies(app);
-  app.addHook("preValidation", async (request) => {
+  // Hooks with nothing to await take `done`: an async hook costs a promise per request.
+  app.addHook("preValidation", (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    done();
   });
 }
 
@@ -88,9 +90,14 @@ async function registerMultipartBodies(app: FastifyInstance): Promise<void> {
       headerPairs: 100,
     },
   });
-  app.addHook("preValidation", async (request) => {
-    if (!request.isMultipart() || typeof request.body !== "object" || request.body === null) return;
-    request.body = qs.parse(multipartFieldsAsQuery(request.body), formOptions);
+  app.addHook("preValidation", (request, _reply, done) => {
+    if (!request.isMultipart() || typeof request.body !== "object" || request.body === null) return done();
+    try {
+      request.body = qs.parse(multipartFieldsAsQuery(request.body), formOptions);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 }
 

@@ -6,11 +6,12 @@ import type { FastifyInstance } from "fastify";
  * It is never a valid value anywhere in this API: refuse it up front as the field's "not valid".
  */
 export function rejectNulCharacters(app: FastifyInstance): void {
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     for (const part of [request.params, request.query, request.body]) {
       const field = fieldWithNul(part);
-      if (field !== null) throw new PurseError("INVALID_VALUE", field);
+      if (field !== null) return done(new PurseError("INVALID_VALUE", field));
     }
+    done();
   });
 }
 

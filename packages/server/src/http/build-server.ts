@@ -31,8 +31,9 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     // fastify's own 503 body; the shutdown sweep closes each connection once it is idle.
     return503OnClosing: false,
   });
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    done(null, payload);
   });
   installErrorHandling(app);
   // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.

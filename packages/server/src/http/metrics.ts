@@ -11,7 +11,7 @@ import type { PurseMetrics } from "../metrics/index.ts";
  */
 export function registerMetrics(app: FastifyInstance, metrics: PurseMetrics, token?: string): void {
   const { registry, httpLatency } = metrics;
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     httpLatency.observe(
       {
         method: request.method,
@@ -20,6 +20,7 @@ export function registerMetrics(app: FastifyInstance, metrics: PurseMetrics, tok
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   const onRequest = token === undefined ? [] : [requireBearer(token)];
   app.get("/metrics", { schema: { hide: true }, onRequest }, async (_request, reply) =>
