@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import type { HistoryFilter } from "./history-filter.ts";
+import { readSnapshot } from "./read-snapshot.ts";
 
 /** A history item as read: amounts in minor units of the transaction's currency. */
 export interface HistoryRow {
@@ -91,24 +92,15 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
   };
 }
 
-/**
- * The total and one page of `userId`'s history, newest first, from one read-only snapshot (the
- * total always counts the page's transactions). Parallel query is off for this transaction only
- * (`set local`, which PgBouncer's transaction mode keeps, unlike a session `set`): a history read
- * touches a few hundred rows, and starting workers for it costs more than the read.
- */
+/** The total and one page of `userId`'s history, newest first, from one snapshot (read-snapshot.ts). */
 export function readHistory(
   em: SqlEntityManager,
   userId: number,
   filter: HistoryFilter,
 ): Promise<{ total: number; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
-  return em.transactional(
-    async (tx) => {
-      await sql`set local max_parallel_workers_per_gather = 0`.execute(tx.getKysely());
-      const counted = await firstRow(tx, queries.count);
-      return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page) };
-    },
-    { isolationLevel: "repeatable read", readOnly: true },
-  );
+  return readSnapshot(em, async (tx) => {
+    const counted = await firstRow(tx, queries.count);
+    return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page) };
+  });
 }

@@ -11,6 +11,7 @@ import {
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
+import { readSnapshot } from "./read-snapshot.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 import { findSearchPage, findSearchTotals } from "./transaction-search-store.ts";
 
@@ -76,12 +77,11 @@ export async function searchTransactions(
     throw new PurseError("OUT_OF_RANGE", "first", { min: 1, max: 100 });
   }
   const filter = readSearch(search);
-  const em = deps.db.em();
-  const found = await findSearchPage(em, actor.userId, filter, {
-    limit: page.first + 1,
-    afterId: page.afterId,
-  });
-  const totals = await findSearchTotals(em, actor.userId, filter);
+  // One snapshot: the totals always count the page's transactions.
+  const { found, totals } = await readSnapshot(deps.db.em(), async (tx) => ({
+    found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
+    totals: await findSearchTotals(tx, actor.userId, filter),
+  }));
   return {
     nodes: found.slice(0, page.first).map((row) => {
       const precession = Number(row.precession);
