@@ -92,6 +92,10 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
   };
 }
 
+/** A history's two statements, named per filter shape (sql.ts, `StatementFamily`). */
+const historyCount = { family: "purse_history_count" };
+const historyPage = { family: "purse_history_page" };
+
 /** The total and one page of `userId`'s history, newest first, from one snapshot (read-snapshot.ts). */
 export function readHistory(
   em: SqlEntityManager,
@@ -99,8 +103,12 @@ export function readHistory(
   filter: HistoryFilter,
 ): Promise<{ total: number; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
-  return readSnapshot(em, async (tx) => {
-    const counted = await firstRow(tx, queries.count);
-    return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page) };
-  });
+  return readSnapshot(
+    em,
+    async (tx) => {
+      const counted = await firstRow(tx, queries.count, historyCount);
+      return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, historyPage) };
+    },
+    { planNamedOnce: true },
+  );
 }

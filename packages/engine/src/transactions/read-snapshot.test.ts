@@ -1,8 +1,9 @@
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
+import { listHistory } from "./list-history.ts";
 import { readSnapshot } from "./read-snapshot.ts";
 import { searchTransactions } from "./transaction-search.ts";
 
@@ -50,5 +51,27 @@ describe("a history or search read sees one snapshot", () => {
     const counted = found.totals.reduce((sum, total) => sum + total.count, 0);
     expect(listed).toBeGreaterThan(0);
     expect(counted).toBe(listed);
+  });
+
+  it("plans a history's statements once per connection and filter shape, then reuses the plan", async () => {
+    const period = { startDate: "2020-01-01", endDate: "2099-12-31", itemsPerPage: 20 };
+    const twoFilters = [period, { ...period, type: 1 }];
+    // One after another: the pool hands the same idle connection back each time.
+    for (let call = 0; call < 8; call += 1)
+      for (const filter of twoFilters) await listHistory(engine.deps, acme, { ...filter, page: 1 });
+    const plans = await engine.deps.db.em().transactional((em) =>
+      rows(
+        em,
+        sql<{ name: string; generic: string; custom: string }>`
+          select name, generic_plans::text as generic, custom_plans::text as custom
+          from pg_prepared_statements where name like 'purse_history_%' order by name`,
+      ),
+    );
+    // A count and a page for each of the two filter shapes.
+    expect(plans).toHaveLength(4);
+    for (const plan of plans) {
+      expect(Number(plan.custom)).toBe(0);
+      expect(Number(plan.generic)).toBeGreaterThanOrEqual(8);
+    }
   });
 });

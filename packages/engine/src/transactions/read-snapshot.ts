@@ -11,10 +11,17 @@ import { sql } from "../persistence/sql.ts";
 export function readSnapshot<T>(
   em: SqlEntityManager,
   read: (tx: SqlEntityManager) => Promise<T>,
+  options: { planNamedOnce?: boolean } = {},
 ): Promise<T> {
+  // With planNamedOnce, the snapshot's named statements reuse one plan per connection (as a
+  // movement's do, ledger/movement-store.ts `planStatementsOnce`): planning the history's page
+  // cost PostgreSQL more than running it (docs/benchmark.md). Unnamed statements are planned on
+  // every call either way.
+  const planMode = options.planNamedOnce ? "force_generic_plan" : "auto";
   return em.transactional(
     async (tx) => {
-      await sql`set local max_parallel_workers_per_gather = 0`.execute(tx.getKysely());
+      await sql`select set_config('max_parallel_workers_per_gather', '0', true),
+        set_config('plan_cache_mode', ${planMode}, true)`.execute(tx.getKysely());
       return read(tx);
     },
     { isolationLevel: "repeatable read", readOnly: true },
