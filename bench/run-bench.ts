@@ -484,7 +484,7 @@ if (only === "token-cache") {
   const tpcb = await measureTpcb();
   step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
   const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);
-  const text = report({ ...purse, twoProcesses, bare, pgledger, tpcb }) + historyReport(history);
+  const text = `${report({ ...purse, twoProcesses, bare, pgledger, tpcb })}\n${historyReport(history)}`;
   console.log(`\n${text}`);
   if (!smoke) await writeResults(text);
 }
