@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import type { HistoryFilter } from "./history-filter.ts";
-import { readSnapshot } from "./read-snapshot.ts";
+import { readSnapshot } from "./snapshot-store.ts";
 
 /** A history item as read: amounts in minor units of the transaction's currency. */
 export interface HistoryRow {
@@ -96,7 +96,7 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
 const historyCount = { family: "purse_history_count" };
 const historyPage = { family: "purse_history_page" };
 
-/** The total and one page of `userId`'s history, newest first, from one snapshot (read-snapshot.ts). */
+/** The total and one page of `userId`'s history, newest first, from one snapshot (snapshot-store.ts). */
 export function readHistory(
   em: SqlEntityManager,
   userId: number,

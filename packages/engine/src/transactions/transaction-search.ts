@@ -11,7 +11,7 @@ import {
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { readSnapshot } from "./read-snapshot.ts";
+import { readSnapshot } from "./snapshot-store.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 import { findSearchPage, findSearchTotals } from "./transaction-search-store.ts";
 

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { listHistory } from "./list-history.ts";
-import { readSnapshot } from "./read-snapshot.ts";
+import { readSnapshot } from "./snapshot-store.ts";
 import { searchTransactions } from "./transaction-search.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
