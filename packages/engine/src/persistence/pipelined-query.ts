@@ -67,7 +67,8 @@ const layouts = new Map<string, ResultLayout>();
 function sameColumns(known: readonly FieldDescription[], fields: readonly FieldDescription[]): boolean {
   if (known.length !== fields.length) return false;
   for (let index = 0; index < known.length; index += 1) {
-    const [a, b] = [known[index], fields[index]];
+    const a = known[index];
+    const b = fields[index];
     if (a?.name !== b?.name || a?.dataTypeID !== b?.dataTypeID || a?.format !== b?.format) return false;
   }
   return true;

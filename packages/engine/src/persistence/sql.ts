@@ -24,15 +24,11 @@ export interface StatementFamily {
   readonly family: string;
 }
 
-const familyNames = new Map<string, string>();
-
+/** The name `text` was declared under, or its family's name for it (declared by `rows` next). */
 function familyMember({ family }: StatementFamily, text: string): string {
-  let name = familyNames.get(text);
-  if (name === undefined) {
-    name = `${family}_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
-    familyNames.set(text, name);
-  }
-  return name;
+  return (
+    namedStatement(text)?.name ?? `${family}_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`
+  );
 }
 
 /**

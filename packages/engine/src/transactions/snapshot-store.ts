@@ -17,11 +17,14 @@ export function readSnapshot<T>(
   // movement's do, ledger/movement-store.ts `planStatementsOnce`): planning the history's page
   // cost PostgreSQL more than running it (docs/benchmark.md). Unnamed statements are planned on
   // every call either way.
-  const planMode = options.planNamedOnce ? "force_generic_plan" : "auto";
+  const planOnce = options.planNamedOnce
+    ? sql`, set_config('plan_cache_mode', 'force_generic_plan', true)`
+    : sql``;
   return em.transactional(
     async (tx) => {
-      await sql`select set_config('max_parallel_workers_per_gather', '0', true),
-        set_config('plan_cache_mode', ${planMode}, true)`.execute(tx.getKysely());
+      await sql`select set_config('max_parallel_workers_per_gather', '0', true)${planOnce}`.execute(
+        tx.getKysely(),
+      );
       return read(tx);
     },
     { isolationLevel: "repeatable read", readOnly: true },
