@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import type { MovementChange } from "../ledger/run-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 
 /** Who runs an operator verb, and the key that makes running it twice harmless. */
 export interface OperatorRequest {
@@ -39,9 +39,7 @@ export function runOperatorMovement(
 ): Promise<OperatorMovementResult> {
   if (!operatorName.test(who.operator)) throw new PurseError("INVALID_VALUE", "operator");
   if (!keyText.test(who.key)) throw new PurseError("INVALID_VALUE", "key");
-  const fingerprint = createHash("sha256")
-    .update(JSON.stringify([verb, ...request]))
-    .digest("hex");
+  const fingerprint = sha256Hex(JSON.stringify([verb, ...request]));
   return runMovement<unknown, OperatorMovementResult>(deps, {
     operation: `operator-${verb}`,
     lock: { owner: "operator", fingerprint },

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 
 /**
  * Route locks keep two simultaneous identical calls from both running: the second is refused at
@@ -12,6 +12,6 @@ export interface RouteLock {
 
 /** Contract: the key is route + user + request fingerprint. */
 export function routeLockKey(route: string, userId: string | number, fingerprint: string): string {
-  const digest = createHash("sha256").update(fingerprint, "utf8").digest("hex").slice(0, 32);
+  const digest = sha256Hex(fingerprint).slice(0, 32);
   return `purse:lock:${route}:${userId}:${digest}`;
 }

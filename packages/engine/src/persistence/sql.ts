@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type RawBuilder, sql } from "kysely";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 
 export { sql };
 
@@ -26,9 +26,7 @@ export interface StatementFamily {
 
 /** The name `text` was declared under, or its family's name for it (declared by `rows` next). */
 function familyMember({ family }: StatementFamily, text: string): string {
-  return (
-    namedStatement(text)?.name ?? `${family}_${createHash("sha256").update(text).digest("hex").slice(0, 16)}`
-  );
+  return namedStatement(text)?.name ?? `${family}_${sha256Hex(text).slice(0, 16)}`;
 }
 
 /**

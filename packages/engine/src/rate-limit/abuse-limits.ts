@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import type { EngineDependencies } from "../engine-dependencies.ts";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 
 /**
  * Limits on calls that cost something before (or without) knowing the caller: each is checked
@@ -79,9 +79,7 @@ export async function limitPayerSignIn(
 
 /** Caller-chosen text becomes part of a Redis key: bounded and free of separators. */
 function keyPart(text: string): string {
-  return /^[\w.:@-]{1,64}$/.test(text)
-    ? text
-    : `h.${createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32)}`;
+  return /^[\w.:@-]{1,64}$/.test(text) ? text : `h.${sha256Hex(text).slice(0, 32)}`;
 }
 
 function pairKey(first: string, second: string): string {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 
 const prefixPattern = /^[a-z]{1,16}$/;
 
@@ -19,5 +20,5 @@ export function generateOpaqueToken(prefix = "pat"): string {
  * one indexed query.
  */
 export function hashOpaqueToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return sha256Hex(token);
 }

@@ -1,10 +1,13 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 
 const sha256HexPattern = /^[0-9a-f]{64}$/i;
 
-/** SHA-256 of the UTF-8 text, as lowercase hex (the form clients send and receive). */
+/**
+ * SHA-256 of the UTF-8 text, as lowercase hex (the form clients send and receive). One call, no
+ * Hash object: half the cost of createHash for the short texts hashed on every request.
+ */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 /**

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { optionalText, requiredText } from "../input/text-fields.ts";
 import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 
 /** The transfer as a client sends it; amounts may arrive as text or a bare number. */
 export interface TransferInput {
@@ -31,9 +31,7 @@ export function readTransferRequest(input: TransferInput): TransferRequest {
   const amount = normaliseDecimalText(checkAmountSyntax(input.amount, "amount"));
   const paymentId = optionalText(input.paymentId, "payment_id");
   const description = optionalText(input.description, "description") ?? "";
-  const fingerprint = createHash("sha256")
-    .update(JSON.stringify([walletFrom, walletTo, amount, description]))
-    .digest("hex");
+  const fingerprint = sha256Hex(JSON.stringify([walletFrom, walletTo, amount, description]));
   return {
     walletFrom,
     walletTo,

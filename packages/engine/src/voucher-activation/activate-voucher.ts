@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import { splitPayment } from "../commission/index.ts";
@@ -12,6 +11,7 @@ import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkOperationLimits } from "../operation/index.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 import { isUserBlocked } from "../user/user-store.ts";
 import { checkVoucherActivation } from "../voucher/index.ts";
 import { voucherCodeMatches } from "./voucher-code.ts";
@@ -52,9 +52,7 @@ export async function activateVoucher(
   const walletNumber = requiredText(input.walletTo, "wallet_to");
   const idempotencyKey = optionalText(input.idempotencyKey, "Idempotency-Key");
   const additional = optionalText(input.additional, "additional") ?? "";
-  const fingerprint = createHash("sha256")
-    .update(JSON.stringify([voucherNumber, walletNumber]))
-    .digest("hex");
+  const fingerprint = sha256Hex(JSON.stringify([voucherNumber, walletNumber]));
   return runMovement(deps, {
     operation: "voucher-activation",
     lock: { owner: actor.userId, fingerprint: voucherNumber },

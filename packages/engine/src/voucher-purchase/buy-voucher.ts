@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
@@ -9,6 +8,7 @@ import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 import { isUserBlocked } from "../user/user-store.ts";
 import { checkVoucherPurchase, purchasedType, VoucherStatus, voucherLifetimeMs } from "../voucher/index.ts";
 import { newVoucherCredentials, sealVoucherCode } from "../voucher-activation/voucher-code.ts";
@@ -41,9 +41,7 @@ export async function buyVoucher(
   const amount = normaliseDecimalText(checkAmountSyntax(input.amount, "amount"));
   const additional = optionalText(input.additional, "additional") ?? "";
   const idempotencyKey = optionalText(input.idempotencyKey, "Idempotency-Key");
-  const fingerprint = createHash("sha256")
-    .update(JSON.stringify(["voucher-purchase", walletNumber, amount, additional]))
-    .digest("hex");
+  const fingerprint = sha256Hex(JSON.stringify(["voucher-purchase", walletNumber, amount, additional]));
   const purchaseId = await runMovement(deps, {
     operation: "voucher-purchase",
     rateLimitKeys: [actor.userId],
