@@ -44,7 +44,7 @@ const historySizes = (
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
  * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
  * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
- * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2).
+ * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32).
  */
 const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
 
@@ -222,6 +222,7 @@ async function measureBare(): Promise<LoadResult> {
       fileURLToPath(new URL("./bare-transfer-server.ts", import.meta.url)),
       database.url,
       String(port),
+      process.env["PURSE_BENCH_BARE_POOL"] ?? "32",
     ],
     { stdio: ["ignore", "inherit", "inherit", "ipc"] },
   );

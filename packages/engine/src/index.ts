@@ -88,6 +88,7 @@ export { formatTimestamp } from "./output/timestamps.ts";
 export {
   type Database,
   type DatabaseLocation,
+  defaultPoolSize,
   MissingDatabaseError,
   openDatabase,
 } from "./persistence/database.ts";

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { authenticate, type EngineDependencies } from "@purse/engine";
 import { copyTemplateDatabase, dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -34,7 +35,12 @@ describe("PURSE_DATABASE_POOL_SIZE and PURSE_DATABASE_PREPARED", () => {
 
   it("refuses a pool size below one, naming the variable", () => {
     expect(() => readConfig({ PURSE_DATABASE_POOL_SIZE: "0" })).toThrow(/^PURSE_DATABASE_POOL_SIZE="0": /);
-    expect(readConfig({}).databasePoolSize).toBe(10);
+  });
+
+  it("defaults the pool to twice the cores plus one, at most 10", () => {
+    const cores = availableParallelism();
+    expect(readConfig({}).databasePoolSize).toBe(cores >= 5 ? 10 : 2 * cores + 1);
+    expect(readConfig({ PURSE_DATABASE_POOL_SIZE: "32" }).databasePoolSize).toBe(32);
   });
 
   it("sends nothing as a named statement when PURSE_DATABASE_PREPARED=off", async () => {

@@ -1,3 +1,4 @@
+import { defaultPoolSize } from "@purse/engine";
 import { z } from "zod";
 import { trustProxySetting } from "./trust-proxy.ts";
 
@@ -28,7 +29,9 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL (leave it unset for the embedded database)")
     .optional(),
-  PURSE_DATABASE_POOL_SIZE: wholeNumber("pooled PostgreSQL connections per process").max(1_000).default(10),
+  PURSE_DATABASE_POOL_SIZE: wholeNumber("pooled PostgreSQL connections per process")
+    .max(1_000)
+    .default(defaultPoolSize),
   PURSE_DATABASE_PREPARED: onOff.default(true),
   REDIS_URL: z
     .string()
