@@ -74,7 +74,8 @@ export function startBareServer(databaseUrl: string, port: number, poolSize = 32
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [databaseUrl, port, poolSize] = process.argv.slice(2);
-  if (!databaseUrl || !port) throw new Error("usage: bare-transfer-server.ts <database-url> <port> [pool-size]");
+  if (!databaseUrl || !port)
+    throw new Error("usage: bare-transfer-server.ts <database-url> <port> [pool-size]");
   await startBareServer(databaseUrl, Number(port), poolSize ? Number(poolSize) : undefined);
   process.send?.("ready");
 }
