@@ -15,6 +15,8 @@ export interface HistoryFigures {
     /** The `purse` build measured (PURSE_BENCH_HISTORY_BINS), or "" for this checkout's. */
     readonly bin: string;
     readonly load: LoadResult;
+    /** The GraphQL search of the same window: its first page of 20 and its totals, one request. */
+    readonly search: LoadResult;
     readonly loadMs: number;
     /** Purse's own CPU (user + system) per answered request. */
     readonly cpuPerRequestMs: number;
@@ -57,12 +59,23 @@ export async function measureHistory(
       // change) measured one after the other on the same ledger, so their ratios share one run.
       for (const bin of historyBins) {
         const measured = await measureSize(database, environment(database), bin, input, connections, seconds);
-        const { load, cpuPerRequestMs, loadAverage } = measured;
+        const { load, search, cpuPerRequestMs, loadAverage } = measured;
         console.log(
           `  ${size} transactions${bin ? ` (${bin})` : ""} (loaded in ${(loadMs / 1000).toFixed(1)} s): ${load.perSecond.toFixed(0)}/s, p50 ${load.p50} ms, p99 ${load.p99} ms, Purse CPU ${cpuPerRequestMs.toFixed(2)} ms/request (${load.refused} refused, ${load.errors} errors, load ${loadAverage.toFixed(1)})`,
         );
         console.log(`    PostgreSQL per statement:\n      ${measured.statements.join("\n      ")}`);
-        figures.push({ transactions: size, bin: bin ?? "", load, loadMs, cpuPerRequestMs, loadAverage });
+        console.log(
+          `    GraphQL search, page and totals: ${search.perSecond.toFixed(0)}/s, p50 ${search.p50} ms, p99 ${search.p99} ms (${search.refused} refused, ${search.errors} errors)`,
+        );
+        figures.push({
+          transactions: size,
+          bin: bin ?? "",
+          load,
+          search,
+          loadMs,
+          cpuPerRequestMs,
+          loadAverage,
+        });
       }
       if (process.env["PURSE_BENCH_EXPLAIN_EACH"]) await explainRequest(db, database.url, input);
     }
@@ -120,10 +133,45 @@ async function measureSize(
     const load = await drive([target], connections, seconds);
     const cpuPerRequestMs = ((await server.cpuMs()) - cpuBefore) / Math.max(1, load.ok);
     const loadAverage = loadavg()[0] ?? 0;
-    return { load, cpuPerRequestMs, loadAverage, statements: await statementStats(database.url) };
+    const statements = await statementStats(database.url);
+    const search = await measureSearch(server.url, token, input, connections, seconds);
+    return { load, search, cpuPerRequestMs, loadAverage, statements };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The dashboards' search over the same window (POST /graphql): page 1 of 20 and the window's
+ * totals per currency, which the GraphQL and tRPC doors read from one snapshot.
+ */
+async function measureSearch(
+  url: string,
+  token: string,
+  input: HistoryInput,
+  connections: number,
+  seconds: number,
+): Promise<LoadResult> {
+  const body = JSON.stringify({
+    query: `query Search($from: String!, $until: String!) {
+      transactions(first: 20, filter: { from: $from, until: $until }) {
+        totals { currency count amount commission }
+        edges { node { id createdAt amount status } }
+      }
+    }`,
+    variables: { from: input.startDate, until: input.endDate },
+  });
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  // GraphQL answers its errors with a 200: the load would count them as answers.
+  const probe = (await (await fetch(`${url}/graphql`, { method: "POST", headers, body })).json()) as {
+    errors?: unknown;
+    data?: { transactions?: { edges?: unknown[] } };
+  };
+  if (probe.errors || probe.data?.transactions?.edges?.length !== 20)
+    throw new Error(`the GraphQL search did not answer a page of 20: ${JSON.stringify(probe).slice(0, 300)}`);
+  const target = { url, path: "/graphql", request: () => ({ headers, body }) };
+  await drive([target], connections, 1);
+  return drive([target], connections, seconds);
 }
 
 /** Every statement of one history request, EXPLAINed as sent: the count, the page, the token lookup. */

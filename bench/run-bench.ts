@@ -372,19 +372,19 @@ async function writeResults(text: string): Promise<void> {
 
 function historyReport(history: HistoryFigures): string {
   // Each build's p99 against its own at the first size.
-  const ratioToFirst = (size: HistoryFigures["sizes"][number]) => {
+  const ratioToFirst = (size: HistoryFigures["sizes"][number], door: "load" | "search" = "load") => {
     const first = history.sizes.find((other) => other.bin === size.bin);
-    return first ? (size.load.p99 / Math.max(1, first.load.p99)).toFixed(2) : "";
+    return first ? (size[door].p99 / Math.max(1, first[door].p99)).toFixed(2) : "";
   };
   return [
     "",
     `History: \`GET /api/transactions/histories\` (30 days, page 1 of 20) for one merchant of 32 with 2 000 transactions of its own, ${connections} connections, ${seconds} s per size:`,
     "",
-    "| transactions in the table | build | requests/s | p50 | p99 | p99 / first size | Purse CPU per request | load average |",
-    "|---|---|---|---|---|---|---|---|",
+    "| transactions in the table | build | requests/s | p50 | p99 | p99 / first size | Purse CPU per request | load average | GraphQL search (page + totals): requests/s, p99, p99 / first size |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...history.sizes.map(
       (size) =>
-        `| ${size.transactions.toLocaleString("en")} | ${size.bin || "this checkout"} | ${size.load.perSecond.toFixed(0)} | ${size.load.p50} ms | ${size.load.p99} ms | ${ratioToFirst(size)} | ${size.cpuPerRequestMs.toFixed(2)} ms | ${size.loadAverage.toFixed(1)} |`,
+        `| ${size.transactions.toLocaleString("en")} | ${size.bin || "this checkout"} | ${size.load.perSecond.toFixed(0)} | ${size.load.p50} ms | ${size.load.p99} ms | ${ratioToFirst(size)} | ${size.cpuPerRequestMs.toFixed(2)} ms | ${size.loadAverage.toFixed(1)} | ${size.search.perSecond.toFixed(0)}, ${size.search.p99} ms, ${ratioToFirst(size, "search")} |`,
     ),
     "",
     `Ledger after loading: ${history.audit}. EXPLAIN (ANALYZE, BUFFERS) of the page at the largest size, before the rewrite:`,
