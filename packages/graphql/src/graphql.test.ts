@@ -67,6 +67,30 @@ describe("the GraphQL endpoint", () => {
     expect(queries).toBeLessThanOrEqual(5);
   });
 
+  it("pages with `after` through the same transactions as one page, newest first, each once", async () => {
+    type Page = { edges: { node: { id: number } }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+    const whole = (await graphql(`{ transactions(first: 90) { edges { node { id } } } }`)).data?.[
+      "transactions"
+    ] as Page;
+    const ids = whole.edges.map((edge) => edge.node.id);
+    expect(ids).toHaveLength(90);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    const paged: number[] = [];
+    let after: string | null = null;
+    while (paged.length < 90) {
+      const result = await graphql(
+        `query($after: String) { transactions(first: 30, after: $after) {
+          edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+      );
+      const page = result.data?.["transactions"] as Page;
+      paged.push(...page.edges.map((edge) => edge.node.id));
+      expect(page.pageInfo.hasNextPage).toBe(true);
+      after = page.pageInfo.endCursor;
+    }
+    expect(paged).toEqual(ids);
+  });
+
   it("filters and totals per currency", async () => {
     const result =
       await graphql(`{ transactions(first: 5, filter: { type: TRANSFER, minAmount: "1", maxAmount: "1.00" }) {

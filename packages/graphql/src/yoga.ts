@@ -34,9 +34,10 @@ export function createGraphQLHandler(
     landingPage: false,
     graphiql: options.graphiql && !options.production ? { title: "Purse GraphQL" } : false,
     logging: false,
-    // Validation depends on the caller (introspection is allowed to authenticated callers only),
-    // so a verdict cached by document text must never answer another caller.
-    parserAndValidationCache: false,
+    // Parsed documents are cached by text (parsing depends on nothing else). Validation depends on
+    // the caller (introspection is allowed to authenticated callers only), so yoga's verdict cache,
+    // keyed by document alone, stays off: limitOperations keeps its own, per kind of caller.
+    parserAndValidationCache: { validationCache: false },
     // The host passes the caller's address as server context (`clientAddress`), resolved once by fastify.
     context: ({ request, clientAddress }) =>
       createContext(

@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import type { HistoryFilter } from "./history-filter.ts";
+import { matched } from "./matched-transactions-store.ts";
 import { readSnapshot } from "./snapshot-store.ts";
 
 /** A history item as read: amounts in minor units of the transaction's currency. */
@@ -20,51 +21,6 @@ export interface HistoryRow {
   voucher_number: string | null;
   created_at: Date | string;
   updated_at: Date | string;
-}
-
-/**
- * The filter's conditions on one `transactions` row alone (no join), so that each side of
- * `matched` stays a plain index range scan per wallet. Same meaning as the search's
- * `searchConditions`: wallet numbers are unique, every transaction has its currency.
- */
-function rowConditions(filter: HistoryFilter) {
-  const { from, until, walletNumber, type, status, minAmount, maxAmount } = filter;
-  const amount = sql`amount_minor::numeric / power(10::numeric, (select c.precession from currencies c where c.id = currency_id))`;
-  const walletOf = sql`(select w.id from wallets w where w.number = ${walletNumber})`;
-  return sql.join(
-    [
-      sql`created_at >= ${from}`,
-      filter.untilInclusive ? sql`created_at <= ${until}` : sql`created_at < ${until}`,
-      ...(walletNumber ? [sql`(wallet_from_id = ${walletOf} or wallet_to_id = ${walletOf})`] : []),
-      ...(type !== null ? [sql`type = ${type}`] : []),
-      ...(status !== null ? [sql`status = ${status}`] : []),
-      // Exact: numeric division, no float anywhere.
-      ...(minAmount ? [sql`${amount} >= ${minAmount}::numeric`] : []),
-      ...(maxAmount ? [sql`${amount} <= ${maxAmount}::numeric`] : []),
-    ],
-    sql` and `,
-  );
-}
-
-/**
- * The filter's transactions that moved money from or to one of `userId`'s wallets: one index
- * range scan per wallet and side (`transactions_wallet_from_idx`, `transactions_wallet_to_idx`,
- * both on `(wallet_…_id, created_at desc)`), deduplicated by `union` (a transaction between two of
- * the user's own wallets would be found on both sides; transfers refuse that pair, but the
- * history must not count on it). Only ids (and times, for the page) are carried: the
- * count needs nothing else and the page joins the rest for its own rows only. As a `union` of two
- * nested loops over the user's wallets, PostgreSQL plans it without parallel workers; as
- * `t.id in (... union all ...)` it chose a Gather at 1M rows whose worker start-up was most of the
- * request (docs/benchmark.md, "History as the ledger grows").
- */
-function matched(userId: number, filter: HistoryFilter, withTime: boolean) {
-  const where = rowConditions(filter);
-  const columns = withTime ? sql`id, created_at` : sql`id`;
-  const owned = sql`(select w.id from wallets w where w.user_id = ${userId})`;
-  return sql`(
-    select ${columns} from transactions where wallet_from_id in ${owned} and ${where}
-    union
-    select ${columns} from transactions where wallet_to_id in ${owned} and ${where})`;
 }
 
 /** The two statements of a history page (exported so the benchmark can EXPLAIN them as run). */

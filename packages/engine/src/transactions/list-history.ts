@@ -36,7 +36,7 @@ export interface HistoryPage {
 
 /**
  * A merchant's transactions, newest first: every one that touched one of the merchant's wallets.
- * The same filter as the GraphQL and tRPC transaction search (`searchConditions`), projected as
+ * The same filter as the GraphQL and tRPC transaction search (`matched`), projected as
  * the specification's history items and paged by number (history-store.ts).
  */
 export async function listHistory(

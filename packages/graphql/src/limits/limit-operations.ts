@@ -25,6 +25,11 @@ export function limitOperations(deps: EngineDependencies, options: OperationLimi
   const mayIntrospect = new WeakSet<object>();
   const strict = operationRules(false);
   const introspective = operationRules(true);
+  // Documents found valid, per kind of caller: yoga's parser cache answers the same document
+  // object for the same text, so a dashboard's repeated query is validated once, not per request.
+  // Only valid verdicts are kept (an invalid document's errors are shaped by other plugins), and
+  // the key is the document object, so the sets hold nothing the parser cache has let go.
+  const validFor = { allowed: new WeakSet<DocumentNode>(), refused: new WeakSet<DocumentNode>() };
   return {
     async onParams({ params, request }) {
       if (options.openIntrospection || !params.query?.includes("__schema")) return;
@@ -33,14 +38,20 @@ export function limitOperations(deps: EngineDependencies, options: OperationLimi
       const caller = await authenticate(deps, token).catch(() => null);
       if (caller) mayIntrospect.add(request);
     },
-    onValidate({ addValidationRule, context, params }) {
+    onValidate({ addValidationRule, context, params, setResult }) {
       const request = (context as { request?: object }).request;
       const allowed = options.openIntrospection || (request !== undefined && mayIntrospect.has(request));
-      const introspectionOnly = onlyIntrospects(params.documentAST);
+      const document = params.documentAST;
+      const known = allowed ? validFor.allowed : validFor.refused;
+      if (known.has(document)) {
+        setResult([]);
+        return;
+      }
+      const introspectionOnly = onlyIntrospects(document);
       for (const rule of allowed && introspectionOnly ? introspective : strict) addValidationRule(rule);
-      if (!introspectionOnly || allowed) return;
       return ({ valid, result, setResult }) => {
-        if (!valid) setResult([...result, introspectionHint()]);
+        if (valid) known.add(document);
+        else if (introspectionOnly && !allowed) setResult([...result, introspectionHint()]);
       };
     },
     ...(options.hideSuggestions ? { onPluginInit: ({ addPlugin }) => addPlugin(hiddenSuggestions) } : {}),

@@ -108,6 +108,18 @@ describe("GraphQL input bounds", () => {
     expect(messages).toContain("Introspection of the whole schema needs a bearer token.");
   });
 
+  it("validates a repeated document once per kind of caller: an authenticated verdict never lets an anonymous caller in", async () => {
+    const query = getIntrospectionQuery();
+    for (let round = 0; round < 3; round += 1) {
+      expect((await post({ query })).body.errors).toBeUndefined();
+      const anonymous = await post({ query }, { token: null });
+      expect(anonymous.status).toBe(400);
+      expect(anonymous.body.errors?.map((error) => error.message)).toContain(
+        "Introspection of the whole schema needs a bearer token.",
+      );
+    }
+  });
+
   it("keeps the depth limit for everything that is not introspection, even for authenticated callers", async () => {
     // Introspection fields mixed into a normal query get no allowance.
     const nested = `{ me { name } __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } }`;
