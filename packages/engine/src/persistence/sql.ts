@@ -1,6 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { type RawBuilder, sql } from "kysely";
-import { sha256Hex } from "../signature/sha256-hex.ts";
 
 export { sql };
 
@@ -15,21 +14,6 @@ export { sql };
 export type StatementRole = "answered" | "sent-with-next" | "commits";
 
 /**
- * A family of named statements whose text varies with optional clauses (a history filter's):
- * each distinct text gets its own name, `<family>_<digest of the text>`, so every variant is
- * prepared once per connection like a fixed statement. The variants must be few (a handful of
- * optional clauses), never a value spliced into the text.
- */
-export interface StatementFamily {
-  readonly family: string;
-}
-
-/** The name `text` was declared under, or its family's name for it (declared by `rows` next). */
-function familyMember({ family }: StatementFamily, text: string): string {
-  return namedStatement(text)?.name ?? `${family}_${sha256Hex(text).slice(0, 16)}`;
-}
-
-/**
  * Runs a kysely `sql` query inside the EntityManager's transaction (if any) and returns its rows.
  * With `prepareAs`, the statement is sent as a named prepared statement on PostgreSQL (see
  * `nameStatement`): each connection parses it once, then only binds and executes it.
@@ -37,22 +21,21 @@ function familyMember({ family }: StatementFamily, text: string): string {
 export async function rows<Row>(
   em: SqlEntityManager,
   query: RawBuilder<Row>,
-  prepareAs?: string | StatementFamily,
+  prepareAs?: string,
   role: StatementRole = "answered",
 ): Promise<Row[]> {
   const kysely = em.getKysely();
   if (prepareAs === undefined) return (await query.execute(kysely)).rows;
   const compiled = query.compile(kysely);
-  const name = typeof prepareAs === "string" ? prepareAs : familyMember(prepareAs, compiled.sql);
   // The declared text object, whose hash V8 has already computed: the connection looks it up again.
-  const text = nameStatement(name, compiled.sql, role);
+  const text = nameStatement(prepareAs, compiled.sql, role);
   return (await kysely.executeQuery<Row>({ ...compiled, sql: text })).rows;
 }
 
 export async function firstRow<Row>(
   em: SqlEntityManager,
   query: RawBuilder<Row>,
-  prepareAs?: string | StatementFamily,
+  prepareAs?: string,
   role?: StatementRole,
 ): Promise<Row | undefined> {
   return (await rows(em, query, prepareAs, role))[0];

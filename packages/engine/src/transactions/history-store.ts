@@ -48,10 +48,6 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
   };
 }
 
-/** A history's two statements, named per filter shape (sql.ts, `StatementFamily`). */
-const historyCount = { family: "purse_history_count" };
-const historyPage = { family: "purse_history_page" };
-
 /** The total and one page of `userId`'s history, newest first, from one snapshot (snapshot-store.ts). */
 export function readHistory(
   em: SqlEntityManager,
@@ -62,8 +58,8 @@ export function readHistory(
   return readSnapshot(
     em,
     async (tx) => {
-      const counted = await firstRow(tx, queries.count, historyCount);
-      return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, historyPage) };
+      const counted = await firstRow(tx, queries.count, "purse_history_count");
+      return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
     },
     { planNamedOnce: true },
   );

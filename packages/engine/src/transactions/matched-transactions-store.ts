@@ -6,22 +6,27 @@ import type { TransactionFilter } from "./transaction-filter.ts";
  * `matched` stays a plain index range scan per wallet: the history's and the search's filter
  * (transaction-filter.ts), whose wallet numbers are unique and whose transactions each have
  * their currency.
+ *
+ * One SQL text for every filter, an absent bound or criterion being a null parameter, so the
+ * statements built on it can be prepared under one name each and planned once per connection:
+ * with a text per combination of the optional criteria, the search's nine would make hundreds of
+ * prepared statements. The period stays an index range whatever the values: both bounds are
+ * expressions of parameters only, known when the scan starts.
  */
 function rowConditions(filter: TransactionFilter) {
   const { from, until, walletNumber, type, status, minAmount, maxAmount } = filter;
   const amount = sql`amount_minor::numeric / power(10::numeric, (select c.precession from currencies c where c.id = currency_id))`;
-  const walletOf = sql`(select w.id from wallets w where w.number = ${walletNumber})`;
-  const conditions = [
-    ...(from ? [sql`created_at >= ${from}`] : []),
-    ...(until ? [filter.untilInclusive ? sql`created_at <= ${until}` : sql`created_at < ${until}`] : []),
-    ...(walletNumber ? [sql`(wallet_from_id = ${walletOf} or wallet_to_id = ${walletOf})`] : []),
-    ...(type !== null ? [sql`type = ${type}`] : []),
-    ...(status !== null ? [sql`status = ${status}`] : []),
-    // Exact: numeric division, no float anywhere.
-    ...(minAmount ? [sql`${amount} >= ${minAmount}::numeric`] : []),
-    ...(maxAmount ? [sql`${amount} <= ${maxAmount}::numeric`] : []),
-  ];
-  return conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
+  const walletOf = sql`(select w.id from wallets w where w.number = ${walletNumber}::text)`;
+  // An inclusive end is the next microsecond, exclusive: PostgreSQL keeps time to the microsecond.
+  const untilStep = filter.untilInclusive ? "1 microsecond" : "0";
+  return sql`created_at >= coalesce(${from}::timestamptz, '-infinity')
+    and created_at < coalesce(${until}::timestamptz + ${untilStep}::interval, 'infinity')
+    and (${walletNumber}::text is null or wallet_from_id = ${walletOf} or wallet_to_id = ${walletOf})
+    and (${type}::smallint is null or type = ${type}::smallint)
+    and (${status}::smallint is null or status = ${status}::smallint)
+    -- Exact: numeric division, no float anywhere.
+    and (${minAmount}::numeric is null or ${amount} >= ${minAmount}::numeric)
+    and (${maxAmount}::numeric is null or ${amount} <= ${maxAmount}::numeric)`;
 }
 
 /**

@@ -53,25 +53,34 @@ describe("a history or search read sees one snapshot", () => {
     expect(counted).toBe(listed);
   });
 
-  it("plans a history's statements once per connection and filter shape, then reuses the plan", async () => {
+  it("plans the history's and the search's statements once per connection, whatever the filter, then reuses the plans", async () => {
     const period = { startDate: "2020-01-01", endDate: "2099-12-31", itemsPerPage: 20 };
     const twoFilters = [period, { ...period, type: 1 }];
+    const searches = [{}, { type: "TRANSFER", minAmount: "0.01", until: "2099-12-31" }] as const;
     // One after another: the pool hands the same idle connection back each time.
-    for (let call = 0; call < 8; call += 1)
+    for (let call = 0; call < 8; call += 1) {
       for (const filter of twoFilters) await listHistory(engine.deps, acme, { ...filter, page: 1 });
+      for (const search of searches) await searchTransactions(engine.deps, acme, search, { first: 5 });
+    }
     const plans = await engine.deps.db.em().transactional((em) =>
       rows(
         em,
         sql<{ name: string; generic: string; custom: string }>`
           select name, generic_plans::text as generic, custom_plans::text as custom
-          from pg_prepared_statements where name like 'purse_history_%' order by name`,
+          from pg_prepared_statements
+          where name like 'purse_history_%' or name like 'purse_search_%' order by name`,
       ),
     );
-    // A count and a page for each of the two filter shapes.
-    expect(plans).toHaveLength(4);
+    // One text each, whatever the filter: the history's count and page, the search's page and totals.
+    expect(plans.map((plan) => plan.name)).toEqual([
+      "purse_history_count",
+      "purse_history_page",
+      "purse_search_page",
+      "purse_search_totals",
+    ]);
     for (const plan of plans) {
       expect(Number(plan.custom)).toBe(0);
-      expect(Number(plan.generic)).toBeGreaterThanOrEqual(8);
+      expect(Number(plan.generic)).toBeGreaterThanOrEqual(16);
     }
   });
 });

@@ -30,17 +30,19 @@ export function findSearchPage(
   page: { limit: number; afterId?: number | null },
 ): Promise<SearchNodeRow[]> {
   // The page's ids first (a top-N sort of ids), then the rest of its rows only, as the history does.
-  const below = page.afterId ? sql`where m.id < ${page.afterId}` : sql``;
+  const afterId = page.afterId ?? null;
   return rows(
     em,
     sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
         t.amount_from_minor, t.amount_to_minor, t.currency_id, c.precession, t.wallet_from_id, t.wallet_to_id,
         t.description, t.created_at
-      from (select m.id from ${matched(userId, filter, false)} as m ${below}
+      from (select m.id from ${matched(userId, filter, false)} as m
+            where ${afterId}::bigint is null or m.id < ${afterId}::bigint
             order by m.id desc limit ${page.limit}) as p
       join transactions t on t.id = p.id
       join currencies c on c.id = t.currency_id
       order by t.id desc`,
+    "purse_search_page",
   );
 }
 
@@ -68,5 +70,6 @@ export function findSearchTotals(
       join transactions t on t.id = m.id
       join currencies c on c.id = t.currency_id
       group by c.id, c.code, c.precession order by c.code`,
+    "purse_search_totals",
   );
 }
