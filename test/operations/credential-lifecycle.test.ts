@@ -21,7 +21,12 @@ describe("rotating and revoking a client's credentials with the purse command", 
   beforeAll(async () => {
     database = await createSeededDatabase();
     site = await startMerchantSite();
-    serve = await spawnPurseServe(database, { PURSE_WEBHOOK_ALLOW_PRIVATE: "on" });
+    // A token cache far longer than the test: a revoked token answers 401 only if the command's
+    // broadcast reached the serving process, never because its cached verdict ran out.
+    serve = await spawnPurseServe(database, {
+      PURSE_WEBHOOK_ALLOW_PRIVATE: "on",
+      PURSE_TOKEN_CACHE_MS: "60000",
+    });
     call = callerFor(serve.url);
   }, 60_000);
   afterAll(async () => {
@@ -87,7 +92,12 @@ describe("rotating and revoking a client's credentials with the purse command", 
     const bearer = tokens.map((response) => response.body.access_token as string);
     for (const value of bearer)
       expect((await call("GET", "/api/wallets", { token: value })).status).toBe(200);
-    const revoked = await purseCli(database, ["--json", "clients", "revoke-tokens", "acme"]);
+    // As an operator runs it beside `purse serve`: with the same Redis, so the serving process's
+    // token cache hears of the revocation at once instead of after PURSE_TOKEN_CACHE_MS.
+    const revoked = await purseCli(database, ["--json", "clients", "revoke-tokens", "acme"], {
+      REDIS_URL: process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379",
+      PURSE_REDIS_PREFIX: database.name,
+    });
     expect(revoked.code, revoked.stderr).toBe(0);
     // These three, and the ones the previous test issued that are still live.
     expect(JSON.parse(revoked.stdout)).toMatchObject({ client_id: "acme", revoked: 6 });
