@@ -3,6 +3,7 @@ import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { createContext, type GraphQLContext } from "./context.ts";
 import { boundRequests } from "./limits/bound-requests.ts";
+import { boundedDocumentCache, noErrorCache } from "./limits/document-cache.ts";
 import { limitOperations } from "./limits/limit-operations.ts";
 import { graphqlPath } from "./limits/query-bounds.ts";
 import { purseSchema } from "./schema.ts";
@@ -34,10 +35,15 @@ export function createGraphQLHandler(
     landingPage: false,
     graphiql: options.graphiql && !options.production ? { title: "Purse GraphQL" } : false,
     logging: false,
-    // Parsed documents are cached by text (parsing depends on nothing else). Validation depends on
-    // the caller (introspection is allowed to authenticated callers only), so yoga's verdict cache,
-    // keyed by document alone, stays off: limitOperations keeps its own, per kind of caller.
-    parserAndValidationCache: { validationCache: false },
+    // Parsed documents are cached by text (parsing depends on nothing else), within a bound on
+    // their size. Validation depends on the caller (introspection is allowed to authenticated
+    // callers only), so yoga's verdict cache, keyed by document alone, stays off: limitOperations
+    // keeps its own, per kind of caller.
+    parserAndValidationCache: {
+      documentCache: boundedDocumentCache(),
+      errorCache: noErrorCache,
+      validationCache: false,
+    },
     // The host passes the caller's address as server context (`clientAddress`), resolved once by fastify.
     context: ({ request, clientAddress }) =>
       createContext(
