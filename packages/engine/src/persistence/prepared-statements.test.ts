@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { createTestEngine, preparedPlans, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { authenticate } from "../auth/authenticate.ts";
@@ -72,20 +72,12 @@ describe("named prepared statements on the hot path", () => {
     // One after another: the pool hands the same idle connection back each time.
     for (let call = 0; call < 12; call += 1)
       await transferFunds(engine.deps, acme, { ...input, paymentId: `generic-plan-${call}` });
-    const plans = await engine.deps.db.em().transactional((em) =>
-      rows(
-        em,
-        sql<{ name: string; generic: string; custom: string }>`
-          select name, generic_plans::text as generic, custom_plans::text as custom
-          from pg_prepared_statements
-          where name in ('purse_bounds_wallets', 'purse_record_movement_commit') order by name`,
-      ),
-    );
+    const plans = await preparedPlans(engine.deps, ["purse_bounds_wallets", "purse_record_movement_commit"]);
     expect(plans.map((plan) => plan.name)).toEqual(["purse_bounds_wallets", "purse_record_movement_commit"]);
     for (const plan of plans) {
       // PostgreSQL's own choice would plan these afresh (custom) on the first five calls at least.
-      expect(Number(plan.custom)).toBe(0);
-      expect(Number(plan.generic)).toBeGreaterThanOrEqual(10);
+      expect(plan.custom).toBe(0);
+      expect(plan.generic).toBeGreaterThanOrEqual(10);
     }
   });
 

@@ -55,12 +55,8 @@ export function readHistory(
   filter: HistoryFilter,
 ): Promise<{ total: number; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
-  return readSnapshot(
-    em,
-    async (tx) => {
-      const counted = await firstRow(tx, queries.count, "purse_history_count");
-      return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
-    },
-    { planNamedOnce: true },
-  );
+  return readSnapshot(em, async (tx) => {
+    const counted = await firstRow(tx, queries.count, "purse_history_count");
+    return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
+  });
 }

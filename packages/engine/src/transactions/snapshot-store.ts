@@ -7,24 +7,18 @@ import { sql } from "../persistence/sql.ts";
  * transaction only (`set local`, which PgBouncer's transaction mode keeps, unlike a session
  * `set`): a user's history or search touches a few hundred rows, and starting workers for it
  * cost more than the read at 1M transactions (docs/benchmark.md, "History as the ledger grows").
+ * Its named statements (the history's and the search's, one text each whatever the filter) reuse
+ * one plan per connection, as a movement's do (ledger/movement-store.ts `planStatementsOnce`):
+ * planning the history's page cost PostgreSQL more than running it (docs/benchmark.md).
  */
 export function readSnapshot<T>(
   em: SqlEntityManager,
   read: (tx: SqlEntityManager) => Promise<T>,
-  options: { planNamedOnce?: boolean } = {},
 ): Promise<T> {
-  // With planNamedOnce, the snapshot's named statements reuse one plan per connection (as a
-  // movement's do, ledger/movement-store.ts `planStatementsOnce`): planning the history's page
-  // cost PostgreSQL more than running it (docs/benchmark.md). Unnamed statements are planned on
-  // every call either way.
-  const planOnce = options.planNamedOnce
-    ? sql`, set_config('plan_cache_mode', 'force_generic_plan', true)`
-    : sql``;
   return em.transactional(
     async (tx) => {
-      await sql`select set_config('max_parallel_workers_per_gather', '0', true)${planOnce}`.execute(
-        tx.getKysely(),
-      );
+      await sql`select set_config('max_parallel_workers_per_gather', '0', true),
+        set_config('plan_cache_mode', 'force_generic_plan', true)`.execute(tx.getKysely());
       return read(tx);
     },
     { isolationLevel: "repeatable read", readOnly: true },
