@@ -1,6 +1,5 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import { PurseError } from "../errors/index.ts";
-import { toId } from "../persistence/sql.ts";
+import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorAndLockWallets } from "./movement-store.ts";
 import { type WalletRecord, type WalletRow, walletFromRow } from "./wallet-store.ts";
 
@@ -32,16 +31,16 @@ export interface IdempotencyKeys {
  * unique indexes still decide a race between two requests that both found nothing.
  */
 export async function boundTransaction(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   boundMs: number,
   keys: IdempotencyKeys | null,
 ): Promise<number | null> {
   if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) {
-    await setBounds(em, boundMs);
+    await setBounds(tx, boundMs);
     return null;
   }
   const operator = keys.scope === "operator";
-  const prior = await setBoundsAndFindPrior(em, boundMs, {
+  const prior = await setBoundsAndFindPrior(tx, boundMs, {
     userId: keys.userId,
     externalId: keys.externalId,
     idempotencyKey: keys.idempotencyKey,
@@ -56,14 +55,14 @@ export async function boundTransaction(
  * wallets come back by number; a number no wallet has is absent.
  */
 export async function boundTransactionLockingWallets(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   boundMs: number,
   keys: IdempotencyKeys | null,
   numbers: readonly string[],
 ): Promise<{ prior: number | null; wallets: Map<string, WalletRecord> }> {
   if (keys?.scope === "operator") throw new Error("operator keys are looked up by boundTransaction");
   const found = await setBoundsFindPriorAndLockWallets(
-    em,
+    tx,
     boundMs,
     {
       userId: keys?.userId ?? 0,

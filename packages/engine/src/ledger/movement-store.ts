@@ -1,5 +1,4 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { firstRow, rows, type SqlRunner, sql } from "../persistence/sql.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { Leg, Movement } from "./movement.ts";
 import { selectWallets, type WalletRow } from "./wallet-store.ts";
@@ -42,9 +41,9 @@ function boundSettings(boundMs: number) {
  * not depend on the values (index lookups by key), so one plan per connection serves every call.
  * Scoped to the movement's transaction: every other query keeps PostgreSQL's own choice.
  */
-export async function planStatementsOnce(em: SqlEntityManager): Promise<void> {
+export async function planStatementsOnce(tx: SqlRunner): Promise<void> {
   await firstRow(
-    em,
+    tx,
     sql`select set_config('plan_cache_mode', 'force_generic_plan', true) as plan_cache_mode`,
     "purse_generic_plans",
     "sent-with-next",
@@ -55,9 +54,9 @@ export async function planStatementsOnce(em: SqlEntityManager): Promise<void> {
  * `SET LOCAL` lock_timeout and statement_timeout to `boundMs`, by name (`purse_bounds`). Nothing
  * waits for its answer, so it leaves with the transaction's next statement.
  */
-export async function setBounds(em: SqlEntityManager, boundMs: number): Promise<void> {
+export async function setBounds(tx: SqlRunner, boundMs: number): Promise<void> {
   const settings = boundSettings(boundMs);
-  await firstRow(em, sql`select ${settings}`, "purse_bounds", "sent-with-next");
+  await firstRow(tx, sql`select ${settings}`, "purse_bounds", "sent-with-next");
 }
 
 /**
@@ -78,7 +77,7 @@ function priorCandidates(keys: Omit<PriorKeys, "operator">, operator: boolean) {
 
 /** The same bounds, and in the same statement the prior request `keys` name (or a row of nulls). */
 export async function setBoundsAndFindPrior(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   boundMs: number,
   keys: PriorKeys,
 ): Promise<PriorRequest | undefined> {
@@ -86,7 +85,7 @@ export async function setBoundsAndFindPrior(
   const operator = keys.operator;
   const candidates = priorCandidates(keys, operator);
   return firstRow(
-    em,
+    tx,
     sql<PriorRequest>`
       select ${settings}, prior.id, prior.request_hash
       from (select 1) as one
@@ -116,13 +115,13 @@ export type PriorAndWalletRow = { prior_id: string | null; prior_request_hash: s
  * Every row carries the prior request; with no wallet found there is one row of nulls.
  */
 export async function setBoundsFindPriorAndLockWallets(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   boundMs: number,
   keys: Omit<PriorKeys, "operator">,
   numbers: readonly string[],
 ): Promise<PriorAndWalletRow[]> {
   return rows(
-    em,
+    tx,
     sql<PriorAndWalletRow>`
       with bounds as materialized (select ${boundSettings(boundMs)}),
       prior as materialized (
@@ -166,12 +165,12 @@ export interface MovementWrite {
  * the same SQL under its own name): only as the transaction's last statement.
  */
 export async function insertMovement(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   { movement, legs, deltas, ledgerKey, apiKey }: MovementWrite,
   options: { commit: boolean } = { commit: false },
 ): Promise<{ id: string | number; created_at: Date | string } | undefined> {
   return firstRow(
-    em,
+    tx,
     sql<{ id: string | number; created_at: Date | string }>`
       with leg as (
         select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor, leg.n

@@ -1,6 +1,5 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import { tallyMovement } from "../metrics/recorded-movements.ts";
-import { toId } from "../persistence/sql.ts";
+import { type SqlRunner, toId } from "../persistence/sql.ts";
 import type { Leg, Movement, RecordedMovement } from "./movement.ts";
 import { insertMovement, setBounds } from "./movement-store.ts";
 
@@ -16,8 +15,8 @@ export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.
  * wallet row the caller has locked (so the chain costs no extra wait or round trip). An API
  * movement's Idempotency-Key is booked in the same statement; its primary key decides a race.
  */
-export async function recordMovement(em: SqlEntityManager, movement: Movement): Promise<RecordedMovement> {
-  return record(em, movement, null);
+export async function recordMovement(tx: SqlRunner, movement: Movement): Promise<RecordedMovement> {
+  return record(tx, movement, null);
 }
 
 /**
@@ -27,15 +26,15 @@ export async function recordMovement(em: SqlEntityManager, movement: Movement): 
  * failed. Only for run-movement.ts, whose transaction commits next whatever happens.
  */
 export async function recordMovementAndCommit(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   movement: Movement,
   withinMs: number,
 ): Promise<RecordedMovement> {
-  return record(em, movement, withinMs);
+  return record(tx, movement, withinMs);
 }
 
 async function record(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   movement: Movement,
   commitWithinMs: number | null,
 ): Promise<RecordedMovement> {
@@ -47,14 +46,14 @@ async function record(
   // so it stays out of the hashed ledger row; an operator's key stays on the row it attributes.
   const ledgerKey = movement.operator ? (movement.idempotencyKey ?? null) : null;
   const apiKey = movement.operator ? null : (movement.idempotencyKey ?? null);
-  if (commitWithinMs !== null) await setBounds(em, commitWithinMs);
+  if (commitWithinMs !== null) await setBounds(tx, commitWithinMs);
   const row = await insertMovement(
-    em,
+    tx,
     { movement, legs, deltas, ledgerKey, apiKey },
     { commit: commitWithinMs !== null },
   );
   if (!row) throw new Error("the transaction insert returned no row");
-  tallyMovement(em, movement); // for metrics after COMMIT (metrics/recorded-movements.ts)
+  tallyMovement(tx, movement); // for metrics after COMMIT (metrics/recorded-movements.ts)
   return { id: toId(row.id), createdAt: new Date(row.created_at) };
 }
 

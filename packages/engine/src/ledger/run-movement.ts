@@ -4,7 +4,7 @@ import { PurseError } from "../errors/index.ts";
 import { announce } from "../events/index.ts";
 import { routeLockKey } from "../locks/index.ts";
 import { type MovedFigures, noEngineMetrics, openTally } from "../metrics/index.ts";
-import { isUniqueViolation, isWaitTimeout } from "../persistence/sql.ts";
+import { isUniqueViolation, isWaitTimeout, type SqlRunner } from "../persistence/sql.ts";
 import {
   boundTransaction,
   boundTransactionLockingWallets,
@@ -65,13 +65,19 @@ export interface MovementPlan<Checked, Result> {
   /**
    * Inside the transaction: lock rows in id order, apply the rules, `recordMovement` (or answer a
    * `Recording` when the ledger write is the last statement). `wallets` holds the `lockWallets`
-   * found (empty without them).
+   * found (empty without them). A plan has `move` or `decide`.
    */
-  move(
+  move?(
     em: SqlEntityManager,
     checked: Checked,
     wallets: ReadonlyMap<string, WalletRecord>,
   ): Promise<Moved<Result> | Recording<Result>>;
+  /**
+   * Instead of `move`, for a movement that decides on its `lockWallets` alone (a transfer): it
+   * runs no statement of its own, so on PostgreSQL its transaction runs on a pooled connection
+   * past the ORM (persistence/direct-transaction.ts), the ledger write with the COMMIT behind it.
+   */
+  decide?(checked: Checked, wallets: ReadonlyMap<string, WalletRecord>): Recording<Result>;
 }
 
 const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
@@ -173,28 +179,55 @@ async function transactUntil<Checked, Result>(
   for (let attempt = 1; ; attempt += 1) {
     const boundMs = commitBy - Date.now();
     if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
+    const transaction = (tx: SqlRunner, em: SqlEntityManager | null) =>
+      transact(tx, em, plan, checked, boundMs, commitBy);
     try {
-      return await deps.db.em().transactional(async (em) => {
-        await planStatementsOnce(em);
-        const keys = plan.idempotency?.keys ?? null;
-        const { prior, wallets } = plan.lockWallets
-          ? await boundTransactionLockingWallets(em, boundMs, keys, plan.lockWallets)
-          : { prior: await boundTransaction(em, boundMs, keys), wallets: noWallets };
-        if (prior !== null && plan.idempotency)
-          return { result: plan.idempotency.replay(prior), change: null, moved: [] };
-        const tally = openTally(em);
-        const moved = await plan.move(em, checked, wallets);
-        // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
-        const leftMs = commitBy - Date.now();
-        if (leftMs <= 0) throw new PurseError("SERVICE_BUSY");
-        if (!("record" in moved)) return { ...moved, moved: tally };
-        // The ledger write, bounded by the time left, with the COMMIT behind it: nothing may follow.
-        const recorded = await recordMovementAndCommit(em, moved.record, leftMs);
-        return { ...moved.answer(recorded), moved: tally };
-      });
+      const { decide } = plan;
+      const { transactDirect } = deps.db;
+      return decide && transactDirect
+        ? await transactDirect((tx) => transaction(tx, null))
+        : await deps.db.em().transactional((em) => transaction(em, em));
     } catch (error) {
       if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");
       if (!isUniqueViolation(error) || attempt >= maxAttempts) throw error;
     }
   }
+}
+
+/** One attempt's transaction; `em` is null on a direct transaction (a plan that only decides). */
+async function transact<Checked, Result>(
+  tx: SqlRunner,
+  em: SqlEntityManager | null,
+  plan: MovementPlan<Checked, Result>,
+  checked: Checked,
+  boundMs: number,
+  commitBy: number,
+): Promise<Outcome<Result>> {
+  await planStatementsOnce(tx);
+  const keys = plan.idempotency?.keys ?? null;
+  const { prior, wallets } = plan.lockWallets
+    ? await boundTransactionLockingWallets(tx, boundMs, keys, plan.lockWallets)
+    : { prior: await boundTransaction(tx, boundMs, keys), wallets: noWallets };
+  if (prior !== null && plan.idempotency)
+    return { result: plan.idempotency.replay(prior), change: null, moved: [] };
+  const tally = openTally(tx);
+  const moved = await decideOrMove(plan, em, checked, wallets);
+  // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
+  const leftMs = commitBy - Date.now();
+  if (leftMs <= 0) throw new PurseError("SERVICE_BUSY");
+  if (!("record" in moved)) return { ...moved, moved: tally };
+  // The ledger write, bounded by the time left, with the COMMIT behind it: nothing may follow.
+  const recorded = await recordMovementAndCommit(tx, moved.record, leftMs);
+  return { ...moved.answer(recorded), moved: tally };
+}
+
+function decideOrMove<Checked, Result>(
+  plan: MovementPlan<Checked, Result>,
+  em: SqlEntityManager | null,
+  checked: Checked,
+  wallets: ReadonlyMap<string, WalletRecord>,
+): Promise<Moved<Result> | Recording<Result>> | Recording<Result> {
+  if (plan.decide) return plan.decide(checked, wallets);
+  if (!plan.move || !em) throw new Error(`the ${plan.operation} plan has neither move nor decide`);
+  return plan.move(em, checked, wallets);
 }

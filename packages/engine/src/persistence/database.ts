@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import type { MikroORM, Options } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import type pg from "pg";
+import { type DirectTransaction, transactDirect } from "./direct-transaction.ts";
 import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
 
@@ -13,6 +15,11 @@ export interface Database {
   readonly location: DatabaseLocation;
   /** A fresh EntityManager for one unit of work (never the global one). */
   em(): SqlEntityManager;
+  /**
+   * One transaction on a pooled connection of its own, past the ORM (direct-transaction.ts); on
+   * PostgreSQL only. The embedded PGlite has one connection, owned by MikroORM.
+   */
+  readonly transactDirect?: <T>(work: (transaction: DirectTransaction) => Promise<T>) => Promise<T>;
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
   pendingMigrations(): Promise<string[]>;
@@ -67,6 +74,7 @@ export async function openDatabase(
     orm,
     location,
     em: () => orm.em.fork() as SqlEntityManager,
+    ...(location.kind === "postgres" ? { transactDirect: directTransactions(orm) } : {}),
     async migrate() {
       if (location.kind === "embedded") {
         // One process holds an embedded directory at a time, and PGlite has a single connection:
@@ -117,6 +125,18 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     ...(options.namedStatements === false ? {} : { driverOptions: { Client: PreparedPgClient } }),
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
+}
+
+/** MikroORM's own `pg` pool, so the direct transactions share its connections and its size. */
+function directTransactions(orm: MikroORM): Database["transactDirect"] {
+  let pool: Promise<pg.Pool> | undefined;
+  return async (work) => {
+    pool ??= (orm.em.getConnection().getNativeClient() as Promise<pg.Pool>).catch((error: unknown) => {
+      pool = undefined; // not reachable yet: the next movement asks again
+      throw error;
+    });
+    return transactDirect(await pool, work);
+  };
 }
 
 async function openEmbedded(dataDir: string): Promise<MikroORM> {

@@ -1,7 +1,32 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { type RawBuilder, sql } from "kysely";
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type RawBuilder,
+  sql,
+} from "kysely";
+import { DirectTransaction } from "./direct-transaction.ts";
 
 export { sql };
+
+/**
+ * Where statements run: a unit of work's EntityManager (inside its transaction, if any), or a
+ * movement's own transaction past the ORM (direct-transaction.ts).
+ */
+export type SqlRunner = SqlEntityManager | DirectTransaction;
+
+/** Compiles without a connection, for a DirectTransaction: PostgreSQL's SQL, as MikroORM's own Kysely. */
+const compiler = new Kysely<never>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 
 /**
  * How a named statement travels (prepared-pg-client.ts):
@@ -19,12 +44,17 @@ export type StatementRole = "answered" | "sent-with-next" | "commits";
  * `nameStatement`): each connection parses it once, then only binds and executes it.
  */
 export async function rows<Row>(
-  em: SqlEntityManager,
+  runner: SqlRunner,
   query: RawBuilder<Row>,
   prepareAs?: string,
   role: StatementRole = "answered",
 ): Promise<Row[]> {
-  const kysely = em.getKysely();
+  if (runner instanceof DirectTransaction) {
+    const compiled = query.compile(compiler);
+    const text = prepareAs === undefined ? compiled.sql : nameStatement(prepareAs, compiled.sql, role);
+    return runner.rows<Row>(text, compiled.parameters);
+  }
+  const kysely = runner.getKysely();
   if (prepareAs === undefined) return (await query.execute(kysely)).rows;
   const compiled = query.compile(kysely);
   // The declared text object, whose hash V8 has already computed: the connection looks it up again.
@@ -33,12 +63,12 @@ export async function rows<Row>(
 }
 
 export async function firstRow<Row>(
-  em: SqlEntityManager,
+  runner: SqlRunner,
   query: RawBuilder<Row>,
   prepareAs?: string,
   role?: StatementRole,
 ): Promise<Row | undefined> {
-  return (await rows(em, query, prepareAs, role))[0];
+  return (await rows(runner, query, prepareAs, role))[0];
 }
 
 /** SQL text → statement name and role, for the connection class (prepared-pg-client.ts) to look up. */
