@@ -1,6 +1,6 @@
 import pg from "pg";
+import { namedStatement } from "./named-statements.ts";
 import { type BoundStatement, beginStatement, commitStatement, PipelinedQuery } from "./pipelined-query.ts";
-import { namedStatement } from "./sql.ts";
 
 /**
  * The `pg` connection class of Purse's pool: a statement whose text was declared with a name
