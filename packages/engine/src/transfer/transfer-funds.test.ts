@@ -167,6 +167,23 @@ describe("transferFunds", () => {
     expect.assertions(1);
   });
 
+  it("gives its connection back after a refusal inside the transaction: more refusals than the pool holds, then a transfer", async () => {
+    // The test pool holds 20 connections; a transfer refused after its row locks must roll back
+    // and release its own (persistence/direct-transaction.ts), or the transfer after these hangs.
+    for (let attempt = 0; attempt < 25; attempt += 1) {
+      const refused = await failure(
+        transferFunds(engine.deps, acme, { walletFrom: "U100000010", walletTo: "U100000040", amount: "5" }),
+      );
+      expect(refused.code).toBe("RECIPIENT_BLOCKED");
+    }
+    const done = await transferFunds(engine.deps, acme, {
+      walletFrom: "U100000010",
+      walletTo: "U100000020",
+      amount: "1.00",
+    });
+    expect(done.replayed).toBe(false);
+  });
+
   it("answers a repeated payment_id with the first transaction and moves money once", async () => {
     const input = {
       walletFrom: "U100000020",
