@@ -124,6 +124,16 @@ describe("a server whose database goes away", () => {
         expect(response.headers.get("retry-after")).toBe("5");
         expect(response.body).toEqual(unavailable);
       }
+      // A transfer runs on a pooled connection of its own (past the ORM): the same answer, and
+      // once the database takes connections again the pool serves transfers again.
+      const transfer = { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" };
+      const refused = await server.call("POST", "/api/transaction/transfer", { token: acme, body: transfer });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(refused.body).toEqual(unavailable);
+      await admin.query(`alter database "${database.name}" allow_connections true`);
+      const moved = await server.call("POST", "/api/transaction/transfer", { token: acme, body: transfer });
+      expect(moved.status).toBe(200);
     } finally {
       await admin.query(`alter database "${database.name}" allow_connections true`);
       await admin.end();
