@@ -42,7 +42,10 @@ export interface LockOwner {
  * One money movement, described by its use case and run by `runMovement`. The use case parses and
  * validates its input first (nothing here needs the database), then hands over this plan.
  */
-export interface MovementPlan<Checked, Result> {
+export type MovementPlan<Checked, Result> = MovementSteps<Checked, Result> &
+  (MovingPlan<Checked, Result> | DecidingPlan<Checked, Result>);
+
+interface MovementSteps<Checked, Result> {
   /** The route: names the rate-limit budget and the route lock (`purse:lock:<operation>:…`). */
   readonly operation: string;
   /** Budgets to charge, in order, before any other work (a user id, or `login:<login>`...). */
@@ -62,22 +65,31 @@ export interface MovementPlan<Checked, Result> {
    * round trip. Plans that find their wallets through other rows lock them in `move`.
    */
   readonly lockWallets?: readonly string[];
+}
+
+interface MovingPlan<Checked, Result> {
   /**
    * Inside the transaction: lock rows in id order, apply the rules, `recordMovement` (or answer a
    * `Recording` when the ledger write is the last statement). `wallets` holds the `lockWallets`
-   * found (empty without them). A plan has `move` or `decide`.
+   * found (empty without them).
    */
-  move?(
+  move(
     em: SqlEntityManager,
     checked: Checked,
     wallets: ReadonlyMap<string, WalletRecord>,
   ): Promise<Moved<Result> | Recording<Result>>;
+  readonly decide?: never;
+}
+
+interface DecidingPlan<Checked, Result> {
+  readonly lockWallets: readonly string[];
   /**
    * Instead of `move`, for a movement that decides on its `lockWallets` alone (a transfer): it
    * runs no statement of its own, so on PostgreSQL its transaction runs on a pooled connection
    * past the ORM (persistence/direct-transaction.ts), the ledger write with the COMMIT behind it.
    */
-  decide?(checked: Checked, wallets: ReadonlyMap<string, WalletRecord>): Recording<Result>;
+  decide(checked: Checked, wallets: ReadonlyMap<string, WalletRecord>): Recording<Result>;
+  readonly move?: never;
 }
 
 const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
@@ -228,6 +240,7 @@ function decideOrMove<Checked, Result>(
   wallets: ReadonlyMap<string, WalletRecord>,
 ): Promise<Moved<Result> | Recording<Result>> | Recording<Result> {
   if (plan.decide) return plan.decide(checked, wallets);
-  if (!plan.move || !em) throw new Error(`the ${plan.operation} plan has neither move nor decide`);
+  // A plan that moves always runs in MikroORM's transaction (transactUntil), so `em` is there.
+  if (!em) throw new Error(`the ${plan.operation} plan moves but has no EntityManager`);
   return plan.move(em, checked, wallets);
 }
