@@ -24,21 +24,16 @@ function statement(
     select ${userId}::bigint, ${[...wallets]}::text[], ${note}::text${last ? sql.raw(" -- last") : sql``}`;
 }
 
+/** Compiles `query` as the answered statement `name`, counting full compiles. */
+function named(name: string, query: RawBuilder<unknown>) {
+  return compileNamed(query, name, "answered", compile);
+}
+
 describe("compileNamed", () => {
   it("answers the declared text and the compiler's own parameters, compiling only the first call", () => {
     compiles = 0;
-    const first = compileNamed(
-      statement("shape", 1, ["A1"], null, false),
-      "probe_shape",
-      "answered",
-      compile,
-    );
-    const second = compileNamed(
-      statement("shape", 7, ["B2", "C3"], "x", false),
-      "probe_shape",
-      "answered",
-      compile,
-    );
+    const first = named("probe_shape", statement("shape", 1, ["A1"], null, false));
+    const second = named("probe_shape", statement("shape", 7, ["B2", "C3"], "x", false));
     const full = statement("shape", 7, ["B2", "C3"], "x", false).compile(kysely);
     expect(compiles).toBe(1);
     expect(second.text).toBe(first.text);
@@ -48,23 +43,18 @@ describe("compileNamed", () => {
   });
 
   it("compiles in full, and refuses, a second text under one name", () => {
-    compileNamed(statement("second", 1, [], null, false), "probe_second_text", "answered", compile);
+    named("probe_second_text", statement("second", 1, [], null, false));
     compiles = 0;
-    expect(() =>
-      compileNamed(statement("second", 1, [], null, true), "probe_second_text", "answered", compile),
-    ).toThrow(/second SQL text/);
+    expect(() => named("probe_second_text", statement("second", 1, [], null, true))).toThrow(
+      /second SQL text/,
+    );
     expect(compiles).toBe(1);
   });
 
   it("takes the same text from a raw fragment built afresh on each call", () => {
-    compileNamed(statement("again", 1, [], null, true), "probe_raw_again", "answered", compile);
+    named("probe_raw_again", statement("again", 1, [], null, true));
     compiles = 0;
-    const again = compileNamed(
-      statement("again", 2, ["D4"], null, true),
-      "probe_raw_again",
-      "answered",
-      compile,
-    );
+    const again = named("probe_raw_again", statement("again", 2, ["D4"], null, true));
     expect(compiles).toBe(0);
     expect(again.text).toBe(statement("again", 2, ["D4"], null, true).compile(kysely).sql);
   });
