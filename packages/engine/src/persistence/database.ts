@@ -45,7 +45,10 @@ export interface OpenDatabaseOptions {
    * mode that does not track them (before 1.21, or `max_prepared_statements = 0`).
    */
   namedStatements?: boolean;
-  /** Called with every SQL statement's log line (tests count queries with it); off by default. */
+  /**
+   * Called with the log line of every SQL statement MikroORM runs (tests count queries with it);
+   * off by default. A transfer's direct transaction bypasses MikroORM and is not logged here.
+   */
   onQuery?: (line: string) => void;
 }
 

@@ -15,8 +15,8 @@ export class DirectTransaction {
     this.#client = client;
   }
 
-  async rows<Row>(text: string, values: readonly unknown[]): Promise<Row[]> {
-    return (await this.#client.query(text, [...values])).rows as Row[];
+  async rows<Row>(text: string, values: unknown[]): Promise<Row[]> {
+    return (await this.#client.query(text, values)).rows as Row[];
   }
 }
 

@@ -51,6 +51,15 @@ describe("compileNamed", () => {
     expect(compiles).toBe(1);
   });
 
+  it("compiles in full, and refuses, a second role under one name", () => {
+    named("probe_second_role", statement("role", 1, [], null, false));
+    compiles = 0;
+    expect(() =>
+      compileNamed(statement("role", 1, [], null, false), "probe_second_role", "commits", compile),
+    ).toThrow(/declared answered, now commits/);
+    expect(compiles).toBe(1);
+  });
+
   it("takes the same text from a raw fragment built afresh on each call", () => {
     named("probe_raw_again", statement("again", 1, [], null, true));
     compiles = 0;

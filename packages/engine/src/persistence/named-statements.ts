@@ -54,7 +54,7 @@ export function namedStatement(text: string): NamedStatement | undefined {
 /** Per statement name, the template fragments its text was compiled from (see `compileNamed`). */
 const shapes = new Map<
   string,
-  { readonly fragments: readonly (readonly string[])[]; readonly text: string }
+  { readonly fragments: readonly (readonly string[])[]; readonly text: string; readonly role: StatementRole }
 >();
 
 /**
@@ -62,25 +62,27 @@ const shapes = new Map<
  * statement is rebuilt on every call from the same templates, so after its first compile (which
  * declares the text) only the parameters are collected from the query's tree, as the compiler
  * would number them; the text, kilobytes built afresh and compared each time, is not. The tree's
- * fragments are checked against those of the first compile (the same template literals are the
- * same arrays), so a statement whose text could differ is compiled and checked in full.
+ * fragments and role are checked against those of the first compile (the same template literals
+ * are the same arrays), so a statement whose text or role could differ is compiled and checked in
+ * full. The parameters are a fresh array, the caller's to hand to the driver.
  */
 export function compileNamed(
   query: RawBuilder<unknown>,
   name: string,
   role: StatementRole,
   compile: (query: RawBuilder<unknown>) => CompiledQuery,
-): { readonly text: string; readonly parameters: readonly unknown[] } {
+): { readonly text: string; readonly parameters: unknown[] } {
   const fragments: (readonly string[])[] = [];
   const parameters: unknown[] = [];
   const flat = flatten(query.toOperationNode(), fragments, parameters);
   const known = shapes.get(name);
-  if (flat && known !== undefined && sameFragments(known.fragments, fragments))
+  // Another role, or other fragments, go the full way: nameStatement refuses what does not match.
+  if (flat && known?.role === role && sameFragments(known.fragments, fragments))
     return { text: known.text, parameters };
   const compiled = compile(query);
   const text = nameStatement(name, compiled.sql, role);
-  if (flat) shapes.set(name, { fragments, text });
-  return { text, parameters: compiled.parameters };
+  if (flat) shapes.set(name, { fragments, text, role });
+  return { text, parameters: [...compiled.parameters] };
 }
 
 /** A raw tree's fragments and bound values in compile order; false if it holds anything else. */

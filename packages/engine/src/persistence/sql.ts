@@ -32,7 +32,7 @@ export async function rows<Row>(
   if (runner instanceof DirectTransaction) {
     if (prepareAs === undefined) {
       const compiled = query.compile(compiler);
-      return runner.rows<Row>(compiled.sql, compiled.parameters);
+      return runner.rows<Row>(compiled.sql, [...compiled.parameters]);
     }
     const { text, parameters } = compileNamed(query, prepareAs, role, (whole) => whole.compile(compiler));
     return runner.rows<Row>(text, parameters);
@@ -41,7 +41,7 @@ export async function rows<Row>(
   if (prepareAs === undefined) return (await query.execute(kysely)).rows;
   // The declared text object, whose hash V8 has already computed: the connection looks it up again.
   const { text, parameters } = compileNamed(query, prepareAs, role, (whole) => whole.compile(kysely));
-  return (await kysely.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]))).rows;
+  return (await kysely.executeQuery<Row>(CompiledQuery.raw(text, parameters))).rows;
 }
 
 export async function firstRow<Row>(
