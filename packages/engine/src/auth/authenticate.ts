@@ -5,11 +5,13 @@ import { hashOpaqueToken } from "../secrets/index.ts";
 import type { Actor, Role } from "./actor.ts";
 import { findLiveToken } from "./credential-store.ts";
 import { apiScope } from "./issue-token.ts";
+import type { VerifiedToken } from "./token-cache.ts";
 
 /**
  * Resolves a bearer token to its user; anything unknown, expired or revoked is `Unauthorized`.
  * With a token cache (`deps.tokenCache`), a token verified within its lifetime (1 s by default)
- * skips the database; revocations reach every process's cache at once (see token-cache.ts).
+ * skips the database, and a busy one is renewed in the background; revocations reach every
+ * process's cache at once (see token-cache.ts).
  */
 export async function authenticate(
   deps: EngineDependencies,
@@ -18,20 +20,25 @@ export async function authenticate(
   if (!token) throw new PurseError("UNAUTHORIZED");
   const tokenHash = hashOpaqueToken(token);
   const now = deps.now();
-  const cache = deps.tokenCache;
-  const cached = cache?.lookup(tokenHash, now);
-  if (cached) return cached;
-  const generation = cache?.generation() ?? 0;
-  const row = await findLiveToken(deps.db.em(), tokenHash, now);
-  if (!row) throw new PurseError("UNAUTHORIZED");
-  const actor: Actor = {
-    userId: toId(row.user_id),
-    clientId: toId(row.client_id),
-    scope: row.scope,
-    role: row.role,
-  };
-  cache?.remember(tokenHash, actor, new Date(row.expires_at), generation);
+  const lookUp = () => lookUpToken(deps, tokenHash, now);
+  const actor = deps.tokenCache
+    ? await deps.tokenCache.verify(tokenHash, now, lookUp)
+    : (await lookUp())?.actor;
+  if (!actor) throw new PurseError("UNAUTHORIZED");
   return actor;
+}
+
+async function lookUpToken(
+  deps: EngineDependencies,
+  tokenHash: string,
+  now: Date,
+): Promise<VerifiedToken | undefined> {
+  const row = await findLiveToken(deps.db.em(), tokenHash, now);
+  if (!row) return undefined;
+  return {
+    actor: { userId: toId(row.user_id), clientId: toId(row.client_id), scope: row.scope, role: row.role },
+    expiresAt: new Date(row.expires_at),
+  };
 }
 
 /** The spec's 403: the token is valid, but not for this operation's role or scope. */

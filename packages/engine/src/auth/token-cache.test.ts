@@ -8,7 +8,7 @@ import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { Actor } from "./actor.ts";
 import { authenticate } from "./authenticate.ts";
 import { issueToken, revokeToken } from "./issue-token.ts";
-import { inProcessRevocationChannel, TokenCache } from "./token-cache.ts";
+import { inProcessRevocationChannel, TokenCache, type VerifiedToken } from "./token-cache.ts";
 
 const outcome = (promise: Promise<Actor>) =>
   promise.then(
@@ -116,50 +116,140 @@ describe("token verification cache", () => {
 
 describe("TokenCache", () => {
   const actor: Actor = { userId: 7, clientId: 70, role: "merchant", scope: "api" };
+  const other: Actor = { userId: 8, clientId: 80, role: "partner", scope: "api" };
   const far = new Date(Date.now() + 3_600_000);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  it("does not store a lookup that was in flight while a revocation arrived", () => {
+  /** A token lookup the test answers by hand, counting how often it was asked. */
+  function controlledLookup() {
+    const pending: ((found: VerifiedToken | undefined) => void)[] = [];
+    return {
+      pending,
+      lookUp: () => new Promise<VerifiedToken | undefined>((resolve) => pending.push(resolve)),
+      answer(found: VerifiedToken | undefined) {
+        for (const resolve of pending.splice(0)) resolve(found);
+      },
+    };
+  }
+  const finds = (granted: Actor) => async (): Promise<VerifiedToken> => ({ actor: granted, expiresAt: far });
+  const findsNothing = async (): Promise<undefined> => undefined;
+
+  it("does not store nor share a lookup that was in flight while a revocation arrived", async () => {
     const cache = new TokenCache({ ttlMs: 60_000, channel: inProcessRevocationChannel() });
-    const generation = cache.generation();
+    const database = controlledLookup();
+    const before = cache.verify("h1", new Date(), database.lookUp);
     cache.forget({ tokenHash: "h1" }); // the revocation lands while the database read is in flight
-    cache.remember("h1", actor, far, generation);
-    expect(cache.lookup("h1", new Date())).toBeUndefined();
+    // A request after the revocation does not join the read that started before it.
+    const after = cache.verify("h1", new Date(), database.lookUp);
+    expect(database.pending).toHaveLength(2);
+    database.answer({ actor, expiresAt: far });
+    expect([await before, await after]).toEqual([actor, actor]);
+    expect(cache.size).toBe(1); // only the read made after the revocation is kept
+    const stale = controlledLookup();
+    const first = cache.verify("h2", new Date(), stale.lookUp);
+    cache.forget(null);
+    stale.answer({ actor, expiresAt: far });
+    await first;
+    expect(await cache.verify("h2", new Date(), findsNothing)).toBeUndefined();
   });
 
-  it("forgets by token, by client, by user, and everything after a possibly missed message", () => {
+  it("shares one lookup among the requests that miss together", async () => {
+    const cache = new TokenCache({ ttlMs: 60_000, channel: inProcessRevocationChannel() });
+    const database = controlledLookup();
+    const answers = [1, 2, 3].map(() => cache.verify("h", new Date(), database.lookUp));
+    expect(database.pending).toHaveLength(1);
+    database.answer({ actor, expiresAt: far });
+    expect(await Promise.all(answers)).toEqual([actor, actor, actor]);
+  });
+
+  it("renews a busy token in the background: the request is answered from memory meanwhile", async () => {
+    const cache = new TokenCache({ ttlMs: 1_000, channel: inProcessRevocationChannel() });
+    expect(await cache.verify("h", new Date(), finds(actor))).toEqual(actor);
+    const database = controlledLookup();
+    // Early in the entry's lifetime: no lookup at all.
+    expect(await cache.verify("h", new Date(), database.lookUp)).toEqual(actor);
+    expect(database.pending).toHaveLength(0);
+    await sleep(800); // in the last quarter of the 1 000 ms
+    expect(await cache.verify("h", new Date(), database.lookUp)).toEqual(actor);
+    expect(await cache.verify("h", new Date(), database.lookUp)).toEqual(actor);
+    expect(database.pending).toHaveLength(1); // one renewal, not one per request
+    database.answer({ actor: other, expiresAt: far });
+    await sleep(0);
+    expect(await cache.verify("h", new Date(), findsNothing)).toEqual(other);
+    await sleep(300); // past the first lookup's lifetime, inside the renewal's
+    expect(await cache.verify("h", new Date(), findsNothing)).toEqual(other);
+  });
+
+  it("drops an entry whose renewal finds the token gone, and keeps it when the renewal fails", async () => {
+    const cache = new TokenCache({ ttlMs: 1_000, channel: inProcessRevocationChannel() });
+    await cache.verify("gone", new Date(), finds(actor));
+    await cache.verify("down", new Date(), finds(actor));
+    await sleep(800);
+    expect(await cache.verify("gone", new Date(), findsNothing)).toEqual(actor);
+    const failing = () => Promise.reject(new Error("database down"));
+    expect(await cache.verify("down", new Date(), failing)).toEqual(actor);
+    await sleep(0);
+    expect(await cache.verify("gone", new Date(), findsNothing)).toBeUndefined();
+    expect(await cache.verify("down", new Date(), findsNothing)).toEqual(actor);
+    await sleep(300); // past its lifetime: the failing database is asked, and its error is the answer
+    await expect(cache.verify("down", new Date(), failing)).rejects.toThrow("database down");
+  });
+
+  it("counts an entry's lifetime from when its lookup started", async () => {
+    const cache = new TokenCache({ ttlMs: 1_000, channel: inProcessRevocationChannel() });
+    const slow = controlledLookup();
+    const answer = cache.verify("h", new Date(), slow.lookUp);
+    await sleep(800); // the read took 800 ms of the 1 000
+    slow.answer({ actor, expiresAt: far });
+    await answer;
+    await sleep(300); // fresh for 700 ms more if counted from the answer
+
+    expect(await cache.verify("h", new Date(), findsNothing)).toBeUndefined();
+  });
+
+  it("forgets by token, by client, by user, and everything after a possibly missed message", async () => {
     const channel = inProcessRevocationChannel();
     const cache = new TokenCache({ ttlMs: 60_000, channel });
-    const other: Actor = { userId: 8, clientId: 80, role: "partner", scope: "api" };
-    const fill = () => {
-      cache.remember("a", actor, far, cache.generation());
-      cache.remember("b", other, far, cache.generation());
+    const cached = (hash: string) => cache.verify(hash, new Date(), findsNothing);
+    const fill = async () => {
+      await cache.verify("a", new Date(), finds(actor));
+      await cache.verify("b", new Date(), finds(other));
     };
-    fill();
+    await fill();
     cache.forget({ clientId: 70 });
-    expect([cache.lookup("a", new Date()), cache.lookup("b", new Date())]).toEqual([undefined, other]);
-    fill();
+    expect([await cached("a"), await cached("b")]).toEqual([undefined, other]);
+    await fill();
     cache.forget({ userId: 8 });
-    expect([cache.lookup("a", new Date()), cache.lookup("b", new Date())]).toEqual([actor, undefined]);
-    fill();
+    expect([await cached("a"), await cached("b")]).toEqual([actor, undefined]);
+    await fill();
     cache.forget(null);
     expect(cache.size).toBe(0);
   });
 
   it("trusts an entry only for its lifetime, and never with a lifetime of 0", async () => {
     const short = new TokenCache({ ttlMs: 30, channel: inProcessRevocationChannel() });
-    short.remember("a", actor, far, short.generation());
-    expect(short.lookup("a", new Date())).toEqual(actor);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(short.lookup("a", new Date())).toBeUndefined();
+    await short.verify("a", new Date(), finds(actor));
+    expect(await short.verify("a", new Date(), findsNothing)).toEqual(actor);
+    await sleep(50);
+    expect(await short.verify("a", new Date(), findsNothing)).toBeUndefined();
     const off = new TokenCache({ ttlMs: 0, channel: inProcessRevocationChannel() });
-    off.remember("a", actor, far, off.generation());
-    expect(off.lookup("a", new Date())).toBeUndefined();
+    await off.verify("a", new Date(), finds(actor));
+    expect(off.size).toBe(0);
+    expect(await off.verify("a", new Date(), findsNothing)).toBeUndefined();
   });
 
-  it("keeps at most maxEntries tokens", () => {
+  it("refuses a cached token past its own expiry", async () => {
+    const cache = new TokenCache({ ttlMs: 60_000, channel: inProcessRevocationChannel() });
+    const soon = new Date(Date.now() + 1_000);
+    await cache.verify("a", new Date(), async () => ({ actor, expiresAt: soon }));
+    expect(await cache.verify("a", new Date(), findsNothing)).toEqual(actor);
+    expect(await cache.verify("a", new Date(soon.getTime() + 1), findsNothing)).toBeUndefined();
+  });
+
+  it("keeps at most maxEntries tokens", async () => {
     const cache = new TokenCache({ ttlMs: 60_000, maxEntries: 2, channel: inProcessRevocationChannel() });
-    for (const hash of ["a", "b", "c"]) cache.remember(hash, actor, far, cache.generation());
+    for (const hash of ["a", "b", "c"]) await cache.verify(hash, new Date(), finds(actor));
     expect(cache.size).toBe(2);
-    expect(cache.lookup("a", new Date())).toBeUndefined();
+    expect(await cache.verify("a", new Date(), findsNothing)).toBeUndefined();
   });
 });

@@ -30,9 +30,26 @@ interface Entry {
   readonly actor: Actor;
   /** Date.now() past which the entry is looked up again. */
   readonly freshUntil: number;
+  /** Date.now() from which a use of the entry also starts a lookup in the background. */
+  readonly refreshFrom: number;
   /** The token's own expiry (ms since epoch), checked against the engine's clock. */
   readonly expiresAt: number;
 }
+
+/** What a token lookup found: the actor it grants and the token's own expiry. */
+export interface VerifiedToken {
+  readonly actor: Actor;
+  readonly expiresAt: Date;
+}
+
+/** A lookup in flight, and the revocation generation it started in. */
+interface Flight {
+  readonly generation: number;
+  readonly verified: Promise<VerifiedToken | undefined>;
+}
+
+/** The part of an entry's lifetime after which a use refreshes it in the background. */
+const refreshAfter = 0.75;
 
 /**
  * Verified bearer tokens for a short time, so a request skips the token lookup round trip.
@@ -41,12 +58,19 @@ interface Entry {
  * token in a long-lived map. Only what a token grants is cached (user, client, role, scope), never
  * whether the user is blocked: every use case reads that inside its own transaction.
  *
+ * A busy token is never looked up in a request's path: in the last quarter of an entry's
+ * lifetime a use answers from the entry and starts the lookup in the background (one per token at
+ * a time), which renews the entry. Requests that miss together share one lookup.
+ *
  * A revocation is forgotten locally at once and published to every other process. A lookup that
- * was in flight while any revocation arrived is not cached (`generation`), so a read made just
- * before a revocation committed cannot be stored just after it was forgotten.
+ * was in flight while any revocation arrived is neither cached nor shared with a later request
+ * (`generation`), so a read made just before a revocation committed cannot outlive it here. An
+ * entry's lifetime counts from when its lookup started, so a lost revocation message is bounded
+ * by the lifetime from the read, however long the read took.
  */
 export class TokenCache {
   readonly #entries = new Map<string, Entry>();
+  readonly #flights = new Map<string, Flight>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #channel: RevocationChannel;
@@ -63,31 +87,61 @@ export class TokenCache {
     return this.#entries.size;
   }
 
-  /** The cached actor of a token, if still fresh and not expired at `now`. */
-  lookup(tokenHash: string, now: Date): Actor | undefined {
+  /**
+   * The actor a token grants at `now`, or undefined if `lookUp` finds none: from the cache while
+   * the entry is fresh, else from `lookUp` (shared by the requests that miss meanwhile). With a
+   * lifetime of 0 every call looks the token up.
+   */
+  async verify(
+    tokenHash: string,
+    now: Date,
+    lookUp: () => Promise<VerifiedToken | undefined>,
+  ): Promise<Actor | undefined> {
+    if (this.#ttlMs <= 0) return (await lookUp())?.actor;
     const entry = this.#entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (entry.freshUntil <= Date.now() || entry.expiresAt <= now.getTime()) {
-      this.#entries.delete(tokenHash);
-      return undefined;
+    const at = Date.now();
+    if (entry && entry.freshUntil > at && entry.expiresAt > now.getTime()) {
+      if (entry.refreshFrom <= at) this.#fly(tokenHash, lookUp).verified.catch(() => undefined);
+      return entry.actor;
     }
-    return entry.actor;
+    if (entry) this.#entries.delete(tokenHash);
+    const verified = await this.#fly(tokenHash, lookUp).verified;
+    return verified && verified.expiresAt.getTime() > now.getTime() ? verified.actor : undefined;
   }
 
-  /** Taken before the database lookup and handed back to `remember`. */
-  generation(): number {
-    return this.#generation;
+  /** The lookup of `tokenHash` in flight since the last revocation, or a new one. */
+  #fly(tokenHash: string, lookUp: () => Promise<VerifiedToken | undefined>): Flight {
+    const running = this.#flights.get(tokenHash);
+    if (running && running.generation === this.#generation) return running;
+    const generation = this.#generation;
+    const startedAt = Date.now();
+    const flight: Flight = {
+      generation,
+      verified: lookUp()
+        .then((verified) => {
+          if (generation !== this.#generation) return verified;
+          if (verified) this.#remember(tokenHash, verified, startedAt);
+          else this.#entries.delete(tokenHash);
+          return verified;
+        })
+        .finally(() => {
+          if (this.#flights.get(tokenHash) === flight) this.#flights.delete(tokenHash);
+        }),
+    };
+    this.#flights.set(tokenHash, flight);
+    return flight;
   }
 
-  remember(tokenHash: string, actor: Actor, expiresAt: Date, generation: number): void {
-    if (this.#ttlMs <= 0 || generation !== this.#generation) return;
+  #remember(tokenHash: string, { actor, expiresAt }: VerifiedToken, startedAt: number): void {
+    this.#entries.delete(tokenHash);
     if (this.#entries.size >= this.#maxEntries) {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
     this.#entries.set(tokenHash, {
       actor,
-      freshUntil: Date.now() + this.#ttlMs,
+      freshUntil: startedAt + this.#ttlMs,
+      refreshFrom: startedAt + this.#ttlMs * refreshAfter,
       expiresAt: expiresAt.getTime(),
     });
   }
@@ -95,6 +149,7 @@ export class TokenCache {
   /** Drops what a revocation names here (null: everything). */
   forget(revocation: TokenRevocation | null): void {
     this.#generation += 1;
+    this.#flights.clear();
     if (revocation === null) {
       this.#entries.clear();
     } else if ("tokenHash" in revocation) {
