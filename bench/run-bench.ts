@@ -28,6 +28,13 @@ import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-
 const smoke = Boolean(process.env["PURSE_BENCH_SMOKE"]);
 const seconds = Number(process.env["PURSE_BENCH_SECONDS"] ?? (smoke ? 2 : 15));
 const connections = Number(process.env["PURSE_BENCH_CONNECTIONS"] ?? 32);
+/**
+ * Load driven and thrown away before each server is measured (Purse, the bare server, two
+ * processes alike): V8 is still compiling Purse's hot path for several seconds after it starts
+ * (perf: TurboFan was 16 % of Purse's CPU 4 to 14 s into the load, 1 % 25 to 35 s in), and a
+ * server that runs for days is measured warm. Start-up is measured on its own.
+ */
+const warmUpSeconds = Number(process.env["PURSE_BENCH_WARMUP_SECONDS"] ?? (smoke ? 1 : 10));
 const redisUrl = process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379";
 const profileDir = process.env["PURSE_BENCH_PROFILE"] ? "/tmp/purse-bench-profile" : undefined;
 const accounts = 1024;
@@ -155,7 +162,7 @@ async function measurePurse(
     let postgresCpuPerTransferMs = 0;
     try {
       const targets = await purseTargets([server], randomBytes(3).toString("hex"));
-      await drive(targets, connections, 1); // warm-up: pools, JIT, prepared statements
+      await drive(targets, connections, warmUpSeconds); // pools, JIT, prepared statements
       server.sampleMemory();
       const cpuBefore = await server.cpuMs();
       const postgresBefore = await postgresCpuMs();
@@ -198,7 +205,7 @@ async function measureTwoProcesses(): Promise<LoadResult> {
   ]);
   try {
     const targets = await purseTargets(servers, randomBytes(3).toString("hex"));
-    await drive(targets, connections, 1);
+    await drive(targets, connections, warmUpSeconds);
     const result = await drive(targets, connections, seconds);
     console.log(`  ${line("transfers", result)}`);
     return result;
@@ -243,7 +250,7 @@ async function measureBare(): Promise<LoadResult> {
         };
       },
     };
-    await drive([target], connections, 1);
+    await drive([target], connections, warmUpSeconds);
     const cpuBefore = await cpuMsOf(child.pid);
     const postgresBefore = await postgresCpuMs();
     const result = await drive([target], connections, seconds);

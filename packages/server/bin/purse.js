@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-// The `purse` command. It runs the built JavaScript (`npm run build` writes each package's dist/);
-// in a checkout that has not been built, or with PURSE_SOURCE=1 (the test suite sets it, so tests
-// always exercise the code as it is now), it runs the TypeScript sources through tsx instead.
+// The `purse` command. It runs the built JavaScript (`npm run build` writes each package's dist/
+// and bundles this one's into dist/bundle/); in a checkout that has not been built, or with
+// PURSE_SOURCE=1 (the test suite sets it, so tests always exercise the code as it is now), it
+// runs the TypeScript sources through tsx instead.
 import { existsSync } from "node:fs";
 import * as nodeModule from "node:module";
 
-// Most of a start is compiling a few thousand modules; V8's code cache on disk (Node 22.1+) makes
-// every start after the first skip that. NODE_COMPILE_CACHE chooses the directory.
+// Most of a start is compiling modules; V8's code cache on disk (Node 22.1+) makes every start
+// after the first skip that. NODE_COMPILE_CACHE chooses the directory.
 nodeModule.enableCompileCache?.();
 
-const built = new URL("../dist/cli/main.js", import.meta.url);
+const built = [
+  // A few files: a start does not look up thousands of modules (scripts/bundle.mjs).
+  new URL("../dist/bundle/main.js", import.meta.url),
+  new URL("../dist/cli/main.js", import.meta.url),
+].find((file) => existsSync(file));
 
-if (process.env.PURSE_SOURCE !== "1" && existsSync(built)) {
+if (process.env.PURSE_SOURCE !== "1" && built) {
   await import(built.href);
 } else {
   let tsx;

@@ -1,0 +1,43 @@
+// `purse` as a few files instead of a few thousand: the last step of this package's build.
+//
+// Why: a start of `purse serve` spent most of its time finding, reading and linking modules (kysely
+// alone is some 400 files), not running them: 1.7 to 1.9 s to /readyz on a 2-core machine, 1.3 s
+// bundled (docs/benchmark.md, "Start-up"). bin/purse.js runs this bundle when it exists.
+//
+// The bundle lives in dist/bundle/, as deep as dist/serve/, so paths written relative to a module
+// (`../../../../fixtures/demo.json`) still land where they did. Left outside it, loaded from
+// node_modules as before: native addons and WebAssembly (argon2, PGlite) and packages that read
+// files of their own at run time (the API reference page's script).
+import { rm } from "node:fs/promises";
+import { build } from "esbuild";
+
+const outdir = new URL("../dist/bundle/", import.meta.url).pathname;
+
+await rm(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [new URL("../dist/cli/main.js", import.meta.url).pathname],
+  outdir,
+  bundle: true,
+  // Dynamic imports (the HTTP stack for `serve`, GraphQL on its first request) stay separate
+  // chunks, loaded when they are now.
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node22",
+  // Class and function names as written: MikroORM names entities after their classes, and logs
+  // name errors by theirs.
+  keepNames: true,
+  sourcemap: "linked",
+  external: [
+    "@node-rs/argon2",
+    "@electric-sql/pglite",
+    "@mikro-orm/pglite",
+    "@scalar/fastify-api-reference",
+    "pg-native",
+  ],
+  // CommonJS dependencies call `require`, which an ES module does not have.
+  banner: {
+    js: "import { createRequire as __purseRequire } from 'node:module'; const require = __purseRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});

@@ -1,0 +1,150 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { dropDatabase } from "@purse/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purseCli } from "../support/purse-cli.ts";
+import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
+import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";
+
+const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
+const bundled = existsSync(new URL("../../packages/server/dist/bundle/main.js", import.meta.url));
+/** Every other test runs the sources (PURSE_SOURCE=1); these run what `npm run build` made. */
+const builtCode = { PURSE_SOURCE: "0" };
+
+/**
+ * The bundled `purse` (packages/server/scripts/bundle.mjs), as the image and `npm start` after a
+ * build run it: every door and the files it reads at run time (the demo fixture, the API
+ * reference's script, the captcha widget) are where the bundle looks for them. Skipped only in a
+ * checkout that was never built; CI builds before it tests.
+ */
+describe.skipIf(!bundled)("the bundled build", () => {
+  let database: SeededDatabase;
+  let server: SpawnedServer;
+  let token: string;
+
+  beforeAll(async () => {
+    database = await createSeededDatabase();
+    server = await spawnPurseServe(database, builtCode);
+    const answer = await callerFor(server.url)("POST", "/token", {
+      body: { grant_type: "client_credentials", client_id: "acme", client_secret: "acme-secret" },
+    });
+    token = answer.body.access_token as string;
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+    if (database) await dropDatabase(database.name);
+  });
+
+  it("is what bin/purse.js runs", async () => {
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    // The scripts a run executed, as V8's profiler names them.
+    const profiles = await mkdtemp(join(tmpdir(), "purse-bundle-profile-"));
+    try {
+      const { stdout } = await purseCli(database, ["--help"], {
+        ...builtCode,
+        NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --cpu-prof --cpu-prof-dir=${profiles}`,
+      });
+      expect(stdout).toContain("serve");
+      const [profile] = await readdir(profiles);
+      const { nodes } = JSON.parse(await readFile(join(profiles, profile ?? ""), "utf8")) as {
+        nodes: { callFrame: { url: string } }[];
+      };
+      const ours = [...new Set(nodes.map((node) => node.callFrame.url))].filter((url) =>
+        url.includes("/packages/"),
+      );
+      expect(ours.some((url) => url.includes("/packages/server/dist/bundle/"))).toBe(true);
+      const elsewhere = ours.filter(
+        (url) =>
+          !url.includes("/packages/server/dist/bundle/") && !url.endsWith("/packages/server/bin/purse.js"),
+      );
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await rm(profiles, { recursive: true, force: true });
+    }
+  });
+
+  it("serves REST: a form-encoded transfer with a numeric payment_id moves money", async () => {
+    const response = await fetch(`${server.url}/api/transaction/transfer`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "wallet_from=U100000010&wallet_to=U100000030&amount=1.00&payment_id=424242",
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: true,
+      data: { id: expect.any(Number), message: "Transfer completed successfully" },
+    });
+  });
+
+  it("serves GraphQL, loaded on its first request", async () => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(await response.json()).toEqual({ data: { __typename: "Query" } });
+  });
+
+  it("serves tRPC", async () => {
+    const response = await fetch(`${server.url}/trpc/wallets`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await response.json())).toContain("U100000010");
+  });
+
+  it("serves the files it reads from packages at run time: the API reference's script, the captcha widget", async () => {
+    const reference = await fetch(`${server.url}/docs/js/scalar.js`);
+    expect(reference.status).toBe(200);
+    expect((await reference.text()).length).toBeGreaterThan(10_000);
+    const widget = await fetch(`${server.url}/pay-assets/altcha.js`);
+    expect(widget.status).toBe(200);
+    expect(await widget.text()).toContain("altcha");
+  });
+
+  it("migrates and audits the database", async () => {
+    expect((await purseCli(database, ["migrate"], builtCode)).code).toBe(0);
+    const audit = await purseCli(database, ["audit"], builtCode);
+    expect(audit.code).toBe(0);
+  });
+
+  it("starts the embedded default with its demo data (the fixture file found from the bundle)", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "purse-bundle-"));
+    const { DATABASE_URL: _database, REDIS_URL: _redis, BASE_URL: _vite, ...inherited } = process.env;
+    const child = spawn(process.execPath, [bin, "serve"], {
+      env: {
+        ...inherited,
+        ...builtCode,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        PURSE_DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      let printed = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          printed += chunk.toString();
+          const found = /base URL:\s+(http:\/\/\S+)/.exec(printed);
+          if (found?.[1]) resolve(found[1]);
+        });
+        child.once("exit", (code) => reject(new Error(`purse serve exited with ${code}: ${printed}`)));
+      });
+      const answer = await callerFor(url)("POST", "/token", {
+        body: { grant_type: "client_credentials", client_id: "acme", client_secret: "acme-secret" },
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
