@@ -7,7 +7,9 @@
 // The bundle lives in dist/bundle/, as deep as dist/serve/, so paths written relative to a module
 // (`../../../../fixtures/demo.json`) still land where they did. Left outside it, loaded from
 // node_modules as before: native addons and WebAssembly (argon2, PGlite) and packages that read
-// files of their own at run time (the API reference page's script).
+// files of their own at run time (the API reference page's script). Only leaves: a package left
+// outside that imports one bundled would load a second copy of it (MikroORM's PGlite driver
+// outside meant two MikroORMs, and the embedded database never started).
 import { rm } from "node:fs/promises";
 import { build } from "esbuild";
 
@@ -24,14 +26,13 @@ await build({
   format: "esm",
   platform: "node",
   target: "node22",
-  // Class and function names as written: MikroORM names entities after their classes, and logs
-  // name errors by theirs.
-  keepNames: true,
+  // No `keepNames`: it wraps every function made at run time (closures per request included) in a
+  // call that sets its name, which cost CPU per transfer. Entities are named explicitly
+  // (`defineEntity({ name })`), and esbuild renames only what collides across modules.
   sourcemap: "linked",
   external: [
     "@node-rs/argon2",
     "@electric-sql/pglite",
-    "@mikro-orm/pglite",
     "@scalar/fastify-api-reference",
     "pg-native",
   ],
