@@ -338,7 +338,7 @@ function report(figures: Figures): string {
   const rate = (value: number | string) =>
     typeof value === "number" ? `${value.toFixed(0)}/s` : `not measured: ${value}`;
   return [
-    `Measured ${new Date().toISOString().slice(0, 10)}, one run, ${connections} connections, ${seconds} s per phase, everything on this machine's cores:`,
+    `Measured ${new Date().toISOString().slice(0, 10)}, one run, ${connections} connections, ${seconds} s per phase after ${warmUpSeconds} s of load thrown away, everything on this machine's cores:`,
     "",
     "| measure | figure | target |",
     "|---|---|---|",

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { dropDatabase } from "@purse/testing";
+import { createCheckout, dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purseCli } from "../support/purse-cli.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
@@ -95,6 +95,13 @@ describe.skipIf(!bundled)("the bundled build", () => {
     });
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).toContain("U100000010");
+  });
+
+  it("serves the hosted payment page of a signed checkout", async () => {
+    const checkout = await createCheckout({ call: callerFor(server.url) }, { url: "https://shop.example" });
+    const page = await fetch(checkout.url.replace(/^https?:\/\/[^/]+/, server.url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("<form");
   });
 
   it("serves the files it reads from packages at run time: the API reference's script, the captcha widget", async () => {

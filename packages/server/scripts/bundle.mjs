@@ -30,12 +30,7 @@ await build({
   // call that sets its name, which cost CPU per transfer. Entities are named explicitly
   // (`defineEntity({ name })`), and esbuild renames only what collides across modules.
   sourcemap: "linked",
-  external: [
-    "@node-rs/argon2",
-    "@electric-sql/pglite",
-    "@scalar/fastify-api-reference",
-    "pg-native",
-  ],
+  external: ["@node-rs/argon2", "@electric-sql/pglite", "@scalar/fastify-api-reference", "pg-native"],
   // CommonJS dependencies call `require`, which an ES module does not have.
   banner: {
     js: "import { createRequire as __purseRequire } from 'node:module'; const require = __purseRequire(import.meta.url);",
