@@ -40,4 +40,21 @@ describe("the Redis event bus", () => {
     await iterator.next();
     await expect.poll(async () => (await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[]).toEqual([]);
   });
+
+  it("publishes an event of several users on each of their channels", async () => {
+    const abort = new AbortController();
+    const streams = [5, 6, 7].map((userId) =>
+      subscriber.subscribe(userId, abort.signal)[Symbol.asyncIterator](),
+    );
+    const firsts = streams.map((stream) => stream.next());
+    await expect
+      .poll(async () => ((await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[]).length)
+      .toBe(3);
+    publisher.publish(event(40, [5, 6, 7]));
+    const received = firsts.map((first) => first.then((next) => next.value?.transactionId));
+    const late = new Promise((resolve) => setTimeout(() => resolve("not delivered within 5 s"), 5_000));
+    expect(await Promise.all(received.map((one) => Promise.race([one, late])))).toEqual([40, 40, 40]);
+    abort.abort();
+    await Promise.all(streams.map((stream) => stream.next()));
+  });
 });
