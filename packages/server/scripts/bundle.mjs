@@ -1,8 +1,8 @@
 // `purse` as a few files instead of a few thousand: the last step of this package's build.
 //
 // Why: a start of `purse serve` spent most of its time finding, reading and linking modules (kysely
-// alone is some 400 files), not running them: 1.7 to 1.9 s to /readyz on a 2-core machine, 1.3 s
-// bundled (docs/benchmark.md, "Start-up"). bin/purse.js runs this bundle when it exists.
+// alone is some 400 files), not running them: 1.7 to 1.9 s to /readyz on a 2-core machine, 0.9 to
+// 1.3 s bundled (docs/benchmark.md, "Start-up"). bin/purse.js runs this bundle when it exists.
 //
 // The bundle lives in dist/bundle/, as deep as dist/serve/, so paths written relative to a module
 // (`../../../../fixtures/demo.json`) still land where they did. Left outside it, loaded from
