@@ -17,7 +17,9 @@ COPY package.json package-lock.json ./
 COPY --from=build /app/packages packages
 COPY --from=build /app/examples examples
 COPY test/package.json test/package.json
-# Production dependencies only: no tsx, no vitest, no Node-from-npm (the image has Node 22 itself).
+# Production dependencies only: no Node-from-npm (the image has Node 22 itself).
+# The test-support workspace (packages/testing) still brings vitest and, through it, tsx and
+# esbuild (`npm ls vitest --omit=dev`); purse runs its bundle and needs none of them.
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts=false && npm cache clean --force
 
 FROM node:22-bookworm-slim
