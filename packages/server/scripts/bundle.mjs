@@ -11,13 +11,14 @@
 // outside that imports one bundled would load a second copy of it (MikroORM's PGlite driver
 // outside meant two MikroORMs, and the embedded database never started).
 import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const outdir = new URL("../dist/bundle/", import.meta.url).pathname;
+const outdir = fileURLToPath(new URL("../dist/bundle/", import.meta.url));
 
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [new URL("../dist/cli/main.js", import.meta.url).pathname],
+  entryPoints: [fileURLToPath(new URL("../dist/cli/main.js", import.meta.url))],
   outdir,
   bundle: true,
   // Dynamic imports (the HTTP stack for `serve`, GraphQL on its first request) stay separate
