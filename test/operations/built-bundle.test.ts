@@ -1,16 +1,14 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createCheckout, dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purseCli } from "../support/purse-cli.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
 import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";
+import { startServe, waitUntil } from "./purse-process.ts";
 
-const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
 const bundled = existsSync(new URL("../../packages/server/dist/bundle/main.js", import.meta.url));
 /** Every other test runs the sources (PURSE_SOURCE=1); these run what `npm run build` made. */
 const builtCode = { PURSE_SOURCE: "0" };
@@ -121,36 +119,15 @@ describe.skipIf(!bundled)("the bundled build", () => {
 
   it("starts the embedded default with its demo data (the fixture file found from the bundle)", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "purse-bundle-"));
-    const { DATABASE_URL: _database, REDIS_URL: _redis, BASE_URL: _vite, ...inherited } = process.env;
-    const child = spawn(process.execPath, [bin, "serve"], {
-      env: {
-        ...inherited,
-        ...builtCode,
-        PORT: "0",
-        HOST: "127.0.0.1",
-        PURSE_DATA_DIR: dataDir,
-        LOG_LEVEL: "silent",
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const serve = await startServe({ ...builtCode, PURSE_DATA_DIR: dataDir });
     try {
-      let printed = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          printed += chunk.toString();
-          const found = /base URL:\s+(http:\/\/\S+)/.exec(printed);
-          if (found?.[1]) resolve(found[1]);
-        });
-        child.once("exit", (code) => reject(new Error(`purse serve exited with ${code}: ${printed}`)));
-      });
-      const answer = await callerFor(url)("POST", "/token", {
+      await waitUntil(serve, "/readyz");
+      const answer = await callerFor(serve.url)("POST", "/token", {
         body: { grant_type: "client_credentials", client_id: "acme", client_secret: "acme-secret" },
       });
       expect(answer.status).toBe(200);
     } finally {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
+      await serve.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
