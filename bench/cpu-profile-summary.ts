@@ -94,11 +94,6 @@ export async function summariseProfileDetail(directory: string, top = 12): Promi
   };
 }
 
-/** The heaviest functions by self time, with their share of all samples (the bench's short summary). */
-export async function summariseProfiles(directory: string, top = 12): Promise<string[]> {
-  return (await summariseProfileDetail(directory, top)).self;
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const summary = await summariseProfileDetail(
     process.argv[2] ?? "/tmp/purse-bench-profile",

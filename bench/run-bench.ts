@@ -6,13 +6,15 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFile, rm, writeFile } from "node:fs/promises";
-import { loadavg } from "node:os";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { bareSchema } from "./bare-transfer-server.ts";
 import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
-import { summariseProfileDetail, summariseProfiles } from "./cpu-profile-summary.ts";
+import { type ProfileSummary, summariseProfileDetail } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory } from "./history-phase.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
 import {
@@ -37,6 +39,11 @@ const connections = Number(process.env["PURSE_BENCH_CONNECTIONS"] ?? 32);
 const warmUpSeconds = Number(process.env["PURSE_BENCH_WARMUP_SECONDS"] ?? (smoke ? 1 : 10));
 const redisUrl = process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379";
 const profileDir = process.env["PURSE_BENCH_PROFILE"] ? "/tmp/purse-bench-profile" : undefined;
+/**
+ * The profiled phase runs the unbundled build: in the bundle every frame's script is one of
+ * purse's chunks, so the profile could not say which package a transfer's time went to.
+ */
+const unbundledPurse = fileURLToPath(new URL("../packages/server/dist/cli/main.js", import.meta.url));
 const accounts = 1024;
 /** Ledger sizes for the history phase (PURSE_BENCH_HISTORY_SIZES, comma-separated). */
 const historySizes = (
@@ -131,7 +138,7 @@ interface Figures {
   bare: LoadResult;
   pgledger: number | string;
   tpcb: number | string;
-  profile: string[];
+  profile: ProfileSummary;
 }
 
 async function measurePurse(
@@ -140,13 +147,7 @@ async function measurePurse(
 ): Promise<
   Pick<
     Figures,
-    | "purse"
-    | "readyAfterMs"
-    | "peakRssMb"
-    | "cpuPerTransferMs"
-    | "postgresCpuPerTransferMs"
-    | "audit"
-    | "profile"
+    "purse" | "readyAfterMs" | "peakRssMb" | "cpuPerTransferMs" | "postgresCpuPerTransferMs" | "audit"
   >
 > {
   step("Purse: one process, POST /api/transaction/transfer with payment_id");
@@ -189,10 +190,36 @@ async function measurePurse(
       cpuPerTransferMs,
       postgresCpuPerTransferMs,
       audit,
-      profile: profileDir ? await summariseProfiles(profileDir) : [],
     };
   } finally {
     await database.drop();
+  }
+}
+
+/**
+ * Where a warm Purse's CPU goes: the same load on a server of its own under `--cpu-prof`, after the
+ * same warm-up. Its rate is not reported: the profiler slows the server it watches.
+ */
+async function profileTransfers(): Promise<ProfileSummary> {
+  step("Purse under the CPU profiler: where a transfer's time goes (this phase's rate is not used)");
+  const directory = await mkdtemp(join(tmpdir(), "purse-bench-profile-"));
+  const database = await purseDatabase();
+  try {
+    const bin = existsSync(unbundledPurse) ? unbundledPurse : undefined;
+    const server = await startPurse(purseEnvironment(database), directory, bin);
+    try {
+      const targets = await purseTargets([server], randomBytes(3).toString("hex"));
+      await drive(targets, connections, warmUpSeconds);
+      await drive(targets, connections, seconds);
+    } finally {
+      await server.stop(); // the profile is written as the process exits
+    }
+    const summary = await summariseProfileDetail(directory, 8);
+    console.log(`  ${summary.packages.join("\n  ")}`);
+    return summary;
+  } finally {
+    await database.drop();
+    await rm(directory, { recursive: true, force: true });
   }
 }
 
@@ -354,14 +381,14 @@ function report(figures: Figures): string {
     `| Purse CPU per transfer (all threads) | ${figures.cpuPerTransferMs.toFixed(2)} ms | |`,
     `| PostgreSQL CPU per Purse transfer (every process) | ${figures.postgresCpuPerTransferMs.toFixed(2)} ms | |`,
     `| ledger after the run | ${figures.audit} | balanced |`,
-    ...(figures.profile.length > 0
-      ? [
-          "",
-          "Where the server's CPU went (self time, `--cpu-prof`):",
-          "",
-          ...figures.profile.map((entry) => `- ${entry}`),
-        ]
-      : []),
+    "",
+    `Where a warm Purse's CPU went, from \`--cpu-prof\` of an unbundled server in a phase of its own (same load and warm-up; ${figures.profile.self[0]}). V8 samples the wall clock, so a thread descheduled just after a socket write is charged to \`writev\`; \`perf\` puts the TCP send path nearer 10 % (section "Two round trips per transfer").`,
+    "",
+    "| self time by package | heaviest functions, self time |",
+    "|---|---|",
+    ...figures.profile.packages.map(
+      (entry, index) => `| ${entry} | ${figures.profile.self[index + 1] ?? ""} |`,
+    ),
   ].join("\n");
 }
 
@@ -486,13 +513,14 @@ if (only === "token-cache") {
   console.log(historyReport(history));
 } else {
   const purse = await measurePurse();
+  const profile = await profileTransfers();
   const twoProcesses = await measureTwoProcesses();
   const bare = await measureBare();
   const pgledger = await measurePgledger();
   const tpcb = await measureTpcb();
   step(`History as the ledger grows: ${historySizes.join(", ")} transactions`);
   const history = await measureHistory(historySizes, connections, seconds, purseEnvironment);
-  const text = `${report({ ...purse, twoProcesses, bare, pgledger, tpcb })}\n${historyReport(history)}`;
+  const text = `${report({ ...purse, profile, twoProcesses, bare, pgledger, tpcb })}\n${historyReport(history)}`;
   console.log(`\n${text}`);
   if (!smoke) await writeResults(text);
 }
