@@ -146,7 +146,7 @@ async function lockAndTransact<Checked, Result>(
   // Taken before the lock is asked for: the lock cannot expire before `now + ttl` from here.
   const commitBy = Date.now() + ttlMs - commitMarginMs(ttlMs);
   const { owner, fingerprint } = typeof plan.lock === "function" ? plan.lock(checked) : plan.lock;
-  const lockKey = routeLockKey(plan.operation, owner, fingerprint);
+  const lockKey = routeLockKey(plan.operation, owner, lockFingerprint(fingerprint, plan.idempotency?.keys));
   try {
     return await deps.routeLock.run([lockKey], ttlMs, async () => {
       await limited;
@@ -159,6 +159,17 @@ async function lockAndTransact<Checked, Result>(
     await limited; // a rate-limit refusal answers before a lock refusal, as when it came first
     throw error;
   }
+}
+
+/**
+ * What makes two calls "the same call" for the route lock: the request's content and the client's
+ * own keys for it. Two payments of the same amount between the same wallets under different
+ * `payment_id`s (or Idempotency-Keys) are two payments the client asked for, and run side by side;
+ * the same content under the same keys, or under none, is a duplicate, and one of them runs.
+ */
+function lockFingerprint(fingerprint: string, keys: IdempotencyKeys | undefined): string {
+  if (!keys || (keys.externalId === null && keys.idempotencyKey === null)) return fingerprint;
+  return JSON.stringify([fingerprint, keys.externalId, keys.idempotencyKey]);
 }
 
 /** Charges each budget in order; a refusal stops there. Never rejects unobserved. */

@@ -376,4 +376,17 @@ describe("the route lock, while a transfer is in progress", () => {
     const other = await api.call("POST", path, { token: acme, body: { ...body, amount: "6.00" } });
     expect(other.status).toBe(200);
   });
+
+  it("runs simultaneous transfers of the same body under different payment_ids or Idempotency-Keys: each is its own payment", async () => {
+    const acme = await api.token("acme");
+    const body = { wallet_from: "U100000010", wallet_to: "U100000020", amount: "2.00" };
+    const responses = await Promise.all([
+      api.call<Transferred>("POST", path, { token: acme, body: { ...body, payment_id: "order-a" } }),
+      api.call<Transferred>("POST", path, { token: acme, body: { ...body, payment_id: "order-b" } }),
+      api.call<Transferred>("POST", path, { token: acme, body, headers: { "idempotency-key": "key-a" } }),
+      api.call<Transferred>("POST", path, { token: acme, body, headers: { "idempotency-key": "key-b" } }),
+    ]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(responses.map((response) => response.body.data.id)).size).toBe(4);
+  });
 });
