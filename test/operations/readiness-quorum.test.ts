@@ -1,31 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createEmptyDatabase, dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRedis, stopRedis } from "../support/redis-node.ts";
 import { freePort, runPurse, type ServeProcess, startServe, waitUntil } from "./purse-process.ts";
-
-/** A real redis-server of our own, so the test can stop and restart one node. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const answered = await fetch(`http://127.0.0.1:${port}`).then(
-      () => true,
-      (error: Error) => !String((error.cause as Error | undefined)?.message).includes("ECONNREFUSED"),
-    );
-    if (answered) return redis;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`redis-server on ${port} did not start`);
-}
-
-async function stopRedis(redis: ChildProcess): Promise<void> {
-  if (redis.exitCode !== null) return;
-  const exited = new Promise((resolve) => redis.once("exit", resolve));
-  redis.kill("SIGKILL");
-  await exited;
-}
 
 interface Readiness {
   status: string;
