@@ -1,6 +1,7 @@
 import formBody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
-import type { FastifyInstance } from "fastify";
+import { maxAmountLength } from "@purse/engine";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import qs from "qs";
 import secureJson from "secure-json-parse";
 
@@ -23,6 +24,13 @@ const formOptions: qs.IParseOptions = {
 
 /** JSON number fields that are identifiers: their digits must survive JSON.parse unchanged. */
 const identifierFields = new Set(["payment_id", "id"]);
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The JSON body's `amount` was a number whose exact text it now carries (`exactNumber`). */
+    amountSentAsNumber: boolean;
+  }
+}
 
 /**
  * Every body this API takes, one set of parsers for every route: JSON (the documented default),
@@ -47,11 +55,14 @@ export async function registerBodies(app: FastifyInstance): Promise<void> {
  */
 function registerJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+  app.decorateRequest("amountSentAsNumber", false);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = String(body).trim();
     if (text === "") return done(null, {});
     try {
-      done(null, secureJson.parse(text, keepIdentifierDigits, jsonGuard));
+      const revive = (key: string, value: unknown, context?: { source?: string }) =>
+        exactNumber(request, key, value, context);
+      done(null, secureJson.parse(text, revive, jsonGuard));
     } catch (error) {
       const poisoned = error instanceof SyntaxError && /forbidden prototype property/.test(error.message);
       done(bodyError(poisoned ? "PURSE_FORBIDDEN_JSON_KEY" : "PURSE_MALFORMED_JSON", 400));
@@ -66,11 +77,42 @@ const jsonGuard = { protoAction: "error", constructorAction: "error" } as const;
  * become one idempotency key. Where the parser shows the number's source text (Node 22), an
  * identifier whose digits are not exactly its value's is replaced by NaN, which the schema
  * refuses on that field; without source text, the schema's safe-integer rule still applies.
+ *
+ * An amount is money: `1.999999999999999999` must not become 2 on its way through a double. An
+ * amount whose source text says more than its double is handed on as that text (exponents
+ * written out exactly), for the engine to judge digit for digit, and the request remembers that
+ * it came as a number: a checkout's signature may cover it as one (docs/signing.md).
  */
-function keepIdentifierDigits(key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value !== "number" || !identifierFields.has(key)) return value;
+function exactNumber(
+  request: FastifyRequest,
+  key: string,
+  value: unknown,
+  context: { source?: string } | undefined,
+): unknown {
+  if (typeof value !== "number") return value;
   const source = context?.source;
-  return source === undefined || source === String(value) ? value : Number.NaN;
+  if (source === undefined || source === String(value)) return value;
+  if (identifierFields.has(key)) return Number.NaN;
+  if (key !== "amount") return value;
+  const exact = withoutExponent(source);
+  if (exact === String(value)) return value;
+  request.amountSentAsNumber = true;
+  return exact;
+}
+
+/** A JSON number's text without its exponent (`1.5e2` is `150`), digit for digit; bounded. */
+function withoutExponent(source: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/.exec(source);
+  if (!match) return source;
+  const [, sign = "", whole = "", fraction = "", exponentText = ""] = match;
+  const exponent = Number(exponentText);
+  // Beyond any amount's length the text is left as written, and refused as not numeric.
+  if (Math.abs(exponent) > maxAmountLength) return source;
+  const digits = whole + fraction;
+  const point = whole.length + exponent;
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /**

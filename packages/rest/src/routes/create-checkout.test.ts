@@ -90,6 +90,31 @@ describe("POST /api/processing/checkout", () => {
     expect(response.status).toBe(200);
   });
 
+  it("reads a JSON number amount as written: signed as that number or its text, refused when too precise", async () => {
+    const raw = (amount: string, id: string, signature: string) =>
+      api.call("POST", path, {
+        body:
+          `{"wallet_to":"U100000010","wallet_from":"U100000020","amount":${amount},"id":"${id}",` +
+          `"user_info":"payer-${id}","signature":"${signature}"}`,
+      });
+    const fields = (amount: string, id: string) => ({
+      wallet_to: "U100000010",
+      wallet_from: "U100000020",
+      amount,
+      id,
+    });
+    // PHP's json_encode(10.0) writes 10.0 in the body and in the signed text alike.
+    const php = checkoutSignature(fields("10.0", "raw-1"), "acme-form-token", "php", { amount: "number" });
+    expect((await raw("10.0", "raw-1", php)).status).toBe(200);
+    // A shell client writes 10.50 as a number and signs the text it wrote.
+    const text = checkoutSignature(fields("10.50", "raw-2"), "acme-form-token");
+    expect((await raw("10.50", "raw-2", text)).status).toBe(200);
+    // As a double this is 11; the signature over 11 must not buy a checkout of 11.
+    const rounded = checkoutSignature(fields("11", "raw-3"), "acme-form-token", "js", { amount: "number" });
+    const refused = await raw("10.999999999999999999", "raw-3", rounded);
+    expect(refused.status).toBe(422);
+  });
+
   it("refuses a signature over a number when the request carried that field as a string", async () => {
     const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount: "10.5", id: "4712" };
     const signature = checkoutSignature(fields, "acme-form-token", "js", { amount: "number" });

@@ -28,7 +28,10 @@ export const registerCreateCheckout: RegisterRoute = (app, deps) => {
         cancelUrl: body.cancel_url,
         statusUrl: body.status_url,
         userInfo: body.user_info,
-        sentAsNumber: { amount: typeof body.amount === "number", id: typeof body.id === "number" },
+        sentAsNumber: {
+          amount: typeof body.amount === "number" || request.amountSentAsNumber,
+          id: typeof body.id === "number",
+        },
         clientAddress: request.ip,
       });
       return ok({ url: checkout.url, expired_at: checkout.expiredAt });

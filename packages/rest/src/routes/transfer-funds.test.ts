@@ -47,6 +47,23 @@ describe("POST /api/transaction/transfer", () => {
     expect(response.body.data.id).toEqual(expect.any(Number));
   });
 
+  it("reads a JSON number amount digit for digit: more decimals than a double keeps are refused, exponents are exact", async () => {
+    const raw = (amount: string) =>
+      api.call<Transferred>("POST", path, {
+        token: acme,
+        body: `{"wallet_from":"U100000010","wallet_to":"U100000020","amount":${amount}}`,
+      });
+    // As a double this is 2: charging 2.00 would not be what the client wrote.
+    const tooPrecise = await raw("1.999999999999999999");
+    expect(tooPrecise.status).toBe(422);
+    expect(tooPrecise.body).toEqual(errorOf("This value should have at most 2 decimal places.", "amount"));
+    expect((await raw("1.0000000000000001")).status).toBe(422);
+    const before = (await balancesOf(api, bolt))["U100000020"] ?? 0;
+    expect((await raw("1.50e1")).status).toBe(200);
+    expect((await raw("2.50")).status).toBe(200);
+    expect((await balancesOf(api, bolt))["U100000020"]).toBeCloseTo(before + 17.5, 2);
+  });
+
   const blank = "This value should not be blank.";
   const rows: [string, Record<string, unknown>, string, string?][] = [
     ["wallet_from missing", { wallet_to: "U100000020", amount: "1" }, blank, "wallet_from"],
