@@ -1,5 +1,6 @@
 import { PurseError } from "../errors/index.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
+import { sha256Hex } from "../signature/sha256-hex.ts";
 import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorAndLockWallets } from "./movement-store.ts";
 import { type WalletRecord, type WalletRow, walletFromRow } from "./wallet-store.ts";
 
@@ -80,6 +81,16 @@ export async function boundTransactionLockingWallets(
   return { prior, wallets };
 }
 
+/**
+ * What an API caller's Idempotency-Key books as its request (`idempotency_keys.request_hash`): the
+ * request's content and its payment_id, since the key promises the whole request, while a
+ * payment_id is itself the key of its own lookup. The same key with another payment_id is
+ * another request. (Keys booked before this hash existed hold the bare fingerprint, still matched.)
+ */
+export function keyedRequestHash(fingerprint: string, externalId: string | null): string {
+  return sha256Hex(JSON.stringify([fingerprint, externalId]));
+}
+
 /** The prior request's transaction, if it is this request's; the same keys on another request are refused. */
 function priorTransaction(
   id: string | null,
@@ -87,7 +98,12 @@ function priorTransaction(
   keys: IdempotencyKeys,
 ): number | null {
   if (id === null) return null;
-  if (requestHash !== keys.fingerprint) {
+  const sameRequest =
+    requestHash === keys.fingerprint ||
+    (keys.idempotencyKey !== null &&
+      keys.scope !== "operator" &&
+      requestHash === keyedRequestHash(keys.fingerprint, keys.externalId));
+  if (!sameRequest) {
     if (keys.scope === "operator") throw new PurseError("OPERATOR_KEY_REUSED", "key", { id });
     throw new PurseError("ORDER_ID_NOT_UNIQUE", "payment_id");
   }

@@ -156,6 +156,8 @@ export interface MovementWrite {
   readonly ledgerKey: string | null;
   /** An API caller's Idempotency-Key, booked in idempotency_keys. */
   readonly apiKey: string | null;
+  /** The request the key promises (ledger/bound-transaction.ts, `keyedRequestHash`). */
+  readonly apiKeyHash: string | null;
 }
 
 /**
@@ -166,7 +168,7 @@ export interface MovementWrite {
  */
 export async function insertMovement(
   tx: SqlRunner,
-  { movement, legs, deltas, ledgerKey, apiKey }: MovementWrite,
+  { movement, legs, deltas, ledgerKey, apiKey, apiKeyHash }: MovementWrite,
   options: { commit: boolean } = { commit: false },
 ): Promise<{ id: string | number; created_at: Date | string } | undefined> {
   return firstRow(
@@ -225,7 +227,7 @@ export async function insertMovement(
         where w.id = delta.wallet_id
       ), keyed as (
         insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
-        select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${movement.requestHash ?? null}::text, tx.created_at
+        select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${apiKeyHash}::text, tx.created_at
         from tx where ${apiKey}::text is not null
       )
       select id, created_at from tx${options.commit ? sql.raw("\n      -- then commit") : sql``}`,

@@ -1,5 +1,6 @@
 import { tallyMovement } from "../metrics/recorded-movements.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
+import { keyedRequestHash } from "./bound-transaction.ts";
 import type { Leg, Movement, RecordedMovement } from "./movement.ts";
 import { insertMovement, setBounds } from "./movement-store.ts";
 
@@ -46,10 +47,12 @@ async function record(
   // so it stays out of the hashed ledger row; an operator's key stays on the row it attributes.
   const ledgerKey = movement.operator ? (movement.idempotencyKey ?? null) : null;
   const apiKey = movement.operator ? null : (movement.idempotencyKey ?? null);
+  const apiKeyHash =
+    apiKey === null ? null : keyedRequestHash(movement.requestHash ?? "", movement.externalId ?? null);
   if (commitWithinMs !== null) await setBounds(tx, commitWithinMs);
   const row = await insertMovement(
     tx,
-    { movement, legs, deltas, ledgerKey, apiKey },
+    { movement, legs, deltas, ledgerKey, apiKey, apiKeyHash },
     { commit: commitWithinMs !== null },
   );
   if (!row) throw new Error("the transaction insert returned no row");

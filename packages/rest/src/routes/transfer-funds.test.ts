@@ -313,6 +313,39 @@ describe("POST /api/transaction/transfer", () => {
       expect(two.body.data.id).not.toBe(one.body.data.id);
     });
 
+    it("refuses an Idempotency-Key reused for another payment_id, and replays it with the same one", async () => {
+      const body = { wallet_from: "U100000020", wallet_to: "U100000010", amount: "1.75" };
+      const headers = { "idempotency-key": "key-orders" };
+      const first = await api.call<Transferred>("POST", path, {
+        token: bolt,
+        body: { ...body, payment_id: "inv-1001" },
+        headers,
+      });
+      expect(first.status).toBe(200);
+      const before = await balancesOf(api, bolt);
+      // Told "done" for inv-1002, the client would believe in a payment that no row carries.
+      const reused = await api.call("POST", path, {
+        token: bolt,
+        body: { ...body, payment_id: "inv-1002" },
+        headers,
+      });
+      expect(reused.status).toBe(422);
+      expect(reused.body).toEqual(expect.objectContaining({ message: "Order id is not unique" }));
+      const again = await api.call<Transferred>("POST", path, {
+        token: bolt,
+        body: { ...body, payment_id: "inv-1001" },
+        headers,
+      });
+      expect(again.body.data.id).toBe(first.body.data.id);
+      // The payment_id alone still finds it, header or none.
+      const byPaymentId = await api.call<Transferred>("POST", path, {
+        token: bolt,
+        body: { ...body, payment_id: "inv-1001" },
+      });
+      expect(byPaymentId.body.data.id).toBe(first.body.data.id);
+      expect(await balancesOf(api, bolt)).toEqual(before);
+    });
+
     it("honours the Idempotency-Key header the same way", async () => {
       const body = { wallet_from: "U100000020", wallet_to: "U100000010", amount: "1.50" };
       const headers = { "idempotency-key": "key-7" };
