@@ -58,6 +58,8 @@ describe("redirect and notification URLs", () => {
     ["a NUL character", "https://shop.example/\u0000"],
     ["http without slashes", "http:evil.example"],
     ["backslashes for slashes", "https:\\\\evil.example"],
+    ["three slashes (no host as written)", "http:///shop.example/ok"],
+    ["a backslash after the slashes", "https://\\evil.example/"],
     ["an ftp URL", "ftp://shop.example/file"],
     ["a file URL", "file:///etc/passwd"],
     ["no host", "https://"],

@@ -50,8 +50,11 @@ export function isWebUrl(url: URL, rules: WebUrlRules = { requireHttps: false })
   return schemes.includes(url.protocol) && url.hostname !== "" && url.username === "" && url.password === "";
 }
 
-// The raw text must itself spell the scheme followed by `//`, so that what is stored is what was
-// checked, with no reliance on the parser's repairs (`http:evil.example`, `http:\\evil.example`).
+// The raw text must itself spell the scheme followed by `//` and then the host, so that what is
+// stored is what was checked, with no reliance on the parser's repairs (`http:evil.example`,
+// `http:\\evil.example`, `http:///evil.example`, which it reads as `http://evil.example/`).
 function startsWithScheme(value: string, protocol: string): boolean {
-  return value.toLowerCase().startsWith(`${protocol}//`);
+  const prefix = `${protocol}//`;
+  const afterSlashes = value.charAt(prefix.length);
+  return value.toLowerCase().startsWith(prefix) && afterSlashes !== "/" && afterSlashes !== "\\";
 }
