@@ -494,8 +494,11 @@ export interface components {
             commission: string;
             /** @enum {string} */
             type: "DEPOSIT" | "WITHDRAW" | "TRANSFER";
-            /** @enum {string} */
-            status: "FAIL" | "PENDING" | "SUCCESS" | "CANCEL";
+            /**
+             * @description A cancelled payment is FAIL, with processing_pay.status CANCEL and cancel true
+             * @enum {string}
+             */
+            status: "FAIL" | "PENDING" | "SUCCESS";
             currency: components["schemas"]["DetailCurrency"];
             processing_pay: {
                 payment_id: string;
@@ -506,6 +509,7 @@ export interface components {
                 currency_to: string;
                 currency_from: string;
                 amount: number;
+                /** @description SUCCESS, PENDING, FAIL or CANCEL */
                 status: string;
                 cancel: boolean;
             };

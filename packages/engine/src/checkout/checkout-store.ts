@@ -15,6 +15,7 @@ export interface CheckoutRecord {
   readonly walletFromId: number;
   readonly walletFromNumber: string;
   readonly walletFromOwnerId: number;
+  readonly walletToId: number;
   readonly walletToNumber: string;
   readonly currency: CurrencyRecord;
   readonly amountMinor: bigint;
@@ -35,6 +36,7 @@ interface CheckoutRow extends CurrencyColumns {
   wallet_from_id: string;
   wallet_from_number: string;
   wallet_from_owner_id: string;
+  wallet_to_id: string;
   wallet_to_number: string;
   amount_minor: string;
   commission_minor: string;
@@ -48,7 +50,7 @@ interface CheckoutRow extends CurrencyColumns {
 const checkoutSelect = sql`
   select k.id, k.merchant_user_id, u.name as merchant_name, k.client_id, k.payment_id,
     k.wallet_from_id, wf.number as wallet_from_number, wf.user_id as wallet_from_owner_id,
-    wt.number as wallet_to_number, k.amount_minor, k.commission_minor, k.success_url, k.cancel_url,
+    k.wallet_to_id, wt.number as wallet_to_number, k.amount_minor, k.commission_minor, k.success_url, k.cancel_url,
     k.status_url, k.status, k.expired_at, ${sql.raw(currencyColumns)}
   from checkouts k
   join users u on u.id = k.merchant_user_id
@@ -101,6 +103,7 @@ function checkoutFromRow(row: CheckoutRow): CheckoutRecord {
     walletFromId: toId(row.wallet_from_id),
     walletFromNumber: row.wallet_from_number,
     walletFromOwnerId: toId(row.wallet_from_owner_id),
+    walletToId: toId(row.wallet_to_id),
     walletToNumber: row.wallet_to_number,
     currency: currencyFromRow(row),
     amountMinor: toBigInt(row.amount_minor),

@@ -71,7 +71,8 @@ export async function completeCheckout(
 
 /**
  * Ends a checkout without payment (the payer cancelled, or it expired unpaid): a DEPOSIT
- * transaction that moves no money records the outcome for the merchant's history, then the
+ * transaction between the checkout's two wallets that moves no money records the outcome, so the
+ * merchant's history and detail show it with both wallets (as its webhook does), then the
  * checkout is closed and its notification queued, all in the caller's transaction.
  */
 export async function closeUnpaid(
@@ -87,7 +88,7 @@ export async function closeUnpaid(
     status: outcome,
     label,
     walletFromId: checkout.walletFromId,
-    walletToId: null,
+    walletToId: checkout.walletToId,
     currencyId: checkout.currency.id,
     amountMinor: checkout.amountMinor,
     commissionMinor: 0n,

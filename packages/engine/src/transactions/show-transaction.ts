@@ -15,7 +15,8 @@ export interface TransactionDetailView {
   readonly amount: string;
   readonly commission: string;
   readonly type: "DEPOSIT" | "WITHDRAW" | "TRANSFER";
-  readonly status: "FAIL" | "PENDING" | "SUCCESS" | "CANCEL";
+  /** The specification's three: a cancelled payment is FAIL here, and `processingPay` says cancelled. */
+  readonly status: "FAIL" | "PENDING" | "SUCCESS";
   readonly currency: { readonly id: number; readonly code: string; readonly precession: number };
   readonly processingPay: {
     readonly paymentId: string;
@@ -70,7 +71,7 @@ function detailView(row: DetailRow): TransactionDetailView {
     amount,
     commission: formatMinor(toBigInt(row.commission_minor), precession),
     type: transactionTypeName(Number(row.type)),
-    status,
+    status: status === "CANCEL" ? "FAIL" : status,
     currency: { id: Number(row.currency_id), code: row.code, precession },
     processingPay: {
       paymentId: row.external_id ?? "",

@@ -56,6 +56,38 @@ describe("POST /api/processing/pay", () => {
     );
   });
 
+  it("shows a cancelled payment to its merchant as the specification's FAIL, between both wallets, and in its history", async () => {
+    const checkout = await createCheckout(api, site, "6.00");
+    await api.call("POST", pay, as(checkout.token, "bolt", "bolt-pass", "cancel"));
+    const acme = await api.token("acme");
+    const shown = await api.call("GET", `/api/transaction/show?external_id=${checkout.paymentId}`, {
+      token: acme,
+    });
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toMatchObject({
+      type: "DEPOSIT",
+      status: "FAIL",
+      processing_pay: { wallet_from: "U100000020", wallet_to: "U100000010", status: "CANCEL", cancel: true },
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const history = await api.call(
+      "GET",
+      `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100&status=4`,
+      { token: acme },
+    );
+    expect(history.status).toBe(200);
+    expect(history.body.data.items).toContainEqual(
+      expect.objectContaining({
+        id: shown.body.data.id,
+        status: 4,
+        wallet_from: "U100000020",
+        wallet_to: "U100000010",
+        amount_to: 0,
+        total_usd: 0,
+      }),
+    );
+  });
+
   it("refuses when the payer no longer has the funds: Deposit your wallet, you not have funds", async () => {
     const checkout = await createCheckout(api, site, "200.00");
     const bolt = await api.token("bolt");

@@ -22,7 +22,9 @@ const transactionDetail = z
     amount: z.string().describe("Decimal string"),
     commission: z.string().describe("Decimal string"),
     type: z.enum(["DEPOSIT", "WITHDRAW", "TRANSFER"]),
-    status: z.enum(["FAIL", "PENDING", "SUCCESS", "CANCEL"]),
+    status: z
+      .enum(["FAIL", "PENDING", "SUCCESS"])
+      .describe("A cancelled payment is FAIL, with processing_pay.status CANCEL and cancel true"),
     currency: detailCurrencySchema,
     processing_pay: z.object({
       payment_id: z.string(),
@@ -33,7 +35,7 @@ const transactionDetail = z
       currency_to: z.string(),
       currency_from: z.string(),
       amount: z.number(),
-      status: z.string(),
+      status: z.string().describe("SUCCESS, PENDING, FAIL or CANCEL"),
       cancel: z.boolean(),
     }),
   })

@@ -79,7 +79,8 @@ export const transaction = authedProcedure
       amount: decimal,
       commission: decimal,
       type: transactionType,
-      status: transactionStatus,
+      // A cancelled payment is FAIL here; processingPay says CANCEL (as REST's detail).
+      status: z.enum(["FAIL", "PENDING", "SUCCESS"]),
       currency: z.object({ id: z.number(), code: z.string(), precession: z.number() }),
       processingPay: z.object({
         paymentId: z.string(),
