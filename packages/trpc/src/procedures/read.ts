@@ -14,7 +14,7 @@ import {
 import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { bounded } from "./input-bounds.ts";
-import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
+import { decimal, transactionNode, transactionType } from "./schemas.ts";
 
 export const me = authedProcedure
   .output(
