@@ -65,13 +65,14 @@ export async function createCheckout(
   const wallets = await findWalletsByNumber(em, [walletTo, walletFrom], { lock: false });
   const receiver = activeOrNull(wallets.get(walletTo));
   if (!receiver) throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
-  const client = await signingClient(
-    deps,
-    receiver,
-    { walletTo, walletFrom, amount: amountText, id: paymentId },
-    signature,
-    input.sentAsNumber ?? {},
-  );
+  // Signed as sent (contract: the values of the request), before the trimming they get for use.
+  const sent = {
+    walletTo: input.walletTo ?? walletTo,
+    walletFrom: input.walletFrom ?? walletFrom,
+    amount: input.amount ?? amountText,
+    id: input.id ?? paymentId,
+  };
+  const client = await signingClient(deps, receiver, sent, signature, input.sentAsNumber ?? {});
   // Before any funds or limit check: those answers would otherwise probe the payer's balance.
   await limitCheckoutClient(deps, client);
   const { sender } = checkWalletPair(wallets.get(walletFrom) ?? null, receiver);

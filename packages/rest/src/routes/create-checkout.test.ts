@@ -115,6 +115,18 @@ describe("POST /api/processing/checkout", () => {
     expect(refused.status).toBe(422);
   });
 
+  it("verifies the signature over the values as sent, spaces included, and nothing else", async () => {
+    const sent = { wallet_to: "U100000010", wallet_from: "U100000020", amount: " 10.50", id: " padded-1 " };
+    expect((await api.call("POST", path, { body: signed(sent) })).status).toBe(200);
+    // Signed over the values as Purse trims them for use, not as sent: refused.
+    const padded = signed({ ...sent, id: " padded-2 " });
+    const trimmed = { ...sent, amount: "10.50", id: "padded-2" };
+    const refused = await api.call("POST", path, {
+      body: { ...padded, signature: checkoutSignature(trimmed, "acme-form-token") },
+    });
+    expect(refused.body).toEqual(errorOf("Signature not identical", "signature"));
+  });
+
   it("refuses a signature over a number when the request carried that field as a string", async () => {
     const fields = { wallet_to: "U100000010", wallet_from: "U100000020", amount: "10.5", id: "4712" };
     const signature = checkoutSignature(fields, "acme-form-token", "js", { amount: "number" });
