@@ -47,6 +47,9 @@ export function installErrorHandling(app: FastifyInstance): void {
 }
 
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // An unknown path is 404 whatever its body: fastify parses the body of a path it did not match
+  // too, and a malformed one would otherwise answer 400 for a route that does not exist.
+  if (request.is404) return reply.code(404).send(errorBody("Not found"));
   if (PurseError.is(error)) {
     if (error.status === 503) {
       // The client hears only "try again later"; the operator needs to know which part failed

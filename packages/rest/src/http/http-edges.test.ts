@@ -26,6 +26,18 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ status: false, message: "Not found" });
     }
+    // Whatever its body: the path decides first.
+    for (const [body, contentType] of [
+      ["{bad", "application/json"],
+      ["<xml/>", "application/xml"],
+    ]) {
+      const response = await api.call("POST", "/api/nothing-here", {
+        body,
+        headers: { "content-type": contentType as string },
+      });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ status: false, message: "Not found" });
+    }
   });
 
   it("answers malformed JSON with 400 and a helpful message", async () => {
