@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { dropDatabase } from "@purse/testing";
+import { dropDatabase, httpClient } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../operations/purse-process.ts";
 import { queryDatabase } from "../support/query-database.ts";
@@ -31,10 +31,7 @@ describe("payments while Redis nodes of a three-node quorum die and return", () 
     serve = await spawnPurseServe(database, {
       REDIS_URL: ports.map((port) => `redis://127.0.0.1:${port}`).join(","),
     });
-    const answer = await callerFor(serve.url)("POST", "/token", {
-      body: { grant_type: "client_credentials", client_id: "acme", client_secret: "acme-secret" },
-    });
-    token = answer.body.access_token as string;
+    token = await httpClient(serve.url).token("acme");
   }, 90_000);
   afterAll(async () => {
     await serve?.stop();

@@ -1,4 +1,4 @@
-import { dropDatabase } from "@purse/testing";
+import { dropDatabase, httpClient } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { purseCli } from "../support/purse-cli.ts";
@@ -28,12 +28,8 @@ describe("two purse serve processes racing on the same money", () => {
     site = await startMerchantSite();
     const env = { PURSE_WEBHOOK_ALLOW_PRIVATE: "on", PURSE_RATE_LIMIT_PER_MINUTE: "1000" };
     servers = await Promise.all([spawnPurseServe(database, env), spawnPurseServe(database, env)]);
-    for (const login of ["acme", "bolt", "cafe"]) {
-      const answer = await callerFor(servers[0]?.url ?? "")("POST", "/token", {
-        body: { grant_type: "client_credentials", client_id: login, client_secret: `${login}-secret` },
-      });
-      tokens.set(login, answer.body.access_token as string);
-    }
+    const client = httpClient(servers[0]?.url ?? "");
+    for (const login of ["acme", "bolt", "cafe"]) tokens.set(login, await client.token(login));
   }, 90_000);
   afterAll(async () => {
     await Promise.all((servers ?? []).map((server) => server.stop()));
