@@ -162,6 +162,11 @@ describe("the purse command", () => {
     expect(run.code).toBe(1);
     expect(run.output).toContain('PORT="eighty": must be a port number');
     expect(run.output).toContain('PURSE_RATE_LIMIT_PER_MINUTE="0"');
+    // Exactly one line per variable, each saying so on its own.
+    expect(run.output.trim().split("\n")).toEqual([
+      expect.stringMatching(/^purse: cannot start: PORT="eighty"/),
+      expect.stringMatching(/^purse: cannot start: PURSE_RATE_LIMIT_PER_MINUTE="0"/),
+    ]);
     expect(run.output).not.toContain("    at ");
   });
 });

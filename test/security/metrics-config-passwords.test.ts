@@ -47,6 +47,31 @@ describe("PURSE_SECRET_KEY under NODE_ENV=production", () => {
     expect(readConfig({ NODE_ENV: "production", PURSE_SECRET_KEY: "k".repeat(32) }).secretKey).toBeDefined();
   });
 
+  it("never echoes the password of a rejected URL, and refuses non-web or credentialed addresses", () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        readConfig(env);
+      } catch (error) {
+        return String(error);
+      }
+      return "accepted";
+    };
+    const database = refusal({ DATABASE_URL: "mysql://shop:hunter2@db.example/purse" });
+    expect(database).toContain('DATABASE_URL="mysql://shop:***@db.example/purse"');
+    expect(database).not.toContain("hunter2");
+    const redis = refusal({ REDIS_URL: "redis://:hunter2@127.0.0.1:6379,redis://127.0.0.1:notaport" });
+    expect(redis).toContain("REDIS_URL=");
+    expect(redis).not.toContain("hunter2");
+    expect(refusal({ PAY_URL: "ftp://pay.example" })).toContain("PAY_URL=");
+    expect(refusal({ BASE_URL: "javascript:alert(1)" })).toContain("BASE_URL=");
+    const credentialed = refusal({ BASE_URL: "https://admin:hunter2@pay.example" });
+    expect(credentialed).toContain("BASE_URL=");
+    expect(credentialed).not.toContain("hunter2");
+    expect(refusal({ BASE_URL: "https://pay.example", PAY_URL: "http://pay.example/checkout" })).toBe(
+      "accepted",
+    );
+  });
+
   it("never echoes a rejected secret", () => {
     try {
       readConfig({ PURSE_SECRET_KEY: "short-secret", PURSE_METRICS_TOKEN: "tiny" });

@@ -42,7 +42,8 @@ try {
 } catch (error) {
   process.exitCode = 1;
   if (error instanceof ConfigError) {
-    printError(`Purse cannot start; fix these environment variables:\n${error.message}`);
+    // One line per bad variable, each naming it (contract: "one clear line naming the variable").
+    printError(error.lines.map((line) => `purse: cannot start: ${line}`).join("\n"));
   } else if (error instanceof FixtureError) {
     printError(error.message);
   } else {

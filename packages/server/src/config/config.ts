@@ -1,5 +1,6 @@
 import { defaultPoolSize } from "@purse/engine";
 import { z } from "zod";
+import { redactCredentials } from "./redact-credentials.ts";
 import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
@@ -11,7 +12,13 @@ const onOff = z
   .transform((value) => value === "on" || value === "true" || value === "1");
 
 const url = (what: string) =>
-  z.url({ message: `must be a URL (${what})` }).transform((value) => value.replace(/\/+$/, ""));
+  z
+    .url({ protocol: /^https?$/, message: `must be an http:// or https:// URL (${what})` })
+    .refine((value) => {
+      const parsed = new URL(value);
+      return parsed.username === "" && parsed.password === "";
+    }, "must not carry a user name or password (it is printed and put into every payment link)")
+    .transform((value) => value.replace(/\/+$/, ""));
 
 const wholeNumber = (what: string) =>
   z.coerce
@@ -36,7 +43,8 @@ const environmentSchema = z.object({
   REDIS_URL: z
     .string()
     .refine(
-      (value) => value.split(",").every((node) => /^rediss?:\/\/\S+$/.test(node.trim())),
+      (value) =>
+        value.split(",").every((node) => /^rediss?:\/\/\S+$/.test(node.trim()) && URL.canParse(node.trim())),
       "must be a redis:// URL or a comma-separated list of them",
     )
     .optional(),
@@ -142,7 +150,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? "environment");
         // A rejected secret is still a secret: name it, never echo it.
-        const shown = secretVariables.has(name) ? "(hidden)" : JSON.stringify(env[name] ?? "");
+        const shown = secretVariables.has(name)
+          ? "(hidden)"
+          : JSON.stringify(redactCredentials(env[name] ?? ""));
         return `${name}=${shown}: ${issue.message}`;
       }),
     );

@@ -1,5 +1,6 @@
 import { WebhookDispatcher } from "@purse/engine";
 import type { FastifyInstance } from "fastify";
+import { OperatorError } from "../composition/explain-failure.ts";
 import { openRuntime, type Runtime } from "../composition/runtime.ts";
 import type { PurseConfig } from "../config/config.ts";
 import { buildServer } from "../http/build-server.ts";
@@ -27,7 +28,9 @@ export async function startServer(
     const demo =
       runtime.db.location.kind === "embedded" && !config.production ? await seedDemoIfEmpty(runtime) : null;
     const app = await buildServer(runtime);
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, config);
+    });
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}`;
     const baseUrl = config.port === 0 ? url : config.baseUrl;
@@ -59,6 +62,21 @@ export async function startServer(
     await runtime.close();
     throw error;
   }
+}
+
+/** Why the server could not listen, naming the variable to change (not DATABASE_URL's fault). */
+function listenFailure(error: unknown, config: PurseConfig): Error {
+  const code = (error as { code?: unknown }).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === "EADDRINUSE")
+    return new OperatorError(`cannot listen on ${where}: the port is in use; set PORT to a free one`);
+  if (code === "EACCES")
+    return new OperatorError(`cannot listen on ${where} (EACCES): set PORT to one above 1023`);
+  if (typeof code === "string")
+    return new OperatorError(
+      `cannot listen on ${where} (${code}): set HOST to an address of this machine (0.0.0.0 for all)`,
+    );
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /**
