@@ -1,3 +1,4 @@
+import { checkoutSignature } from "@purse/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
@@ -79,6 +80,32 @@ describe("GraphQL and tRPC refuse oversized and hostile requests", () => {
     const answer = await api.call("GET", `/trpc/wallet?input=${input}`, { token });
     expect(answer.status).toBe(400);
     expect(answer.body.error.data.code).toBe("BAD_REQUEST");
+  });
+
+  it("tRPC: reads JSON numbers exactly, as REST does, and refuses __proto__ keys", async () => {
+    const fields = { wallet_to: "U100000010", wallet_from: "U100000020" };
+    const checkout = (amount: string, id: string, signed: { amount: string; id: string }) =>
+      api.call("POST", "/trpc/checkout", {
+        body:
+          `{"walletTo":"U100000010","walletFrom":"U100000020","amount":${amount},"id":${id},` +
+          `"userInfo":"payer-${id}","signature":"${checkoutSignature({ ...fields, ...signed }, "acme-form-token", "js", { amount: "number", id: "number" })}"}`,
+      });
+    // A double would make this 2, which the signature covers: the checkout must not be for 2.00.
+    const rounded = await checkout("1.999999999999999999", "7001", { amount: "2", id: "7001" });
+    expect(rounded.status).toBe(422);
+    // 1e2 and 100 are one double: as ids they would be one idempotency key.
+    const exponent = await checkout("5", "1e2", { amount: "5", id: "100" });
+    expect(exponent.status).toBe(400);
+    expect(exponent.body.error.data.code).toBe("BAD_REQUEST");
+    const exact = await checkout("5", "7002", { amount: "5", id: "7002" });
+    expect(exact.status).toBe(200);
+
+    const poisoned = await api.call("POST", "/trpc/transfer", {
+      token,
+      body: '{"__proto__":{"x":1},"walletFrom":"U100000010","walletTo":"U100000020","amount":"1.00"}',
+    });
+    expect(poisoned.status).toBe(400);
+    expect(poisoned.body.error.data.code).toBe("BAD_REQUEST");
   });
 
   it("tRPC still answers ordinary calls and single-call batches", async () => {

@@ -8,6 +8,7 @@ export {
 } from "./build-rest-api.ts";
 export { type ErrorBody, errorBody, purseErrorBody } from "./http/error-body.ts";
 export { answerError, installErrorHandling, retryAfterSeconds } from "./http/error-handling.ts";
+export { isForbiddenJsonKey, parseExactJson } from "./http/exact-json.ts";
 export { docsPath, openApiPath } from "./http/openapi.ts";
 export { restServerOptions } from "./http/server-options.ts";
 export { registerSecurityHeaders, type SecurityHeadersOptions } from "./security-headers.ts";

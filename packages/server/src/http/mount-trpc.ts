@@ -1,4 +1,5 @@
 import type { EngineDependencies } from "@purse/engine";
+import { isForbiddenJsonKey, parseExactJson } from "@purse/rest";
 import { appRouter, refuseRequest, type TrpcContext, trpcLimits } from "@purse/trpc";
 import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import type { FastifyError, FastifyInstance } from "fastify";
@@ -10,11 +11,23 @@ import type { FastifyError, FastifyInstance } from "fastify";
 export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    // tRPC parses the JSON itself (and answers PARSE_ERROR in its envelope); fastify only bounds it.
+    // tRPC parses the JSON itself (and answers PARSE_ERROR in its envelope). First, REST's exact
+    // reading: an amount a double would round reaches tRPC as its text, an identifier number that
+    // is not exactly its digits as null (refused), and a __proto__ key is refused here.
     scope.addContentTypeParser(
       "application/json",
       { parseAs: "string", bodyLimit: trpcLimits.maxBodyBytes },
-      (_request, body, done) => done(null, body),
+      (_request, body, done) => {
+        const text = String(body);
+        let exact: unknown;
+        try {
+          exact = parseExactJson(text).body;
+        } catch (error) {
+          if (isForbiddenJsonKey(error)) return done(Object.assign(error as Error, { code: forbiddenKey }));
+          return done(null, text);
+        }
+        done(null, JSON.stringify(exact));
+      },
     );
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const refusal = refusalOf(error);
@@ -47,12 +60,19 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
   });
 }
 
+const forbiddenKey = "PURSE_FORBIDDEN_JSON_KEY";
+
 function refusalOf(error: FastifyError): ReturnType<typeof refuseRequest> {
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return refuseRequest(
         "PAYLOAD_TOO_LARGE",
         `Request body is larger than ${trpcLimits.maxBodyBytes} bytes.`,
+      );
+    case forbiddenKey:
+      return refuseRequest(
+        "BAD_REQUEST",
+        "The body may not contain a __proto__ or constructor.prototype key.",
       );
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return refuseRequest("UNSUPPORTED_MEDIA_TYPE", "Send JSON (application/json).");
