@@ -96,5 +96,24 @@ describe("history on every door is one search", () => {
       message: "This value is not a valid date.",
       extensions: { field: "from" },
     });
+    // Days that do not exist, and years no database stores, are refused the same way, never a 500.
+    for (const until of ["2020-02-30", "-004714-01-01T00:00:00Z", "March 7, 2020"]) {
+      const trpcRefused = await trpc.transactions
+        .query({ first: 10, until })
+        .catch((error: { message: string; data?: { field?: string; httpStatus?: number } }) => error);
+      expect(trpcRefused).toMatchObject({
+        message: "This value is not a valid date.",
+        data: { field: "until", httpStatus: 422 },
+      });
+      const statement = await api.call("POST", "/graphql", {
+        token,
+        body: {
+          query:
+            'query($from: String!) { statement(wallet: "U100000010", from: $from) { ... on PurseError { message } } }',
+          variables: { from: until },
+        },
+      });
+      expect(statement.body.data?.statement).toEqual({ message: "This value is not a valid date." });
+    }
   });
 });

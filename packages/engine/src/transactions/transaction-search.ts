@@ -2,6 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { parseInstant } from "../input/instant.ts";
 import { refuseNul } from "../input/text-fields.ts";
 import {
   TransactionStatus,
@@ -137,8 +138,6 @@ function searchInstant(
   if (value instanceof Date) return value;
   const text = refuseNul(value, field).trim();
   if (text === "") return null;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const date = new Date(dateOnly ? `${text}T${endOfDay ? "23:59:59.999" : "00:00:00"}Z` : text);
-  if (Number.isNaN(date.getTime())) throw new PurseError("INVALID_DATE", field);
-  return date;
+  const { date, dateOnly } = parseInstant(text, field);
+  return dateOnly && endOfDay ? new Date(date.getTime() + 86_400_000 - 1) : date;
 }

@@ -7,6 +7,7 @@ import {
   requireAccess,
   reverseTransaction,
   type StatementLine,
+  statementBound,
   type WalletStatement,
   walletStatement,
 } from "@purse/engine";
@@ -56,14 +57,6 @@ const OperatorMovement = builder
     }),
   });
 
-/** ISO 8601 instant or YYYY-MM-DD (a day's start, UTC; as `to`, the day is included). */
-function instant(text: string, field: string, endOfDay: boolean): Date {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const value = new Date(day ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(value.getTime())) throw new PurseError("INVALID_DATE", field);
-  return day && endOfDay ? new Date(value.getTime() + 86_400_000) : value;
-}
-
 const domainErrors = { types: [PurseError] };
 
 builder.queryFields((t) => ({
@@ -82,8 +75,8 @@ builder.queryFields((t) => ({
       if (!operator) requireAccess(actor);
       return walletStatement(ctx.deps.db, {
         number: args.wallet,
-        from: instant(args.from, "from", false),
-        to: args.to ? instant(args.to, "to", true) : ctx.deps.now(),
+        from: statementBound(args.from, "from", false),
+        to: args.to ? statementBound(args.to, "to", true) : ctx.deps.now(),
         ...(operator ? {} : { ownerId: actor.userId }),
       });
     },

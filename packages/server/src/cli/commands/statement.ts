@@ -1,4 +1,4 @@
-import { type StatementLine, type WalletStatement, walletStatement } from "@purse/engine";
+import { type StatementLine, statementBound, type WalletStatement, walletStatement } from "@purse/engine";
 import type { Command } from "commander";
 import { isJsonOutput } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
@@ -35,13 +35,13 @@ export function registerStatement(program: Command): void {
     );
 }
 
-/** A day means its start (UTC); `--to` DAY means the end of that day, so it is inclusive. */
-function parseInstant(text: string, option: string, endOfDay: boolean): Date {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const value = new Date(day ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(value.getTime()))
+/** `statementBound`, its refusal worded for the command line. */
+function parseInstant(text: string, option: string, end: boolean): Date {
+  try {
+    return statementBound(text, option, end);
+  } catch {
     throw new Error(`${option} "${text}" is not a date (YYYY-MM-DD) or an ISO 8601 instant`);
-  return day && endOfDay ? new Date(value.getTime() + 86_400_000) : value;
+  }
 }
 
 const columns: (keyof StatementLine)[] = [
