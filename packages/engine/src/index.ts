@@ -58,6 +58,7 @@ export {
 export { type Fixture, FixtureError } from "./fixture/index.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./fixture/seed-fixture.ts";
 export { statementBound } from "./input/instant.ts";
+export { idempotencyKeyOf } from "./input/text-fields.ts";
 export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
 export { type RotationProgress, type RotationSummary, rotateSecretKey } from "./keys/rotate-secret-key.ts";
 export {

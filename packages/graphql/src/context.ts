@@ -9,6 +9,8 @@ export interface GraphQLContext {
   readonly deps: EngineDependencies;
   /** The caller's address as the host resolved it (PURSE_TRUST_PROXY), for the abuse limits. */
   readonly clientAddress: string | null;
+  /** The request's `Idempotency-Key` header: money-moving mutations whose input names no key use it. */
+  readonly idempotencyKey: string | null;
   actor(): Promise<Actor>;
 }
 
@@ -16,6 +18,7 @@ export function createContext(
   deps: EngineDependencies,
   authorization: string | null,
   clientAddress: string | null = null,
+  idempotencyKey: string | null = null,
 ): GraphQLContext {
   let actor: Promise<Actor> | undefined;
   const resolveActor = () => {
@@ -26,7 +29,7 @@ export function createContext(
     );
     return actor;
   };
-  return { deps, clientAddress, actor: resolveActor };
+  return { deps, clientAddress, idempotencyKey, actor: resolveActor };
 }
 
 function unauthenticated(): GraphQLError {

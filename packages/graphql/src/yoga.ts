@@ -50,6 +50,7 @@ export function createGraphQLHandler(
         deps,
         request.headers.get("authorization"),
         typeof clientAddress === "string" ? clientAddress : null,
+        request.headers.get("idempotency-key"),
       ),
     maskedErrors: { maskError },
     plugins: [

@@ -7,6 +7,8 @@ export interface TrpcContext {
   readonly authorization: string | null;
   /** The caller's address as the host resolved it (PURSE_TRUST_PROXY), for the abuse limits. */
   readonly clientAddress?: string | null;
+  /** The request's `Idempotency-Key` header: money-moving mutations whose input names no key use it. */
+  readonly idempotencyKey?: string | null;
 }
 
 /** Engine error kinds to tRPC codes; a new kind without a code here does not compile. */

@@ -1,3 +1,4 @@
+import { inputBounds } from "../contracts/input-bounds.ts";
 import { PurseError } from "../errors/index.ts";
 
 /** PostgreSQL text cannot hold NUL; such input is refused as invalid rather than failing in SQL. */
@@ -17,4 +18,19 @@ export function requiredText(value: string | null | undefined, field: string): s
 export function optionalText(value: string | null | undefined, field: string): string | null {
   const text = refuseNul(value, field)?.trim();
   return text ? text : null;
+}
+
+/**
+ * The `Idempotency-Key` header, for doors whose money-moving calls also take the key as input
+ * (GraphQL, tRPC): the input's key wins, else the header's, bounded as the input's is.
+ */
+export function idempotencyKeyOf(
+  input: string | null | undefined,
+  header: string | null | undefined,
+): string | null {
+  if (input) return input;
+  if (!header) return null;
+  if (header.length > inputBounds.idempotencyKey)
+    throw new PurseError("TOO_LONG", "Idempotency-Key", { limit: inputBounds.idempotencyKey });
+  return header;
 }

@@ -4,6 +4,7 @@ import {
   checkoutLinkContract,
   createCheckout,
   getVoucherInfo,
+  idempotencyKeyOf,
   PurseError,
   transferContract,
   transferFunds,
@@ -47,7 +48,11 @@ builder.mutationFields((t) => ({
     type: TransferResult,
     errors: domainErrors,
     args: { input: t.arg({ type: TransferInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => transferFunds(ctx.deps, await ctx.actor(), input),
+    resolve: async (_root, { input }, ctx) =>
+      transferFunds(ctx.deps, await ctx.actor(), {
+        ...input,
+        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
+      }),
   }),
   createCheckout: t.field({
     type: CheckoutLink,
@@ -61,7 +66,11 @@ builder.mutationFields((t) => ({
     type: VoucherActivation,
     errors: domainErrors,
     args: { input: t.arg({ type: VoucherInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => activateVoucher(ctx.deps, await ctx.actor(), input),
+    resolve: async (_root, { input }, ctx) =>
+      activateVoucher(ctx.deps, await ctx.actor(), {
+        ...input,
+        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
+      }),
   }),
 }));
 

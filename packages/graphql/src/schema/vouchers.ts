@@ -1,5 +1,6 @@
 import {
   buyVoucher,
+  idempotencyKeyOf,
   listVouchers,
   PurseError,
   type purchasedVoucherContract,
@@ -73,6 +74,10 @@ builder.mutationFields((t) => ({
     description: "Buys a voucher from one of the caller's USD wallets (as POST /api/vouchers/buy)",
     errors: { types: [PurseError] },
     args: { input: t.arg({ type: BuyVoucherInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => buyVoucher(ctx.deps, await ctx.actor(), input),
+    resolve: async (_root, { input }, ctx) =>
+      buyVoucher(ctx.deps, await ctx.actor(), {
+        ...input,
+        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
+      }),
   }),
 }));

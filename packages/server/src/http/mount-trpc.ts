@@ -50,6 +50,7 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
             deps,
             authorization: request.headers.authorization ?? null,
             clientAddress: request.ip,
+            idempotencyKey: headerText(request.headers["idempotency-key"]),
           }),
           req: request,
           res: reply,
@@ -61,6 +62,11 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
 }
 
 const forbiddenKey = "PURSE_FORBIDDEN_JSON_KEY";
+
+/** A header's one value (the first, if it came more than once). */
+function headerText(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
 
 function refusalOf(error: FastifyError): ReturnType<typeof refuseRequest> {
   switch (error.code) {

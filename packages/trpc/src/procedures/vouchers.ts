@@ -1,5 +1,6 @@
 import {
   buyVoucher,
+  idempotencyKeyOf,
   listVouchers,
   purchasedVoucherContract,
   voucherListContract,
@@ -19,4 +20,9 @@ export const vouchers = authedProcedure
 export const buyVoucherProcedure = authedProcedure
   .input(voucherPurchaseContract)
   .output(purchasedVoucherContract)
-  .mutation(({ ctx, input }) => buyVoucher(ctx.deps, ctx.actor, input));
+  .mutation(({ ctx, input }) =>
+    buyVoucher(ctx.deps, ctx.actor, {
+      ...input,
+      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
+    }),
+  );

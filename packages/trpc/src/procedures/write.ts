@@ -3,6 +3,7 @@ import {
   checkoutContract,
   checkoutLinkContract,
   createCheckout,
+  idempotencyKeyOf,
   transferContract,
   transferFunds,
   transferResultContract,
@@ -14,7 +15,12 @@ import { authedProcedure, publicProcedure } from "../trpc.ts";
 export const transfer = authedProcedure
   .input(transferContract)
   .output(transferResultContract)
-  .mutation(({ ctx, input }) => transferFunds(ctx.deps, ctx.actor, input));
+  .mutation(({ ctx, input }) =>
+    transferFunds(ctx.deps, ctx.actor, {
+      ...input,
+      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
+    }),
+  );
 
 /** Authenticated by its signature, as in REST. */
 export const checkout = publicProcedure
@@ -33,4 +39,9 @@ export const checkout = publicProcedure
 export const activate = authedProcedure
   .input(voucherActivationContract)
   .output(voucherActivationResultContract)
-  .mutation(({ ctx, input }) => activateVoucher(ctx.deps, ctx.actor, input));
+  .mutation(({ ctx, input }) =>
+    activateVoucher(ctx.deps, ctx.actor, {
+      ...input,
+      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
+    }),
+  );

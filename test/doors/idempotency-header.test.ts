@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/test-server.ts";
+
+/**
+ * Contract: "`Idempotency-Key` header works the same on every money-moving call": on GraphQL and
+ * tRPC too, where the key may also be an input field. A retry with the header moves money once.
+ */
+describe("the Idempotency-Key header on GraphQL and tRPC", () => {
+  let api: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    api = await startTestServer();
+    token = await api.token("acme");
+  });
+  afterAll(() => api.close());
+
+  const balance = async () => {
+    const wallets = await api.call("GET", "/api/wallets", { token });
+    return wallets.body.data.find((wallet: { number: string }) => wallet.number === "U100000010").amount;
+  };
+  const transfer = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
+
+  it("tRPC: a retried transfer with the same header answers the first transfer, and moves money once", async () => {
+    const before = await balance();
+    const send = (key: string) =>
+      api.call("POST", "/trpc/transfer", { token, body: transfer, headers: { "idempotency-key": key } });
+    const [first, again] = [await send("trpc-key-1"), await send("trpc-key-1")];
+    expect(first.status).toBe(200);
+    expect(again.body.result.data).toEqual({ ...first.body.result.data, replayed: true });
+    expect(await balance()).toBeCloseTo(before - 2.12, 2);
+    const tooLong = await send("k".repeat(256));
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.error.data).toMatchObject({ purseCode: "TOO_LONG", field: "Idempotency-Key" });
+  });
+
+  it("GraphQL: the same, through the transfer mutation", async () => {
+    const before = await balance();
+    const send = () =>
+      api.call("POST", "/graphql", {
+        token,
+        headers: { "idempotency-key": "graphql-key-1" },
+        body: {
+          query: `mutation($input: TransferInput!) { transfer(input: $input) {
+            ... on MutationTransferSuccess { data { id replayed } } ... on PurseError { message } } }`,
+          variables: { input: transfer },
+        },
+      });
+    const first = (await send()).body.data.transfer.data;
+    const again = (await send()).body.data.transfer.data;
+    expect(again).toEqual({ id: first.id, replayed: true });
+    expect(await balance()).toBeCloseTo(before - 2.12, 2);
+  });
+});
