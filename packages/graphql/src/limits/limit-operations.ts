@@ -1,10 +1,9 @@
-import { blockFieldSuggestionsPlugin } from "@escape.tech/graphql-armor-block-field-suggestions";
 import { costLimitRule } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import { authenticate, type EngineDependencies } from "@purse/engine";
-import { type DocumentNode, type GraphQLError, Kind, type ValidationContext } from "graphql";
+import { type ASTVisitor, type DocumentNode, GraphQLError, Kind, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { queryLimits, requestRefused } from "./query-limits.ts";
 
@@ -49,16 +48,53 @@ export function limitOperations(deps: EngineDependencies, options: OperationLimi
       }
       const introspectionOnly = onlyIntrospects(document);
       for (const rule of allowed && introspectionOnly ? introspective : strict) addValidationRule(rule);
-      return ({ valid, result, setResult }) => {
+      // Not only the standard query: any `__schema` or `__type` reads the schema, however shallow.
+      if (!allowed) addValidationRule(noSchemaReading);
+      return ({ valid }) => {
         if (valid) known.add(document);
-        else if (introspectionOnly && !allowed) setResult([...result, introspectionHint()]);
       };
     },
     ...(options.hideSuggestions ? { onPluginInit: ({ addPlugin }) => addPlugin(hiddenSuggestions) } : {}),
   };
 }
 
-const hiddenSuggestions: Plugin = blockFieldSuggestionsPlugin({ mask: "" }) as Plugin;
+/** Refuses `__schema` and `__type` (not `__typename`), telling the caller what would let it in. */
+function noSchemaReading(context: ValidationContext): ASTVisitor {
+  let reported = false;
+  return {
+    Field(node) {
+      if (reported || (node.name.value !== "__schema" && node.name.value !== "__type")) return;
+      reported = true;
+      context.reportError(introspectionHint());
+    },
+  };
+}
+
+/**
+ * Production hides every "Did you mean ...?" (field names, enum values, input fields, arguments),
+ * in validation errors and in variable errors alike: each one names a part of the schema.
+ */
+const suggestion = / ?Did you mean [^?]*\?/g;
+const hiddenSuggestions: Plugin = {
+  onResultProcess({ result, setResult }) {
+    if (Array.isArray(result) || !("errors" in result) || !result.errors) return;
+    const errors = result.errors as readonly GraphQLError[];
+    if (!errors.some((error) => error.message.includes("Did you mean"))) return;
+    setResult({ ...result, errors: errors.map(withoutSuggestion) });
+  },
+};
+
+function withoutSuggestion(error: GraphQLError): GraphQLError {
+  if (!error.message.includes("Did you mean")) return error;
+  return new GraphQLError(error.message.replace(suggestion, "").trim(), {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
+}
 
 function operationRules(ignoreIntrospection: boolean) {
   // Reported as ordinary validation errors (HTTP 400), without armor's misleading "Syntax Error:".

@@ -108,6 +108,24 @@ describe("GraphQL input bounds", () => {
     expect(messages).toContain("Introspection of the whole schema needs a bearer token.");
   });
 
+  it("refuses any reading of the schema without a token, however shallow; __typename stays open", async () => {
+    for (const query of [
+      "{ __schema { types { name } } }",
+      '{ __type(name: "Query") { fields { name } } }',
+    ]) {
+      const answer = await post({ query }, { token: null });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors?.map((error) => error.message)).toContain(
+        "Introspection of the whole schema needs a bearer token.",
+      );
+      expect(answer.body.data ?? null).toBeNull();
+    }
+    expect((await post({ query: "{ __typename }" }, { token: null })).body.data).toEqual({
+      __typename: "Query",
+    });
+    expect((await post({ query: "{ __schema { types { name } } }" })).body.errors).toBeUndefined();
+  });
+
   it("validates a repeated document once per kind of caller: an authenticated verdict never lets an anonymous caller in", async () => {
     const query = getIntrospectionQuery();
     for (let round = 0; round < 3; round += 1) {
@@ -142,6 +160,27 @@ describe("GraphQL input bounds", () => {
     expect(hidden.body.errors?.[0]?.message).toBe('Cannot query field "walets" on type "Query".');
     const shown = await post(typo, { handler: createGraphQLHandler(engine.deps, embedded) });
     expect(shown.body.errors?.[0]?.message).toMatch(/Did you mean "wallets"/);
+  });
+
+  it("suggests no enum value, input field or argument in production either, in validation or in variables", async () => {
+    const answers = [
+      await post({ query: "{ checkouts(status: PENDIN) { paymentId } }" }),
+      await post({
+        query: "mutation($i: TransferInput!) { transfer(input: $i) { __typename } }",
+        variables: { i: { walletFrm: "U100000010", walletTo: "U100000020", amount: "1.00" } },
+      }),
+      await post({ query: '{ wallet(numbr: "U100000010") { id } }' }),
+    ];
+    for (const answer of answers) {
+      const messages = answer.body.errors?.map((error) => error.message) ?? [];
+      expect(messages.length).toBeGreaterThan(0);
+      expect(messages.join(" ")).not.toMatch(/Did you mean/);
+    }
+    const shown = await post(
+      { query: "{ checkouts(status: PENDIN) { paymentId } }" },
+      { handler: createGraphQLHandler(engine.deps, embedded) },
+    );
+    expect(shown.body.errors?.[0]?.message).toMatch(/Did you mean the enum value "PENDING"/);
   });
 
   it("serves GraphiQL to a browser when enabled, never in production", async () => {

@@ -19,13 +19,7 @@ describe("one copy of graphql", () => {
 
   it("is what graphql-armor's rules load, so their errors are the server's GraphQLError", () => {
     const fromRoot = createRequire(new URL("package.json", root)).resolve("graphql");
-    for (const armor of [
-      "cost-limit",
-      "max-depth",
-      "max-aliases",
-      "max-directives",
-      "block-field-suggestions",
-    ]) {
+    for (const armor of ["cost-limit", "max-depth", "max-aliases", "max-directives"]) {
       const armorRequire = createRequire(
         createRequire(new URL("packages/graphql/package.json", root)).resolve(
           `@escape.tech/graphql-armor-${armor}`,
