@@ -157,6 +157,34 @@ describe("the purse command", () => {
     expect((await purse(["audit"], env)).code).toBe(0);
   }, 180_000);
 
+  it("refuses bad option values and unknown logins in one line, never a database error", async () => {
+    const refusals: [string[], string][] = [
+      [["webhooks", "list", "--limit", "abc"], '--limit takes a whole number from 1 to 1000 (got "abc")'],
+      [["webhooks", "list", "--limit", "-1"], "--limit takes a whole number"],
+      [["webhooks", "list", "--status", "bogus"], "--status takes pending, delivered or failed"],
+      [["checkouts", "list", "acme", "--limit", "0"], "--limit takes a whole number from 1 to 100"],
+      [["checkouts", "list", "nobody"], 'no user with login "nobody"'],
+      [
+        ["vouchers", "issue", "--currency", "USD", "--amount", "5.00", "--creator", "bolt", "--days", "0"],
+        "--days takes a whole number from 1 to 3650",
+      ],
+    ];
+    for (const [args, message] of refusals) {
+      const run = await purse(args, env);
+      expect(run.code, args.join(" ")).toBe(1);
+      expect(run.output).toContain(message);
+      expect(run.output).not.toContain("SQLSTATE");
+    }
+    expect(
+      (await purse(["wallets", "create", "--user", "bolt", "--currency", "USD", "--number", "D404"], env))
+        .code,
+    ).toBe(0);
+    expect((await purse(["wallets", "status", "D404", "DELETED"], env)).code).toBe(0);
+    const credited = await purse(["wallets", "credit", "D404", "1.00"], env);
+    expect(credited.code).toBe(1);
+    expect(credited.output).toContain("Wallet to not exists");
+  }, 120_000);
+
   it("stops on bad configuration with one line naming each variable", async () => {
     const run = await purse(["migrate"], { ...env, PORT: "eighty", PURSE_RATE_LIMIT_PER_MINUTE: "0" });
     expect(run.code).toBe(1);

@@ -47,7 +47,8 @@ export function creditWallet(
   const request = [credit.number, credit.amount, credit.note];
   return runOperatorMovement(deps, "credit", credit, request, async (em, fingerprint) => {
     const wallet = (await findWalletsByNumber(em, [credit.number], { lock: true })).get(credit.number);
-    if (!wallet) throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
+    // A deleted wallet is gone for its owner: money credited there could never be spent.
+    if (!wallet || wallet.status === "DELETED") throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
     const minor = parseAmount(credit.amount, wallet.currency.precession);
     if (wallet.balanceMinor + minor > wallet.amountLimitMinor) {
       throw new PurseError("MAX_AMOUNT", "amount", {

@@ -1,3 +1,4 @@
+import { userIdByLogin } from "../admin/admin-users.ts";
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
@@ -55,7 +56,8 @@ export async function listCheckoutsOfLogin(
   login: string,
   filter: CheckoutListFilter = {},
 ): Promise<CheckoutListItem[]> {
-  return checkoutsOf(db, { login }, filter);
+  // An unknown login is an operator's typo, not a merchant without checkouts.
+  return checkoutsOf(db, { userId: await userIdByLogin(db, login) }, filter);
 }
 
 async function checkoutsOf(

@@ -10,6 +10,7 @@ import {
 } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
+import { parseCount } from "../parse-count.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -130,7 +131,7 @@ export function registerAdmin(program: Command, clients: Command): void {
           amount: o.amount,
           type: o.type === "1" ? 1 : 2,
           creatorLogin: o.creator,
-          expiresAt: new Date(Date.now() + Number(o.days) * 86_400_000),
+          expiresAt: new Date(Date.now() + parseCount(o.days, "--days", 1, 3_650) * 86_400_000),
         });
         printResult({ voucher_number: issued.number, voucher_code: issued.code }, [
           `voucher_number ${issued.number}`,

@@ -6,6 +6,7 @@ import {
 } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
+import { parseCount } from "../parse-count.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -27,7 +28,7 @@ export function registerCheckouts(program: Command): void {
         }
         const items = await listCheckoutsOfLogin(db, login, {
           status: options.status ?? null,
-          limit: Number(options.limit),
+          limit: parseCount(options.limit, "--limit", 1, 100),
         });
         const lines = items.map(
           (k) =>

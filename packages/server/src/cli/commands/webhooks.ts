@@ -1,5 +1,6 @@
 import { listWebhookDeliveries, resendWebhook } from "@purse/engine";
 import type { Command } from "commander";
+import { parseCount } from "../parse-count.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -12,9 +13,13 @@ export function registerWebhooks(program: Command): void {
     .option("--limit <n>", "how many to show", "50")
     .action((options: { status?: string; limit: string }) =>
       withDatabase(async (db) => {
+        const status = options.status?.toLowerCase();
+        if (status !== undefined && !["pending", "delivered", "failed"].includes(status)) {
+          throw new Error(`--status takes pending, delivered or failed (got "${options.status}")`);
+        }
         const filter = {
-          limit: Number(options.limit),
-          ...(options.status ? { status: options.status } : {}),
+          limit: parseCount(options.limit, "--limit", 1, 1_000),
+          ...(status ? { status } : {}),
         };
         const deliveries = await listWebhookDeliveries(db, filter);
         const lines = deliveries.map((d) => {
