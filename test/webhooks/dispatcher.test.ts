@@ -2,8 +2,10 @@ import {
   checkoutSignature,
   createCheckout as createCheckoutUseCase,
   payCheckout,
+  rotateFormToken,
   rotateWebhookSecret,
   verifyStandardWebhook,
+  verifyWebhookSignature,
   WebhookDispatcher,
 } from "@purse/engine";
 import { httpTransport } from "@purse/server";
@@ -145,6 +147,23 @@ describe("webhook secret rotation", () => {
     );
     expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     expect(verifyStandardWebhook(webhook?.body ?? "", headers, fresh)).toMatchObject({ status: "SUCCESS" });
+    expect(verifyStandardWebhook(webhook?.body ?? "", headers, acmeWebhookSecret)).toMatchObject({
+      status: "SUCCESS",
+    });
+  });
+
+  it("signs a delivery queued before a form-token rotation with the new token when it is sent", async () => {
+    await paidCheckout(engine, site, "/queued-before");
+    const fresh = await rotateFormToken(engine.deps.db, engine.deps.secretBox, "acme", 3_600_000);
+    await dispatcher(engine, [50]).runOnce();
+    const [webhook] = await site.waitFor("/queued-before");
+    const body = JSON.parse(webhook?.body ?? "{}");
+    expect(verifyWebhookSignature(body, fresh)).toBe(true);
+    expect(verifyWebhookSignature(body, "acme-form-token")).toBe(false);
+    // The Standard Webhooks signature covers the body as sent, re-signed.
+    const headers = Object.fromEntries(
+      Object.entries(webhook?.headers ?? {}).map(([k, v]) => [k, String(v)]),
+    );
     expect(verifyStandardWebhook(webhook?.body ?? "", headers, acmeWebhookSecret)).toMatchObject({
       status: "SUCCESS",
     });

@@ -54,3 +54,23 @@ export function notificationBody(facts: NotificationFacts): string {
   };
   return JSON.stringify(notification);
 }
+
+/**
+ * The queued body with its `signature` made with `formToken` (the client's token when the body is
+ * sent, which a rotation may have changed since it was queued); every other byte as queued.
+ */
+export function resignNotification(body: string, formToken: string): string {
+  const notification = JSON.parse(body) as PaymentNotification;
+  const signature = webhookSignature(
+    {
+      payment_id: notification.payment_id,
+      transaction_id: notification.transaction_id,
+      wallet_from: notification.wallet_from,
+      wallet_to: notification.wallet_to,
+      amount: notification.amount,
+      status: notification.status,
+    },
+    formToken,
+  );
+  return signature === notification.signature ? body : JSON.stringify({ ...notification, signature });
+}

@@ -1,9 +1,10 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { webhookSecretBinding } from "../keys/sealed-columns.ts";
+import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { toId } from "../persistence/sql.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
+import { resignNotification } from "./notification.ts";
 import { receiverOf } from "./receiver.ts";
 import { nextRetryDelayMs, retryDelaysMs } from "./retry-schedule.ts";
 import { standardWebhookHeaders } from "./standard-webhooks.ts";
@@ -165,22 +166,15 @@ export class WebhookDispatcher {
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
+      const signing = await this.#signing(em, delivery);
+      // Signed with the form token as it is now: a retry after a rotation verifies with the new one.
+      const body = resignNotification(delivery.body, signing.formToken);
       const headers = {
         "content-type": "application/json",
         "user-agent": "Purse-Webhooks/1",
-        ...standardWebhookHeaders(
-          delivery.message_id,
-          this.#now(),
-          delivery.body,
-          await this.#secrets(em, delivery),
-        ),
+        ...standardWebhookHeaders(delivery.message_id, this.#now(), body, signing.webhookSecrets),
       };
-      statusCode = await this.#options.transport.post(
-        delivery.url,
-        headers,
-        delivery.body,
-        this.#abort.signal,
-      );
+      statusCode = await this.#options.transport.post(delivery.url, headers, body, this.#abort.signal);
     } catch (cause) {
       error = this.#abort.signal.aborted
         ? interrupted
@@ -216,15 +210,20 @@ export class WebhookDispatcher {
   }
 
   /** The client's webhook secret, and during a rotation the previous one as well. */
-  async #secrets(em: SqlEntityManager, delivery: ClaimedDelivery): Promise<string[]> {
+  /** The client's webhook secrets (both during an overlap) and its current form token. */
+  async #signing(
+    em: SqlEntityManager,
+    delivery: ClaimedDelivery,
+  ): Promise<{ webhookSecrets: string[]; formToken: string }> {
     const client = await findClientWebhookSecrets(em, toId(delivery.client_id));
     if (!client) throw new Error(`client ${delivery.client_id} of webhook ${delivery.id} is gone`);
+    const box = this.#options.secretBox;
     const binding = webhookSecretBinding(client.clientId);
-    const secrets = [this.#options.secretBox.open(client.current, binding)];
+    const webhookSecrets = [box.open(client.current, binding)];
     const overlapping =
       client.previous && client.previousUntil && new Date(client.previousUntil) > this.#now();
-    if (overlapping && client.previous) secrets.push(this.#options.secretBox.open(client.previous, binding));
-    return secrets;
+    if (overlapping && client.previous) webhookSecrets.push(box.open(client.previous, binding));
+    return { webhookSecrets, formToken: box.open(client.formTokenSealed, formTokenBinding(client.clientId)) };
   }
 
   #now(): Date {

@@ -120,6 +120,8 @@ export interface ClientWebhookSecrets {
   readonly current: string;
   readonly previous: string | null;
   readonly previousUntil: Date | string | null;
+  /** The client's form token, sealed: it signs the body's `signature`. */
+  readonly formTokenSealed: string;
 }
 
 export async function findClientWebhookSecrets(
@@ -133,9 +135,10 @@ export async function findClientWebhookSecrets(
       current: string;
       previous: string | null;
       previous_until: Date | string | null;
+      form_token_sealed: string;
     }>`
       select client_id, webhook_secret_sealed as current, previous_webhook_secret_sealed as previous,
-        previous_webhook_secret_until as previous_until
+        previous_webhook_secret_until as previous_until, form_token_sealed
       from clients where id = ${id}`,
   );
   return client === undefined
@@ -145,6 +148,7 @@ export async function findClientWebhookSecrets(
         current: client.current,
         previous: client.previous,
         previousUntil: client.previous_until,
+        formTokenSealed: client.form_token_sealed,
       };
 }
 
