@@ -88,6 +88,13 @@ describe("a checkout that expires unpaid", () => {
       body: { query: "{ checkouts(status: FAIL) { paymentId amount transactionId } }" },
     });
     expect(failedOnly.body.data.checkouts).toHaveLength(2);
+    for (const limit of [0, 1000]) {
+      const outOfRange = await call("POST", "/graphql", {
+        token: tokenResponse.body.access_token,
+        body: { query: `{ checkouts(limit: ${limit}) { paymentId } }` },
+      });
+      expect(outOfRange.body.errors?.[0]?.message).toBe("This value should be between 1 and 100.");
+    }
     expect(failedOnly.body.data.checkouts.map((k: { amount: string }) => k.amount).sort()).toEqual([
       "4.00",
       "5.00",

@@ -66,7 +66,10 @@ async function checkoutsOf(
   filter: CheckoutListFilter,
 ): Promise<CheckoutListItem[]> {
   const status = filter.status ? statusCode(filter.status) : null;
-  const limit = Math.min(Math.max(1, filter.limit ?? 50), maxCheckoutListLimit);
+  const limit = filter.limit ?? 50;
+  // Refused, not clamped: a caller asking for 1 000 should learn it gets at most 100.
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxCheckoutListLimit)
+    throw new PurseError("OUT_OF_RANGE", "limit", { min: 1, max: maxCheckoutListLimit });
   const found = await findCheckoutList(db.em(), {
     owner,
     status,
