@@ -140,4 +140,21 @@ describe("the tRPC subscription", () => {
     expect(value).toMatchObject({ transactionId: transfer.body.data.id, type: 1, status: 3 });
     await iterator.return?.();
   });
+
+  it("hands a revoked token nothing more: the stream ends at the next event", async () => {
+    const deps = api.server.runtime.deps;
+    const token = await api.token("bolt");
+    const stream = await appRouter
+      .createCaller({ deps, authorization: `Bearer ${token}` })
+      .transactionUpdated();
+    const iterator = stream[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await api.call("POST", "/token/revoke", { body: { token } })).status).toBe(200);
+    await api.call("POST", "/api/transaction/transfer", {
+      token: await api.token("acme"),
+      body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "2.00" },
+    });
+    expect(await next).toEqual({ done: true, value: undefined });
+  });
 });

@@ -50,6 +50,7 @@ export { defaultEngineOptions, type EngineDependencies, type EngineOptions } fro
 export * from "./errors/index.ts";
 export {
   eventStream,
+  eventsWhileAuthorized,
   inProcessEventBus,
   type TransactionEvent,
   type TransactionEventBus,

@@ -11,6 +11,8 @@ export interface GraphQLContext {
   readonly clientAddress: string | null;
   /** The request's `Idempotency-Key` header: money-moving mutations whose input names no key use it. */
   readonly idempotencyKey: string | null;
+  /** The bearer token as sent (a subscription verifies it again before each event). */
+  readonly token: string | null;
   actor(): Promise<Actor>;
 }
 
@@ -21,15 +23,14 @@ export function createContext(
   idempotencyKey: string | null = null,
 ): GraphQLContext {
   let actor: Promise<Actor> | undefined;
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? null;
   const resolveActor = () => {
-    actor ??= authenticate(deps, /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? null).catch(
-      (error: unknown) => {
-        throw PurseError.is(error) ? unauthenticated() : error;
-      },
-    );
+    actor ??= authenticate(deps, token).catch((error: unknown) => {
+      throw PurseError.is(error) ? unauthenticated() : error;
+    });
     return actor;
   };
-  return { deps, clientAddress, idempotencyKey, actor: resolveActor };
+  return { deps, clientAddress, idempotencyKey, token, actor: resolveActor };
 }
 
 function unauthenticated(): GraphQLError {

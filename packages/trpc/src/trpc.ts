@@ -62,5 +62,5 @@ export const publicProcedure = t.procedure.use(engineErrors);
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? "")?.[1] ?? null;
   const actor: Actor = await authenticate(ctx.deps, token);
-  return next({ ctx: { ...ctx, actor } });
+  return next({ ctx: { ...ctx, actor, token } });
 });

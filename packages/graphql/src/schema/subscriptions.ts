@@ -1,4 +1,4 @@
-import type { TransactionEvent } from "@purse/engine";
+import { eventsWhileAuthorized, type TransactionEvent } from "@purse/engine";
 import { builder } from "../builder.ts";
 
 const TransactionUpdate = builder.objectRef<TransactionEvent>("TransactionUpdate").implement({
@@ -21,8 +21,8 @@ builder.subscriptionFields((t) => ({
       const actor = await ctx.actor();
       const abort = new AbortController();
       try {
-        // The bus hands over only this user's events: nothing of anyone else is queued here.
-        yield* ctx.deps.events.subscribe(actor.userId, abort.signal);
+        // The bus hands over only this user's events, and only while the caller's token stays good.
+        yield* eventsWhileAuthorized(ctx.deps, ctx.token, actor.userId, abort.signal);
       } finally {
         abort.abort();
       }

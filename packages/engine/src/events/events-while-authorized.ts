@@ -1,0 +1,22 @@
+import { authenticate } from "../auth/authenticate.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import type { TransactionEvent } from "./transaction-events.ts";
+
+/**
+ * A subscriber's events for as long as its token stays good: each event is handed over only after
+ * the token is verified again (the token cache answers, and a revocation, heard from any process,
+ * empties it), so a revoked or expired token, or a blocked user, receives nothing more and the
+ * stream ends.
+ */
+export async function* eventsWhileAuthorized(
+  deps: EngineDependencies,
+  token: string | null,
+  userId: number,
+  signal?: AbortSignal,
+): AsyncGenerator<TransactionEvent> {
+  for await (const event of deps.events.subscribe(userId, signal)) {
+    const actor = await authenticate(deps, token).catch(() => null);
+    if (actor?.userId !== userId) return;
+    yield event;
+  }
+}
