@@ -222,6 +222,9 @@ describe("statements that reconcile, and a ledger that proves itself", () => {
       body: JSON.stringify({ wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" }),
     });
     expect(transfer.status).toBe(403);
+    // Nor is it the user on GraphQL: its profile and events need the api scope, as on REST.
+    const me = await graphql(operatorToken, "{ me { id } }");
+    expect(me.errors?.[0]).toMatchObject({ message: "Sorry scope missed" });
     expect((await runPurse(["audit"], env)).code).toBe(0);
   });
 

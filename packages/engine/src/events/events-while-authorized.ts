@@ -1,4 +1,4 @@
-import { authenticate } from "../auth/authenticate.ts";
+import { authenticate, requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import type { TransactionEvent } from "./transaction-events.ts";
 
@@ -6,7 +6,7 @@ import type { TransactionEvent } from "./transaction-events.ts";
  * A subscriber's events for as long as its token stays good: each event is handed over only after
  * the token is verified again (the token cache answers, and a revocation, heard from any process,
  * empties it), so a revoked or expired token, or a blocked user, receives nothing more and the
- * stream ends.
+ * stream ends. A token without the api scope (an operator's) is refused: Sorry scope missed.
  */
 export async function* eventsWhileAuthorized(
   deps: EngineDependencies,
@@ -14,6 +14,8 @@ export async function* eventsWhileAuthorized(
   userId: number,
   signal?: AbortSignal,
 ): AsyncGenerator<TransactionEvent> {
+  // The caller's own events need the api scope, as every REST route does (an operator token has not).
+  requireAccess(await authenticate(deps, token));
   for await (const event of deps.events.subscribe(userId, signal)) {
     const actor = await authenticate(deps, token).catch(() => null);
     if (actor?.userId !== userId) return;

@@ -1,4 +1,5 @@
 import type { Actor } from "../auth/actor.ts";
+import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { findUser } from "./user-store.ts";
 
@@ -11,6 +12,7 @@ export interface UserProfile {
 }
 
 export async function getProfile(deps: EngineDependencies, actor: Actor): Promise<UserProfile> {
+  requireAccess(actor); // an operator token (no api scope) is not the user: 403, as on every REST route
   const row = await findUser(deps.db.em(), actor.userId);
   if (!row) throw new Error(`user ${actor.userId} behind a valid token is gone`);
   return { id: row.id, name: row.name, role: row.role, blocked: row.blocked };
