@@ -39,4 +39,35 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
     });
     expect(within.body.errors?.[0]?.message).toBe("Not found");
   });
+
+  it("gives GraphQL the detail REST gives: currency id, code and precession, and the whole payment record", async () => {
+    const sent = await api.call("POST", "/api/transaction/transfer", {
+      token,
+      body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "4.00", payment_id: "lookup-1" },
+    });
+    const rest = await api.call("GET", "/api/transaction/show?external_id=lookup-1", { token });
+    const graphql = await api.call("POST", "/graphql", {
+      token,
+      body: {
+        query: `{ transaction(externalId: "lookup-1") { id status currency { id code precession }
+          processingPay { transactionId walletFrom walletTo currencyTo currencyFrom amount status cancel } } }`,
+      },
+    });
+    const pay = rest.body.data.processing_pay;
+    expect(graphql.body.data.transaction).toEqual({
+      id: sent.body.data.id,
+      status: rest.body.data.status,
+      currency: rest.body.data.currency,
+      processingPay: {
+        transactionId: pay.transaction_id,
+        walletFrom: pay.wallet_from,
+        walletTo: pay.wallet_to,
+        currencyTo: pay.currency_to,
+        currencyFrom: pay.currency_from,
+        amount: rest.body.data.amount,
+        status: pay.status,
+        cancel: pay.cancel,
+      },
+    });
+  });
 });

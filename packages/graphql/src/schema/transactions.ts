@@ -132,13 +132,27 @@ const ProcessingPay = builder.objectRef<TransactionDetailView["processingPay"]>(
   fields: (t) => ({
     paymentId: t.exposeString("paymentId"),
     signature: t.exposeString("signature"),
+    transactionId: t.exposeInt("transactionId"),
     walletFrom: t.exposeString("walletFrom"),
     walletTo: t.exposeString("walletTo"),
+    currencyTo: t.exposeString("currencyTo"),
+    currencyFrom: t.exposeString("currencyFrom"),
     amount: t.exposeString("amount"),
-    status: t.exposeString("status"),
+    status: t.exposeString("status", { description: "SUCCESS, PENDING, FAIL or CANCEL" }),
     cancel: t.exposeBoolean("cancel"),
   }),
 });
+
+/** The detail's currency, as REST's detail shape: id, code, precession. */
+const DetailCurrency = builder
+  .objectRef<TransactionDetailView["currency"]>("TransactionDetailCurrency")
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      code: t.exposeString("code"),
+      precession: t.exposeInt("precession", { description: "Decimal places (the specification's spelling)" }),
+    }),
+  });
 
 const TransactionDetail = builder.objectRef<TransactionDetailView>("TransactionDetail").implement({
   fields: (t) => ({
@@ -147,8 +161,9 @@ const TransactionDetail = builder.objectRef<TransactionDetailView>("TransactionD
     amount: t.exposeString("amount"),
     commission: t.exposeString("commission"),
     type: t.exposeString("type"),
-    status: t.exposeString("status"),
+    status: t.exposeString("status", { description: "FAIL, PENDING or SUCCESS (a cancellation is FAIL)" }),
     currencyCode: t.string({ resolve: (detail) => detail.currency.code }),
+    currency: t.field({ type: DetailCurrency, resolve: (detail) => detail.currency }),
     processingPay: t.field({ type: ProcessingPay, resolve: (detail) => detail.processingPay }),
   }),
 });
