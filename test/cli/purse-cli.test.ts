@@ -169,6 +169,15 @@ describe("the purse command", () => {
         "--days takes a whole number from 1 to 3650",
       ],
     ];
+    for (const args of [
+      ["--json", "users", "create", "--login", "x9"],
+      ["--json", "bogus"],
+    ]) {
+      const usage = await purse(args, env);
+      expect(usage.code).toBe(1);
+      // One JSON document, the usage error in it, no help text around it.
+      expect(JSON.parse(usage.output)).toEqual({ error: expect.any(String) });
+    }
     for (const [args, message] of refusals) {
       const run = await purse(args, env);
       expect(run.code, args.join(" ")).toBe(1);

@@ -14,7 +14,7 @@ import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerStatement } from "./commands/statement.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
-import { printError, setJsonOutput } from "./print-result.ts";
+import { isJsonOutput, printError, setJsonOutput } from "./print-result.ts";
 
 const program = new Command("purse")
   .description("Purse, the wallet payment service: serve it, migrate and seed its database, audit its ledger")
@@ -22,7 +22,19 @@ const program = new Command("purse")
   .option("--json", 'print results as one JSON document for scripts (errors as {"error": ...} on stderr)')
   // Subcommands copy this when they are created, so each verb's --help lists --json as well.
   .configureHelp({ showGlobalOptions: true })
-  .hook("preAction", (_program, action) => setJsonOutput(action.optsWithGlobals()["json"] === true));
+  .hook("preAction", (_program, action) => setJsonOutput(action.optsWithGlobals()["json"] === true))
+  // Usage errors come before any action runs: with --json anywhere they are {"error": ...} too,
+  // without the help hint, so a script reads one JSON document.
+  .configureOutput({
+    writeErr: (text) => {
+      if (!isJsonOutput()) process.stderr.write(text);
+    },
+    outputError: (text, write) =>
+      isJsonOutput()
+        ? process.stderr.write(`${JSON.stringify({ error: text.replace(/^error: /, "").trim() })}\n`)
+        : write(text),
+  });
+setJsonOutput(process.argv.includes("--json"));
 
 registerServe(program);
 registerMigrate(program);

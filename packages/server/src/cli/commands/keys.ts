@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { openSecretBox, rotateSecretKey } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
+import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 /** `purse keys`: the key that seals form tokens and webhook secrets (docs/security.md). */
@@ -11,7 +12,8 @@ export function registerKeys(program: Command): void {
     .command("generate")
     .description("print a new random key for PURSE_SECRET_KEY")
     .action(() => {
-      console.log(randomBytes(32).toString("base64url"));
+      const key = randomBytes(32).toString("base64url");
+      printResult({ key }, key);
     });
   keys
     .command("rotate")
