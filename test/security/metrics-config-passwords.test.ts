@@ -72,6 +72,18 @@ describe("PURSE_SECRET_KEY under NODE_ENV=production", () => {
     );
   });
 
+  it("takes proxy addresses only in full: a bare 1 or 127.1 is refused, not read as 0.0.0.1 or 127.0.0.1", () => {
+    for (const value of ["1", "127.1", "0x7f.0.0.1"]) {
+      expect(() => readConfig({ PURSE_TRUST_PROXY: value }), value).toThrow(/PURSE_TRUST_PROXY=/);
+    }
+    expect(readConfig({ PURSE_TRUST_PROXY: "10.0.0.1, 10.1.0.0/16, ::1, loopback" }).trustProxy).toEqual([
+      "10.0.0.1",
+      "10.1.0.0/16",
+      "::1",
+      "loopback",
+    ]);
+  });
+
   it("never echoes a rejected secret", () => {
     try {
       readConfig({ PURSE_SECRET_KEY: "short-secret", PURSE_METRICS_TOKEN: "tiny" });

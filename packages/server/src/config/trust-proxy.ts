@@ -5,7 +5,11 @@ import { z } from "zod";
 const namedRanges = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 function isAddressOrRange(entry: string): boolean {
-  return namedRanges.has(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry);
+  const address = entry.split("/")[0] ?? "";
+  // Only the four-part IPv4 form: ipaddr.js takes "1" as 0.0.0.1 and "127.1" as 127.0.0.1, and
+  // "1" is more likely a hop count ("trust one proxy") than an address.
+  if (!address.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(address)) return namedRanges.has(entry);
+  return ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry);
 }
 
 /**
