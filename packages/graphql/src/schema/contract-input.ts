@@ -28,7 +28,12 @@ export function contractInputType<Shape extends Record<string, z.ZodType>>(
         Object.entries(contract.shape).map(([key, field]) => {
           if (!field.safeParse("1").success) throw new Error(`${name}.${key} is not a text field`);
           const required = !field.safeParse(undefined).success;
-          const text = field.description;
+          // The contract's text speaks for every door; where it lets other doors send a number,
+          // say that this one takes the text (GraphQL has no string-or-number scalar).
+          const text =
+            field.description && field.safeParse(1).success
+              ? `${field.description} (on REST and tRPC; over GraphQL send it as a string)`
+              : field.description;
           return [key, t.string({ required, validate: field, ...(text ? { description: text } : {}) })];
         }),
       ) as Fields,
