@@ -68,7 +68,7 @@ export async function findCheckoutByToken(
     em,
     sql<CheckoutRow>`${checkoutSelect}
       where k.token_hash = ${hashOpaqueToken(token)}
-      ${options.lock ? sql`for update of k` : sql``}`,
+      ${options.lock ? sql`for no key update of k` : sql``}`,
   );
   return row ? checkoutFromRow(row) : null;
 }

@@ -132,7 +132,7 @@ export async function setBoundsFindPriorAndLockWallets(
         ${selectWallets}
         where w.number = any(${[...numbers]}::text[])
           and (select lock_timeout from bounds) is not null
-        order by w.id for update of w
+        order by w.id for no key update of w
       )
       select prior.id as prior_id, prior.request_hash as prior_request_hash, locked.*
       from (select 1) as one

@@ -4,7 +4,7 @@ import { PurseError } from "../errors/index.ts";
 import { announce } from "../events/index.ts";
 import { routeLockKey } from "../locks/index.ts";
 import { type MovedFigures, noEngineMetrics, openTally } from "../metrics/index.ts";
-import { isUniqueViolation, isWaitTimeout, type SqlRunner } from "../persistence/sql.ts";
+import { isTransientConflict, isUniqueViolation, isWaitTimeout, type SqlRunner } from "../persistence/sql.ts";
 import {
   boundTransaction,
   boundTransactionLockingWallets,
@@ -94,7 +94,10 @@ interface DecidingPlan<Checked, Result> {
 
 const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
 
-/** Unique-key races are retried at most this often: each retry sees the winner, so one suffices. */
+/**
+ * Unique-key races and transactions PostgreSQL rolled back to break a deadlock are retried at most
+ * this often: a unique race's retry sees the winner, so one suffices.
+ */
 const maxAttempts = 3;
 
 /**
@@ -212,7 +215,10 @@ async function transactUntil<Checked, Result>(
         : await deps.db.em().transactional((em) => transaction(em, em));
     } catch (error) {
       if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");
-      if (!isUniqueViolation(error) || attempt >= maxAttempts) throw error;
+      // Rolled back whole by PostgreSQL (a deadlock broken, a serialization conflict): run again.
+      const retryable = isUniqueViolation(error) || isTransientConflict(error);
+      if (!retryable) throw error;
+      if (attempt >= maxAttempts) throw isTransientConflict(error) ? new PurseError("SERVICE_BUSY") : error;
     }
   }
 }

@@ -44,7 +44,10 @@ export const selectWallets = sql.raw(`
 
 /**
  * Loads wallets by number. With `lock`, takes their row locks in id order, so two movements over
- * the same wallets (in either direction) always queue instead of deadlocking.
+ * the same wallets (in either direction) always queue instead of deadlocking. The lock is FOR NO
+ * KEY UPDATE: a movement changes a wallet's balance, never its key, so a row elsewhere that
+ * references the wallet (a checkout being created: its foreign key check takes KEY SHARE) neither
+ * waits for it nor, taking the two wallets in the other order, deadlocks with it.
  */
 export async function findWalletsByNumber(
   em: SqlEntityManager,
@@ -54,7 +57,7 @@ export async function findWalletsByNumber(
   const found = await rows(
     em,
     sql<WalletRow>`${selectWallets} where w.number = any(${[...numbers]}::text[])
-      order by w.id ${options.lock ? sql`for update of w` : sql``}`,
+      order by w.id ${options.lock ? sql`for no key update of w` : sql``}`,
     options.lock ? "purse_wallets_lock" : undefined,
   );
   return new Map(found.map((row) => [row.number, walletFromRow(row)]));

@@ -80,6 +80,15 @@ export function isWaitTimeout(error: unknown): boolean {
   return code === "55P03" || code === "57014";
 }
 
+/**
+ * PostgreSQL gave up on the transaction to break a deadlock (40P01) or a serialization conflict
+ * (40001): it rolled back whole, nothing was committed, and running it again is safe.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = findPgError(error)?.code;
+  return code === "40P01" || code === "40001";
+}
+
 interface PgErrorLike {
   code?: string;
   constraint?: string;

@@ -54,7 +54,7 @@ export async function findVoucher(
       join transactions t on t.id = v.purchase_transaction_id
       join currencies c on c.id = v.currency_id
       where v.number = ${number}
-      ${options.lock ? sql`for update of v` : sql``}`,
+      ${options.lock ? sql`for no key update of v` : sql``}`,
   );
   if (!row) return null;
   return {

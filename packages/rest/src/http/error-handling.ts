@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, PurseError } from "@purse/engine";
+import { isDatabaseUnavailable, isTransientConflict, PurseError } from "@purse/engine";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { errorBody, purseErrorBody } from "./error-body.ts";
@@ -71,6 +71,12 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   if (isClientError(error)) return reply.code(error.statusCode).send(errorBody(error.message));
   if (isMalformedMultipart(error, request)) {
     return reply.code(400).send(errorBody("The multipart body is malformed."));
+  }
+  if (isTransientConflict(error)) {
+    // PostgreSQL rolled the transaction back to break a deadlock: nothing happened, retry is safe.
+    request.log.warn({ err: error }, "transaction rolled back by PostgreSQL (deadlock or serialization)");
+    reply.header("retry-after", "1");
+    return reply.code(503).send(purseErrorBody(new PurseError("SERVICE_BUSY")));
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, "database unavailable");
