@@ -68,6 +68,20 @@ describe("clear errors at the edges, through the real purse command", () => {
     expectOneLine(serve.output());
   }, 60_000);
 
+  it("says what to do when the database refuses connections (ALLOW_CONNECTIONS false)", async () => {
+    const closed = await createEmptyDatabase();
+    await admin(`alter database "${closed.name}" allow_connections false`);
+    try {
+      const run = await runPurse(["migrate"], { DATABASE_URL: closed.url });
+      expect(run.code).toBe(1);
+      expect(run.output).toContain("does not accept connections to this database now (55000): allow them");
+      expectOneLine(run.output);
+    } finally {
+      await admin(`alter database "${closed.name}" allow_connections true`);
+      await dropDatabase(closed.name);
+    }
+  }, 60_000);
+
   it("turns a unique violation into the operator's words, in text and in --json", async () => {
     const env = { DATABASE_URL: empty.url };
     const migrated = await runPurse(["migrate", "--json"], env);

@@ -50,6 +50,11 @@ export function explainFailure(error: unknown, where: string): Error {
       duplicateTexts[driver.constraint ?? ""] ?? "a record with these values exists already",
     );
   }
+  if (code === "55000" && /not currently accepting connections/i.test(driver.message ?? "")) {
+    return new OperatorError(
+      `${where} does not accept connections to this database now (55000): allow them (ALTER DATABASE ... ALLOW_CONNECTIONS true) or check DATABASE_URL, then try again`,
+    );
+  }
   if (code === "57P01" || code === "57P03" || code === "08006" || code === "08001") {
     return new OperatorError(`${where} is shutting down or not accepting connections (${code}): try again`);
   }
@@ -63,6 +68,7 @@ export function explainFailure(error: unknown, where: string): Error {
 interface DriverError {
   code?: string;
   constraint?: string;
+  message?: string;
 }
 
 /** The first error in the cause chain that carries a driver or system error code. */
