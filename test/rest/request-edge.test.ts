@@ -131,6 +131,21 @@ describe("a server whose database goes away", () => {
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("5");
       expect(refused.body).toEqual(unavailable);
+      // The other doors give the same retryable refusal in their own shapes, not an internal error.
+      const trpc = await server.call("GET", "/trpc/wallets", { token: acme });
+      expect(trpc.status).toBe(503);
+      expect(trpc.body.error).toMatchObject({
+        message: unavailable.message,
+        data: { code: "SERVICE_UNAVAILABLE", purseCode: "DATABASE_UNAVAILABLE" },
+      });
+      const graphql = await server.call("POST", "/graphql", {
+        token: acme,
+        body: { query: "{ wallets { id } }" },
+      });
+      expect(graphql.body.errors?.[0]).toMatchObject({
+        message: unavailable.message,
+        extensions: { code: "DATABASE_UNAVAILABLE", status: 503 },
+      });
       await admin.query(`alter database "${database.name}" allow_connections true`);
       const moved = await server.call("POST", "/api/transaction/transfer", { token: acme, body: transfer });
       expect(moved.status).toBe(200);

@@ -88,6 +88,7 @@ export {
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
+export { asPurseError } from "./persistence/as-purse-error.ts";
 export {
   type Database,
   type DatabaseLocation,

@@ -1,4 +1,4 @@
-import { type EngineDependencies, PurseError } from "@purse/engine";
+import { asPurseError, type EngineDependencies, PurseError } from "@purse/engine";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { createContext, type GraphQLContext } from "./context.ts";
@@ -87,7 +87,9 @@ function extensionsOf(error: GraphQLErrorLike): Record<string, unknown> {
 }
 
 function maskError(error: unknown): Error {
-  const original = isGraphQLError(error) ? causeOf(error) : error;
+  const cause = isGraphQLError(error) ? causeOf(error) : error;
+  // The database away or a deadlock's rollback is the engine's retryable refusal, not a bug.
+  const original = asPurseError(cause) ?? cause;
   if (PurseError.is(original)) {
     return new GraphQLError(original.message, {
       extensions: {

@@ -1,4 +1,11 @@
-import { type Actor, authenticate, type EngineDependencies, type ErrorKind, PurseError } from "@purse/engine";
+import {
+  type Actor,
+  asPurseError,
+  authenticate,
+  type EngineDependencies,
+  type ErrorKind,
+  PurseError,
+} from "@purse/engine";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 
@@ -49,8 +56,9 @@ export const router = t.router;
 /** Every engine error leaves as a TRPCError whose cause keeps the code, field and translation. */
 const engineErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && PurseError.is(result.error.cause)) {
-    const purse = result.error.cause;
+  if (!result.ok) {
+    const purse = asPurseError(result.error.cause);
+    if (!purse) return result;
     throw new TRPCError({ code: codeByKind[purse.definition.kind], message: purse.message, cause: purse });
   }
   return result;
