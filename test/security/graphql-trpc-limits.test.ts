@@ -108,6 +108,21 @@ describe("GraphQL and tRPC refuse oversized and hostile requests", () => {
     expect(poisoned.body.error.data.code).toBe("BAD_REQUEST");
   });
 
+  it("tRPC: the router's own refusals on a tRPC path are in tRPC's envelope too, never REST's", async () => {
+    for (const [path, status] of [
+      ["/trpc", 404],
+      ["/trpc/rates%E0%A4%A", 400],
+      [`/trpc/${"me,".repeat(2_000)}me?batch=1`, 400],
+    ] as const) {
+      const answer = await api.call("GET", path, { token });
+      expect(answer.status, path.slice(0, 40)).toBe(status);
+      expect(answer.body.status, path.slice(0, 40)).toBeUndefined();
+      expect(answer.body.error.data.code).toMatch(/^(NOT_FOUND|BAD_REQUEST)$/);
+    }
+    const rest = await api.call("GET", "/api/wallets%E0%A4%A", { token });
+    expect(rest.body).toEqual({ status: false, message: expect.any(String) });
+  });
+
   it("tRPC still answers ordinary calls and single-call batches", async () => {
     const rates = await api.call("GET", "/trpc/rates", { token });
     expect(rates.status).toBe(200);

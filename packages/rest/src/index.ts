@@ -7,7 +7,13 @@ export {
   restApi,
 } from "./build-rest-api.ts";
 export { type ErrorBody, errorBody, purseErrorBody } from "./http/error-body.ts";
-export { answerError, installErrorHandling, retryAfterSeconds } from "./http/error-handling.ts";
+export {
+  answerError,
+  answerFrameworkError,
+  frameworkRefusal,
+  installErrorHandling,
+  retryAfterSeconds,
+} from "./http/error-handling.ts";
 export { isForbiddenJsonKey, parseExactJson } from "./http/exact-json.ts";
 export { docsPath, openApiPath } from "./http/openapi.ts";
 export { restServerOptions } from "./http/server-options.ts";

@@ -107,11 +107,16 @@ function isMalformedMultipart(error: FastifyError, request: FastifyRequest): boo
   );
 }
 
+/** The status and words for a refusal the router makes itself (other doors word it in their shape). */
+export function frameworkRefusal(error: FastifyError): { status: number; message: string } {
+  return clientErrors[error.code] ?? { status: 400, message: "Bad request" };
+}
+
 /**
  * Fastify's `frameworkErrors`: bad percent-encoding and over-long path parameters are answered by
  * the router before any route or error handler exists; without this they get Fastify's own body.
  */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const known = clientErrors[error.code] ?? { status: 400, message: "Bad request" };
+  const known = frameworkRefusal(error);
   return reply.code(known.status).send(errorBody(known.message));
 }

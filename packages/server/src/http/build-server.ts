@@ -6,7 +6,7 @@ import { registerHealth } from "./health.ts";
 import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
-import { mountTrpc } from "./mount-trpc.ts";
+import { answerFrameworkErrorByDoor, mountTrpc } from "./mount-trpc.ts";
 
 /**
  * One fastify process for every door: REST now; GraphQL, tRPC and the hosted page mount here too.
@@ -22,6 +22,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     },
     // Duplicate and trailing slashes, long tRPC batch paths, router errors in the contract's shape.
     ...restServerOptions,
+    frameworkErrors: answerFrameworkErrorByDoor,
     // PURSE_TRUST_PROXY: believe X-Forwarded-For only from these proxies; by default nobody's,
     // so request.ip (the rate limits' client address) is the socket's.
     trustProxy: runtime.config.trustProxy.length > 0 ? [...runtime.config.trustProxy] : false,

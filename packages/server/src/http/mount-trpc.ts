@@ -1,8 +1,8 @@
 import type { EngineDependencies } from "@purse/engine";
-import { isForbiddenJsonKey, parseExactJson } from "@purse/rest";
+import { answerFrameworkError, frameworkRefusal, isForbiddenJsonKey, parseExactJson } from "@purse/rest";
 import { appRouter, refuseRequest, type TrpcContext, trpcLimits } from "@purse/trpc";
 import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /**
  * tRPC at /trpc on the same server (queries, mutations, SSE subscriptions). Its own scope: its own
@@ -34,6 +34,14 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
       if (refusal.status >= 500) request.log.error({ err: error }, "tRPC request failed");
       return reply.status(refusal.status).send(refusal.body);
     });
+    // The bare `/trpc` names no procedure: tRPC's own NOT_FOUND, in its envelope.
+    scope.route({
+      url: "/trpc",
+      method: ["GET", "POST"],
+      bodyLimit: trpcLimits.maxBodyBytes,
+      schema: { hide: true },
+      handler: (request, reply) => answerTrpc(request, reply, ""),
+    });
     scope.route({
       // A wildcard, not `/:path`: a batch's path lists every procedure, and a long batch must
       // reach tRPC's own batch limit (BAD_REQUEST) rather than the router's parameter length.
@@ -42,23 +50,39 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
       bodyLimit: trpcLimits.maxBodyBytes,
       // tRPC describes itself (the AppRouter type), not in the REST API's OpenAPI document.
       schema: { hide: true },
-      handler: async (request, reply) => {
-        await fastifyRequestHandler({
-          router: appRouter,
-          maxBatchSize: trpcLimits.maxBatchSize,
-          createContext: (): TrpcContext => ({
-            deps,
-            authorization: request.headers.authorization ?? null,
-            clientAddress: request.ip,
-            idempotencyKey: headerText(request.headers["idempotency-key"]),
-          }),
-          req: request,
-          res: reply,
-          path: (request.params as { "*": string })["*"],
-        });
-      },
+      handler: (request, reply) => answerTrpc(request, reply, (request.params as { "*": string })["*"]),
     });
   });
+
+  function answerTrpc(request: FastifyRequest, reply: FastifyReply, path: string): Promise<void> {
+    return fastifyRequestHandler({
+      router: appRouter,
+      maxBatchSize: trpcLimits.maxBatchSize,
+      createContext: (): TrpcContext => ({
+        deps,
+        authorization: request.headers.authorization ?? null,
+        clientAddress: request.ip,
+        idempotencyKey: headerText(request.headers["idempotency-key"]),
+      }),
+      req: request,
+      res: reply,
+      path,
+    });
+  }
+}
+
+/**
+ * The router's own refusals (bad percent-encoding, an over-long path) on a tRPC path, in tRPC's
+ * envelope as the rest of its refusals; on any other path, REST's.
+ */
+export function answerFrameworkErrorByDoor(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (!/^\/+trpc(\/|\?|$)/.test(request.url)) return answerFrameworkError(error, request, reply);
+  const { status, message } = frameworkRefusal(error);
+  return reply.status(status).send(refuseRequest("BAD_REQUEST", message).body);
 }
 
 const forbiddenKey = "PURSE_FORBIDDEN_JSON_KEY";
