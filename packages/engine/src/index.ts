@@ -97,7 +97,6 @@ export {
   openDatabase,
 } from "./persistence/database.ts";
 export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
-export { isTransientConflict } from "./persistence/sql.ts";
 export * from "./rate-limit/index.ts";
 export {
   defaultRetention,

@@ -10,8 +10,8 @@ export { type ErrorBody, errorBody, purseErrorBody } from "./http/error-body.ts"
 export {
   answerError,
   answerFrameworkError,
-  frameworkRefusal,
   installErrorHandling,
+  requestRefusal,
   retryAfterSeconds,
 } from "./http/error-handling.ts";
 export { isForbiddenJsonKey, parseExactJson } from "./http/exact-json.ts";

@@ -1,9 +1,11 @@
+import type { Actor } from "../auth/actor.ts";
 import { authenticate, requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import type { TransactionEvent } from "./transaction-events.ts";
 
 /**
- * A subscriber's events for as long as its token stays good: each event is handed over only after
+ * A subscriber's events (`subscriber`, as its token was verified when it subscribed) for as long as
+ * that token stays good: each event is handed over only after
  * the token is verified again (the token cache answers, and a revocation, heard from any process,
  * empties it), so a revoked or expired token, or a blocked user, receives nothing more and the
  * stream ends. A token without the api scope (an operator's) is refused: Sorry scope missed.
@@ -11,14 +13,14 @@ import type { TransactionEvent } from "./transaction-events.ts";
 export async function* eventsWhileAuthorized(
   deps: EngineDependencies,
   token: string | null,
-  userId: number,
+  subscriber: Actor,
   signal?: AbortSignal,
 ): AsyncGenerator<TransactionEvent> {
   // The caller's own events need the api scope, as every REST route does (an operator token has not).
-  requireAccess(await authenticate(deps, token));
-  for await (const event of deps.events.subscribe(userId, signal)) {
+  requireAccess(subscriber);
+  for await (const event of deps.events.subscribe(subscriber.userId, signal)) {
     const actor = await authenticate(deps, token).catch(() => null);
-    if (actor?.userId !== userId) return;
+    if (actor?.userId !== subscriber.userId) return;
     yield event;
   }
 }

@@ -209,7 +209,6 @@ export class WebhookDispatcher {
     });
   }
 
-  /** The client's webhook secret, and during a rotation the previous one as well. */
   /** The client's webhook secrets (both during an overlap) and its current form token. */
   async #signing(
     em: SqlEntityManager,

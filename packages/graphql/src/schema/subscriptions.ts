@@ -22,7 +22,7 @@ builder.subscriptionFields((t) => ({
       const abort = new AbortController();
       try {
         // The bus hands over only this user's events, and only while the caller's token stays good.
-        yield* eventsWhileAuthorized(ctx.deps, ctx.token, actor.userId, abort.signal);
+        yield* eventsWhileAuthorized(ctx.deps, ctx.token, actor, abort.signal);
       } finally {
         abort.abort();
       }

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, isTransientConflict, PurseError } from "@purse/engine";
+import { asPurseError } from "@purse/engine";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { errorBody, purseErrorBody } from "./error-body.ts";
@@ -50,17 +50,19 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   // An unknown path is 404 whatever its body: fastify parses the body of a path it did not match
   // too, and a malformed one would otherwise answer 400 for a route that does not exist.
   if (request.is404) return reply.code(404).send(errorBody("Not found"));
-  if (PurseError.is(error)) {
-    if (error.status === 503) {
+  // Engine errors, and what the engine makes of the database being away or of a deadlock's rollback.
+  const purse = asPurseError(error);
+  if (purse) {
+    if (purse.status === 503) {
       // The client hears only "try again later"; the operator needs to know which part failed
-      // (no Redis quorum for the route lock, a wait bounded by the lock's lifetime...).
+      // (no Redis quorum for the route lock, a wait bounded by the lock's lifetime, the database...).
       request.log.warn(
-        { code: error.code },
-        `refused with 503: ${error.code} (see /readyz and purse_refusals_total)`,
+        { code: purse.code, ...(purse === error ? {} : { err: error }) },
+        `refused with 503: ${purse.code} (see /readyz and purse_refusals_total)`,
       );
       reply.header("retry-after", String(retryAfterSeconds));
     }
-    return reply.code(error.status).send(purseErrorBody(error));
+    return reply.code(purse.status).send(purseErrorBody(purse));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const failure = validationFailure(error.validation, error.validationContext, request);
@@ -71,18 +73,6 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
   if (isClientError(error)) return reply.code(error.statusCode).send(errorBody(error.message));
   if (isMalformedMultipart(error, request)) {
     return reply.code(400).send(errorBody("The multipart body is malformed."));
-  }
-  if (isTransientConflict(error)) {
-    // PostgreSQL rolled the transaction back to break a deadlock: nothing happened, retry is safe.
-    request.log.warn({ err: error }, "transaction rolled back by PostgreSQL (deadlock or serialization)");
-    reply.header("retry-after", "1");
-    return reply.code(503).send(purseErrorBody(new PurseError("SERVICE_BUSY")));
-  }
-  if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, "database unavailable");
-    const unavailable = new PurseError("DATABASE_UNAVAILABLE");
-    reply.header("retry-after", String(retryAfterSeconds));
-    return reply.code(unavailable.status).send(purseErrorBody(unavailable));
   }
   request.log.error({ err: error }, "unhandled error");
   return reply.code(500).send(errorBody("Internal server error"));
@@ -107,8 +97,8 @@ function isMalformedMultipart(error: FastifyError, request: FastifyRequest): boo
   );
 }
 
-/** The status and words for a refusal the router makes itself (other doors word it in their shape). */
-export function frameworkRefusal(error: FastifyError): { status: number; message: string } {
+/** The status and words for a refusal of the request itself (its URL, its body), for doors with other shapes. */
+export function requestRefusal(error: FastifyError): { status: number; message: string } {
   return clientErrors[error.code] ?? { status: 400, message: "Bad request" };
 }
 
@@ -117,6 +107,6 @@ export function frameworkRefusal(error: FastifyError): { status: number; message
  * the router before any route or error handler exists; without this they get Fastify's own body.
  */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const known = frameworkRefusal(error);
+  const known = requestRefusal(error);
   return reply.code(known.status).send(errorBody(known.message));
 }

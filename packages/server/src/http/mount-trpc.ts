@@ -1,5 +1,5 @@
 import type { EngineDependencies } from "@purse/engine";
-import { answerFrameworkError, frameworkRefusal, isForbiddenJsonKey, parseExactJson } from "@purse/rest";
+import { answerFrameworkError, isForbiddenJsonKey, parseExactJson, requestRefusal } from "@purse/rest";
 import { appRouter, refuseRequest, type TrpcContext, trpcLimits } from "@purse/trpc";
 import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -81,7 +81,7 @@ export function answerFrameworkErrorByDoor(
   reply: FastifyReply,
 ) {
   if (!/^\/+trpc(\/|\?|$)/.test(request.url)) return answerFrameworkError(error, request, reply);
-  const { status, message } = frameworkRefusal(error);
+  const { status, message } = requestRefusal(error);
   return reply.status(status).send(refuseRequest("BAD_REQUEST", message).body);
 }
 
@@ -100,10 +100,8 @@ function refusalOf(error: FastifyError): ReturnType<typeof refuseRequest> {
         `Request body is larger than ${trpcLimits.maxBodyBytes} bytes.`,
       );
     case forbiddenKey:
-      return refuseRequest(
-        "BAD_REQUEST",
-        "The body may not contain a __proto__ or constructor.prototype key.",
-      );
+      // REST's words for it, in tRPC's envelope.
+      return refuseRequest("BAD_REQUEST", requestRefusal(error).message);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return refuseRequest("UNSUPPORTED_MEDIA_TYPE", "Send JSON (application/json).");
     default:

@@ -4,7 +4,7 @@ import { authedProcedure } from "../trpc.ts";
 /** Committed changes to the caller's transactions, from any Purse process (SSE). */
 export const transactionUpdated = authedProcedure.subscription(async function* ({ ctx, signal }) {
   // The bus hands over only this user's events, and only while the caller's token stays good.
-  for await (const event of eventsWhileAuthorized(ctx.deps, ctx.token, ctx.actor.userId, signal)) {
+  for await (const event of eventsWhileAuthorized(ctx.deps, ctx.token, ctx.actor, signal)) {
     yield { transactionId: event.transactionId, type: event.type, status: event.status, at: event.at };
   }
 });
