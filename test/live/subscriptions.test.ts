@@ -13,7 +13,7 @@ import {
 /** Reads a GraphQL-over-SSE response until `accept` approves an event, or the time runs out. */
 async function firstEvent(
   response: Response,
-  accept: (payload: { transactionId: number; status: number }) => boolean,
+  accept: (payload: { transactionId: number; status: string }) => boolean,
   timeoutMs: number,
 ) {
   const reader = response.body?.getReader();
@@ -95,7 +95,7 @@ describe("transactionUpdated across two purse serve processes (one in its own OS
     const event = await firstEvent(response, (payload) => made.includes(payload.transactionId), 10_000);
     seen = true;
     await producer;
-    expect(event).toMatchObject({ type: 1, status: 3 });
+    expect(event).toMatchObject({ type: "TRANSFER", status: "SUCCESS" });
   });
 
   it("does not tell a user about transactions that are not theirs", async () => {
@@ -137,7 +137,11 @@ describe("the tRPC subscription", () => {
       body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "3.00" },
     });
     const { value } = await next;
-    expect(value).toMatchObject({ transactionId: transfer.body.data.id, type: 1, status: 3 });
+    expect(value).toMatchObject({
+      transactionId: transfer.body.data.id,
+      type: "TRANSFER",
+      status: "SUCCESS",
+    });
     await iterator.return?.();
   });
 

@@ -54,6 +54,8 @@ export {
   inProcessEventBus,
   type TransactionEvent,
   type TransactionEventBus,
+  type TransactionUpdate,
+  transactionUpdate,
   UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";

@@ -27,7 +27,8 @@ export interface TransactionDetailView {
     readonly currencyTo: string;
     readonly currencyFrom: string;
     readonly amount: string;
-    readonly status: string;
+    /** The payment's own status: CANCEL where the detail's says FAIL. */
+    readonly status: "PENDING" | "FAIL" | "SUCCESS" | "CANCEL";
     readonly cancel: boolean;
   };
 }

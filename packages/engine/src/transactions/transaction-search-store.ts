@@ -15,9 +15,12 @@ export interface SearchNodeRow {
   amount_from_minor: string;
   amount_to_minor: string;
   currency_id: number;
+  currency_code: string;
   precession: number;
   wallet_from_id: string | null;
   wallet_to_id: string | null;
+  wallet_from_number: string | null;
+  wallet_to_number: string | null;
   description: string;
   created_at: Date | string;
 }
@@ -34,13 +37,16 @@ export function findSearchPage(
   return rows(
     em,
     sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
-        t.amount_from_minor, t.amount_to_minor, t.currency_id, c.precession, t.wallet_from_id, t.wallet_to_id,
+        t.amount_from_minor, t.amount_to_minor, t.currency_id, c.code as currency_code, c.precession,
+        t.wallet_from_id, t.wallet_to_id, wf.number as wallet_from_number, wt.number as wallet_to_number,
         t.description, t.created_at
       from (select m.id from ${matched(userId, filter, false)} as m
             where ${afterId}::bigint is null or m.id < ${afterId}::bigint
             order by m.id desc limit ${page.limit}) as p
       join transactions t on t.id = p.id
       join currencies c on c.id = t.currency_id
+      left join wallets wf on wf.id = t.wallet_from_id
+      left join wallets wt on wt.id = t.wallet_to_id
       order by t.id desc`,
     "purse_search_page",
   );

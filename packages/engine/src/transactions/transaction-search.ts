@@ -42,8 +42,13 @@ export interface TransactionNode {
   readonly amountFrom: string;
   readonly amountTo: string;
   readonly currencyId: number;
+  /** The currency's code (`USD`), as a front end shows it. */
+  readonly currency: string;
   readonly walletFromId: number | null;
   readonly walletToId: number | null;
+  /** The wallets' numbers (`U100000010`), the other party's too, as a front end shows them. */
+  readonly walletFrom: string | null;
+  readonly walletTo: string | null;
   readonly description: string;
   readonly createdAt: string;
 }
@@ -97,8 +102,11 @@ export async function searchTransactions(
         amountFrom: formatMinor(toBigInt(row.amount_from_minor), precession),
         amountTo: formatMinor(toBigInt(row.amount_to_minor), precession),
         currencyId: Number(row.currency_id),
+        currency: row.currency_code,
         walletFromId: row.wallet_from_id === null ? null : toId(row.wallet_from_id),
         walletToId: row.wallet_to_id === null ? null : toId(row.wallet_to_id),
+        walletFrom: row.wallet_from_number,
+        walletTo: row.wallet_to_number,
         description: row.description,
         createdAt: new Date(row.created_at).toISOString(),
       };

@@ -1,15 +1,14 @@
-import { eventsWhileAuthorized, type TransactionEvent } from "@purse/engine";
+import { eventsWhileAuthorized, transactionUpdate, type TransactionUpdate as Update } from "@purse/engine";
 import { builder } from "../builder.ts";
+import { TransactionStatus, TransactionType } from "./transactions.ts";
 
-const TransactionUpdate = builder.objectRef<TransactionEvent>("TransactionUpdate").implement({
+/** Type and status by name, as the `transactions` query gives them (contract: "Enum names"). */
+const TransactionUpdate = builder.objectRef<Update>("TransactionUpdate").implement({
   fields: (t) => ({
     transactionId: t.exposeInt("transactionId"),
-    type: t.int({ resolve: (event) => event.type, description: "TRANSFER=1, DEPOSIT=2, WITHDRAW=3" }),
-    status: t.int({
-      resolve: (event) => event.status,
-      description: "PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4",
-    }),
-    at: t.exposeString("at"),
+    type: t.field({ type: TransactionType, resolve: (event) => event.type }),
+    status: t.field({ type: TransactionStatus, resolve: (event) => event.status }),
+    at: t.exposeString("at", { description: "When the change committed, ISO 8601 UTC" }),
   }),
 });
 
@@ -27,6 +26,6 @@ builder.subscriptionFields((t) => ({
         abort.abort();
       }
     },
-    resolve: (event) => event,
+    resolve: (event) => transactionUpdate(event),
   }),
 }));

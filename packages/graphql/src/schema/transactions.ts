@@ -14,10 +14,10 @@ import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
 import { Currency } from "./wallets.ts";
 
-const TransactionType = builder.enumType("TransactionType", {
+export const TransactionType = builder.enumType("TransactionType", {
   values: ["TRANSFER", "DEPOSIT", "WITHDRAW"] as const,
 });
-const TransactionStatus = builder.enumType("TransactionStatus", {
+export const TransactionStatus = builder.enumType("TransactionStatus", {
   values: ["PENDING", "FAIL", "SUCCESS", "CANCEL"] as const,
 });
 
@@ -138,7 +138,7 @@ const ProcessingPay = builder.objectRef<TransactionDetailView["processingPay"]>(
     currencyTo: t.exposeString("currencyTo"),
     currencyFrom: t.exposeString("currencyFrom"),
     amount: t.exposeString("amount"),
-    status: t.exposeString("status", { description: "SUCCESS, PENDING, FAIL or CANCEL" }),
+    status: t.field({ type: TransactionStatus, resolve: (pay) => pay.status }),
     cancel: t.exposeBoolean("cancel"),
   }),
 });
@@ -160,8 +160,12 @@ const TransactionDetail = builder.objectRef<TransactionDetailView>("TransactionD
     externalId: t.exposeString("externalId"),
     amount: t.exposeString("amount"),
     commission: t.exposeString("commission"),
-    type: t.exposeString("type"),
-    status: t.exposeString("status", { description: "FAIL, PENDING or SUCCESS (a cancellation is FAIL)" }),
+    type: t.field({ type: TransactionType, resolve: (detail) => detail.type }),
+    status: t.field({
+      type: TransactionStatus,
+      description: "FAIL, PENDING or SUCCESS (a cancellation is FAIL; processingPay.status says CANCEL)",
+      resolve: (detail) => detail.status,
+    }),
     currencyCode: t.string({ resolve: (detail) => detail.currency.code }),
     currency: t.field({ type: DetailCurrency, resolve: (detail) => detail.currency }),
     processingPay: t.field({ type: ProcessingPay, resolve: (detail) => detail.processingPay }),

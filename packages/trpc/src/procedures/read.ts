@@ -14,7 +14,7 @@ import {
 import { z } from "zod";
 import { authedProcedure, publicProcedure } from "../trpc.ts";
 import { bounded } from "./input-bounds.ts";
-import { decimal, transactionNode, transactionType } from "./schemas.ts";
+import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
 
 export const me = authedProcedure
   .output(
@@ -91,7 +91,7 @@ export const transaction = authedProcedure
         currencyTo: z.string(),
         currencyFrom: z.string(),
         amount: decimal,
-        status: z.string(),
+        status: transactionStatus,
         cancel: z.boolean(),
       }),
     }),

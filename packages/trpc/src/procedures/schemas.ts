@@ -17,8 +17,13 @@ export const transactionNode = z.object({
   amountFrom: decimal,
   amountTo: decimal,
   currencyId: z.number(),
+  /** The currency's code, e.g. "USD". */
+  currency: z.string(),
   walletFromId: z.number().nullable(),
   walletToId: z.number().nullable(),
+  /** The wallets' numbers, e.g. "U100000010" (the other party's too). */
+  walletFrom: z.string().nullable(),
+  walletTo: z.string().nullable(),
   description: z.string(),
   createdAt: z.string(),
 });
