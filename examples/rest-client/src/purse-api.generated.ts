@@ -402,10 +402,16 @@ export interface components {
         };
         HistoryItem: {
             id: number;
-            /** @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3 */
-            type: number;
-            /** @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4 */
-            status: number;
+            /**
+             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
+             * @enum {integer}
+             */
+            type: 1 | 2 | 3;
+            /**
+             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3 | 4;
             wallet_from: string;
             wallet_to: string;
             currency_from_code: string;
@@ -509,8 +515,11 @@ export interface components {
                 currency_to: string;
                 currency_from: string;
                 amount: number;
-                /** @description SUCCESS, PENDING, FAIL or CANCEL */
-                status: string;
+                /**
+                 * @description The payment's own status: CANCEL where a cancelled payment's status says FAIL
+                 * @enum {string}
+                 */
+                status: "SUCCESS" | "PENDING" | "FAIL" | "CANCEL";
                 cancel: boolean;
             };
         };
@@ -595,7 +604,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as application/json */
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -606,6 +624,24 @@ export interface operations {
             };
             /** @description Signature not identical, Order id is not unique, Wallet to/from not exists, amount errors, Currencies are not equals, Currency is disabled, Direction not active, User is blocked */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -687,7 +723,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as application/json */
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -698,6 +743,24 @@ export interface operations {
             };
             /** @description Route locked to avoid duplication, Method locked please try again later, Captcha string, Hash is not valid, Deposit your wallet, you not have funds */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -787,7 +850,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as application/json */
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -798,6 +870,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -878,7 +968,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as application/json */
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -889,6 +988,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -958,6 +1075,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1037,7 +1172,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as application/json */
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1048,6 +1192,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1127,7 +1289,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not sent as application/json */
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1138,6 +1309,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1211,6 +1400,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTransactionHistory: {
@@ -1227,9 +1434,9 @@ export interface operations {
                 /** @description Only transactions touching this wallet */
                 walletNumber?: string;
                 /** @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3 */
-                type?: number;
+                type?: 1 | 2 | 3;
                 /** @description PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4 */
-                status?: number;
+                status?: 1 | 2 | 3 | 4;
                 /** @description Decimal: only transactions of at least this amount, in their own currency */
                 minAmount?: string;
                 /** @description Decimal: only transactions of at most this amount */
@@ -1286,6 +1493,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1358,6 +1583,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWallets: {
@@ -1409,15 +1652,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkWalletsExist: {
         parameters: {
-            query?: {
-                /** @description The caller's own wallet number (required) */
-                number_to?: string;
-                /** @description The other user's wallet number (required) */
-                number_from?: string;
+            query: {
+                /** @description The caller's own wallet number */
+                number_to: string;
+                /** @description The other user's wallet number */
+                number_from: string;
             };
             header?: never;
             path?: never;
@@ -1475,6 +1736,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1549,6 +1828,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listRates: {
@@ -1571,6 +1868,24 @@ export interface operations {
                         status: true;
                         data: components["schemas"]["Rate"][];
                     };
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1624,6 +1939,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     showProfile: {
@@ -1668,6 +2001,24 @@ export interface operations {
             };
             /** @description Validation failure with the specification's message */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1734,13 +2085,13 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description invalid_request, unsupported_grant_type or invalid_scope */
+            /** @description invalid_request, unsupported_grant_type or invalid_scope; a body that is not valid JSON: Error */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthError"];
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unknown client or wrong secret: invalid_client */
@@ -1752,6 +2103,24 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description More than PURSE_RATE_LIMIT_PER_MINUTE calls from this client id and address in a minute; see Retry-After */
             429: {
                 headers: {
@@ -1759,6 +2128,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthTemporarilyUnavailable"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1808,13 +2195,49 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description No token given: invalid_request */
+            /** @description No token given: invalid_request; a body that is not valid JSON: Error */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthError"];
+                    "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,5 +1,6 @@
 import type { SwaggerTransformObject } from "@fastify/swagger";
 import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { requiredParameterMark } from "../schemas/common.ts";
 import { requestBodyExamples } from "./openapi-examples.ts";
 
 /**
@@ -9,6 +10,7 @@ import { requestBodyExamples } from "./openapi-examples.ts";
 export const transformObject: SwaggerTransformObject = (documentObject) => {
   const document = jsonSchemaTransformObject(documentObject);
   addRequestBodyExamples(document.paths);
+  markRequiredParameters(document.paths);
   if (!("components" in document) || !document.components?.schemas) return document;
   const schemas = document.components.schemas;
   const used = new Set<string>();
@@ -42,6 +44,21 @@ function referencedSchemas(node: unknown): string[] {
 interface OperationLike {
   operationId?: string;
   requestBody?: { content?: Record<string, { example?: unknown }> };
+  parameters?: { required?: boolean; schema?: Record<string, unknown> }[];
+}
+
+/** Parameters marked by `documentedAsRequired`: required in the document, the mark removed. */
+function markRequiredParameters(paths: unknown): void {
+  if (typeof paths !== "object" || paths === null) return;
+  for (const item of Object.values(paths as Record<string, Record<string, OperationLike>>)) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema?.[requiredParameterMark] !== true) continue;
+        Reflect.deleteProperty(parameter.schema, requiredParameterMark);
+        parameter.required = true;
+      }
+    }
+  }
 }
 
 /** Each body-taking operation's example, on every content type it accepts (JSON, form, multipart). */

@@ -1,11 +1,25 @@
 import { z } from "zod";
-import { bearerErrors, envelope, maxLength, notFound, text } from "../schemas/common.ts";
+import {
+  bearerErrors,
+  documentedAsRequired,
+  envelope,
+  maxLength,
+  notFound,
+  text,
+} from "../schemas/common.ts";
 import { lookupCurrencySchema } from "../schemas/currency.ts";
 
-/** Both are needed; a missing one is a lookup of nothing, so Not found like any other miss. */
+/**
+ * Both are needed, and the document says so (a typed client requires them); at run time a missing
+ * one is a lookup of nothing, so Not found like any other miss rather than a validation failure.
+ */
 export const checkWalletsExistQuery = z.object({
-  number_to: text(maxLength.walletNumber).optional().describe("The caller's own wallet number (required)"),
-  number_from: text(maxLength.walletNumber).optional().describe("The other user's wallet number (required)"),
+  number_to: documentedAsRequired(
+    text(maxLength.walletNumber).optional().describe("The caller's own wallet number"),
+  ),
+  number_from: documentedAsRequired(
+    text(maxLength.walletNumber).optional().describe("The other user's wallet number"),
+  ),
 });
 
 export const checkWalletsExistResponses = {

@@ -1,6 +1,7 @@
 import { issueToken, limitTokenRequest } from "@purse/engine";
 import { z } from "zod";
 import type { RegisterRoute } from "../http/route-context.ts";
+import { bodyErrors, errorSchema } from "../schemas/common.ts";
 import { issuedToken, issueTokenBody, oauthError } from "./issue-token.schemas.ts";
 
 /** RFC 6749 5.2's temporarily_unavailable, with Retry-After: the per-client, per-address limit. */
@@ -22,7 +23,12 @@ export const registerIssueToken: RegisterRoute = (app, deps) => {
         body: issueTokenBody,
         response: {
           200: issuedToken.describe("The token (no envelope)"),
-          400: oauthError.describe("invalid_request, unsupported_grant_type or invalid_scope"),
+          ...bodyErrors,
+          400: z
+            .union([oauthError, errorSchema])
+            .describe(
+              "invalid_request, unsupported_grant_type or invalid_scope; a body that is not valid JSON: Error",
+            ),
           401: oauthError.describe("Unknown client or wrong secret: invalid_client"),
           429: tooManyTokenRequests.describe(
             "More than PURSE_RATE_LIMIT_PER_MINUTE calls from this client id and address in a minute; see Retry-After",

@@ -12,8 +12,8 @@ export const listHistoryQuery = z.object({
   page: integerQuery("Page number, from 1"),
   itemsPerPage: integerQuery("1 to 100"),
   walletNumber: text(maxLength.walletNumber).optional().describe("Only transactions touching this wallet"),
-  type: integerQuery("TRANSFER=1, DEPOSIT=2, WITHDRAW=3").optional(),
-  status: integerQuery("PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4").optional(),
+  type: integerQuery("TRANSFER=1, DEPOSIT=2, WITHDRAW=3", [1, 2, 3]).optional(),
+  status: integerQuery("PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4", [1, 2, 3, 4]).optional(),
   minAmount: amountText
     .optional()
     .describe("Decimal: only transactions of at least this amount, in their own currency"),
@@ -23,8 +23,15 @@ export const listHistoryQuery = z.object({
 const historyItem = z
   .object({
     id: z.number(),
-    type: z.number().describe("TRANSFER=1, DEPOSIT=2, WITHDRAW=3"),
-    status: z.number().describe("PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4"),
+    // Numbers, as the specification has them (tRPC and GraphQL name them); the enum documents which.
+    type: z
+      .number()
+      .meta({ type: "integer", enum: [1, 2, 3], description: "TRANSFER=1, DEPOSIT=2, WITHDRAW=3" }),
+    status: z.number().meta({
+      type: "integer",
+      enum: [1, 2, 3, 4],
+      description: "PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4",
+    }),
     wallet_from: z.string(),
     wallet_to: z.string(),
     currency_from_code: z.string(),

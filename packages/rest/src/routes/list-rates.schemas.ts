@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { envelope } from "../schemas/common.ts";
+import { envelope, serverErrors } from "../schemas/common.ts";
 
 const rate = z
   .object({
@@ -9,4 +9,7 @@ const rate = z
   })
   .meta({ id: "Rate" });
 
-export const listRatesResponses = { 200: envelope(z.array(rate)).describe("Exchange rates") } as const;
+export const listRatesResponses = {
+  200: envelope(z.array(rate)).describe("Exchange rates"),
+  ...serverErrors,
+} as const;

@@ -1,5 +1,7 @@
 import { PurseError, revokeToken } from "@purse/engine";
+import { z } from "zod";
 import type { RegisterRoute } from "../http/route-context.ts";
+import { bodyErrors, errorSchema } from "../schemas/common.ts";
 import { oauthError } from "./issue-token.schemas.ts";
 import { revokeTokenBody, tokenRevoked } from "./revoke-token.schemas.ts";
 
@@ -17,7 +19,13 @@ export const registerRevokeToken: RegisterRoute = (app, deps) => {
         summary: "Revoke an access token (RFC 7009)",
         consumes: ["application/json", "application/x-www-form-urlencoded"],
         body: revokeTokenBody,
-        response: { 200: tokenRevoked, 400: oauthError.describe("No token given: invalid_request") },
+        response: {
+          200: tokenRevoked,
+          ...bodyErrors,
+          400: z
+            .union([oauthError, errorSchema])
+            .describe("No token given: invalid_request; a body that is not valid JSON: Error"),
+        },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { transactionLookupContract } from "@purse/engine";
 import { z } from "zod";
-import { bearerErrors, envelope, maxLength, notFound, text } from "../schemas/common.ts";
+import { bearerErrors, envelope, integerQuery, notFound } from "../schemas/common.ts";
 import { detailCurrencySchema } from "../schemas/currency.ts";
 import { optionalParameter } from "../schemas/from-contract.ts";
 
@@ -11,7 +11,7 @@ const { id, externalId } = transactionLookupContract.shape;
  * string is text), so the engine words its errors; documented as the contract's integer.
  */
 export const showTransactionQuery = z.object({
-  id: text(maxLength.queryValue).optional().meta({ type: "integer", description: id.description }),
+  id: integerQuery(id.description ?? "The transaction's id").optional(),
   external_id: optionalParameter(externalId),
 });
 
@@ -35,7 +35,9 @@ const transactionDetail = z
       currency_to: z.string(),
       currency_from: z.string(),
       amount: z.number(),
-      status: z.string().describe("SUCCESS, PENDING, FAIL or CANCEL"),
+      status: z
+        .enum(["SUCCESS", "PENDING", "FAIL", "CANCEL"])
+        .describe("The payment's own status: CANCEL where a cancelled payment's status says FAIL"),
       cancel: z.boolean(),
     }),
   })

@@ -27,10 +27,25 @@ export function ok<T>(data: T): { status: true; data: T } {
   return { status: true, data };
 }
 
-/** Errors a route with a JSON body can give before it runs. */
+/** Answers any route can give, whatever it was sent. */
+export const serverErrors = {
+  500: errorSchema.describe(
+    "An unexpected failure: Internal server error (the details are only in the server's log)",
+  ),
+  503: errorSchema.describe(
+    "The database or the route locks' quorum is unavailable, or the database rolled the work back to break a " +
+      "deadlock (Service busy): retry after the Retry-After header's seconds",
+  ),
+} as const;
+
+/** Errors a route with a body can give before it runs. */
 export const bodyErrors = {
   400: errorSchema.describe("The body is not valid JSON"),
-  415: errorSchema.describe("The body is not sent as application/json"),
+  413: errorSchema.describe("The body is larger than the route accepts: The body is too large."),
+  415: errorSchema.describe(
+    "The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data",
+  ),
+  ...serverErrors,
 } as const;
 
 /** Error responses every bearer-authenticated route can give. */
@@ -38,6 +53,7 @@ export const bearerErrors = {
   401: errorSchema.describe("Missing, unknown, expired or revoked token: Unauthorized"),
   403: errorSchema.describe("The token's role or scope does not allow this: Sorry scope missed"),
   422: errorSchema.describe("Validation failure with the specification's message"),
+  ...serverErrors,
 } as const;
 
 /** A lookup that found nothing the caller may see. */
@@ -78,9 +94,16 @@ const identifierAsSent = z.union([
   z.number().refine(Number.isSafeInteger),
 ]);
 
-/** A query parameter documented as an integer but read as text, so the engine words the errors. */
-export function integerQuery(description: string) {
-  return z.string().max(maxLength.queryValue).meta({ type: "integer", description });
+/**
+ * A query parameter documented as an integer (one of `values` where given) but read as text,
+ * bounded like any query value, so the engine words the errors. The document shows no
+ * `maxLength`: it means nothing on an integer.
+ */
+export function integerQuery(description: string, values?: readonly number[]) {
+  return z
+    .string()
+    .max(maxLength.queryValue)
+    .meta({ type: "integer", maxLength: undefined, description, ...(values ? { enum: [...values] } : {}) });
 }
 
 /**
@@ -90,3 +113,15 @@ export function integerQuery(description: string) {
  * collapse into one idempotency key; such numbers are 422 on the field.
  */
 export const identifierInput = identifierAsSent.transform((value) => String(value));
+
+/** Marks a parameter the OpenAPI document lists as required although the route reads it as optional. */
+export const requiredParameterMark = "x-purse-required";
+
+/**
+ * A query parameter clients must send, read as optional so that the route, not the schema,
+ * answers its absence (wallet-exists: Not found). `transformObject` turns the mark into
+ * `required: true` in the document.
+ */
+export function documentedAsRequired<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ [requiredParameterMark]: true }) as T;
+}
