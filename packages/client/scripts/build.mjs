@@ -8,7 +8,7 @@
  *    refuses any import but `@trpc/server`'s, so server code can never reach a front end's types.
  */
 import { execFileSync } from "node:child_process";
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,33 @@ execFileSync(
   ],
   { stdio: "inherit" },
 );
+
+// The router's declarations may name from the engine only what the opaque stub stands for (its
+// server-side context): any other engine type would be bundled as nothing, silently.
+const stubbed = new Set(["Actor", "EngineDependencies"]);
+for (const file of await declarationFiles(trpcTypes)) {
+  const text = await readFile(file, "utf8");
+  const named = [
+    ...[...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']@purse\/engine["']/g)].flatMap(
+      (match) =>
+        (match[1] ?? "").split(",").map(
+          (name) =>
+            name
+              .replace(/\btype\b/, "")
+              .trim()
+              .split(/\s+as\s+/)[0] ?? "",
+        ),
+    ),
+    ...[...text.matchAll(/import\(\s*["']@purse\/engine["']\s*\)\.(\w+)/g)].map((match) => match[1] ?? ""),
+  ].filter((name) => name !== "");
+  const unknown = named.filter((name) => !stubbed.has(name));
+  if (unknown.length > 0) {
+    console.error(
+      `${file} names ${unknown.join(", ")} from @purse/engine: give the procedure an output schema or spell the type out`,
+    );
+    process.exit(1);
+  }
+}
 
 /** Points the bundle's declaration imports at the emitted router types and the opaque context. */
 const purseSurface = {
@@ -75,3 +102,11 @@ if (foreign.length > 0) {
   process.exit(1);
 }
 await rm(join(root, "build"), { recursive: true, force: true });
+
+/** Every `.d.ts` under `directory`. */
+async function declarationFiles(directory) {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".d.ts"))
+    .map((entry) => join(entry.parentPath, entry.name));
+}

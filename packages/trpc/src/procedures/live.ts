@@ -5,7 +5,10 @@ import { authedProcedure } from "../trpc.ts";
 export const transactionUpdated = authedProcedure.subscription(async function* ({ ctx, signal }) {
   // The bus hands over only this user's events, and only while the caller's token stays good.
   for await (const event of eventsWhileAuthorized(ctx.deps, ctx.token, ctx.actor, signal)) {
-    // Type and status by name, as `transactions` gives them (contract: "Enum names").
-    yield transactionUpdate(event);
+    // Type and status by name, as `transactions` gives them (contract: "Enum names"). Spelled out
+    // as an object literal so the router's declared type carries the fields themselves, not a name
+    // from the engine (purse-client's declarations bundle the router without the engine).
+    const { transactionId, type, status, at } = transactionUpdate(event);
+    yield { transactionId, type, status, at };
   }
 });
