@@ -66,6 +66,17 @@ module.exports = {
       to: { path: "(^packages/testing/|\\.test-support\\.ts$)" },
     },
     {
+      name: "migrations-are-frozen",
+      severity: "error",
+      comment:
+        "A shipped migration holds its SQL as it was: importing application code (the ledger's hashing, an entity) would change what an old migration does when that code changes. Only MikroORM's Migration class and other migrations.",
+      from: { path: "^packages/engine/src/persistence/migrations/", pathNot: "\\.test\\.ts$" },
+      to: {
+        pathNot: ["^packages/engine/src/persistence/migrations/", "node_modules/@mikro-orm/migrations/"],
+        dependencyTypesNot: ["core"],
+      },
+    },
+    {
       name: "packages-do-not-import-tests",
       severity: "error",
       comment: "Cross-package tests in test/ use the packages, never the other way round.",

@@ -40,6 +40,19 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
     expect(within.body.errors?.[0]?.message).toBe("Not found");
   });
 
+  it("REST answers an id no transaction can have as a lookup that misses: 404 Not found", async () => {
+    // One rule per door (docs/rest.md): a query string is text, so REST looks it up and misses;
+    // GraphQL and tRPC have typed inputs and refuse an id below 1 as input (the test above).
+    for (const id of ["-1", "0", "abc", "1.5", "1e3", "99999999999999999999"]) {
+      const answer = await api.call("GET", `/api/transaction/show?id=${encodeURIComponent(id)}`, { token });
+      expect(answer.status, id).toBe(404);
+      expect(answer.body, id).toEqual({ status: false, message: "Not found" });
+    }
+    const wallet = await api.call("GET", "/api/wallets/search/-1", { token });
+    expect(wallet.status).toBe(404);
+    expect(wallet.body).toEqual({ status: false, message: "Not found" });
+  });
+
   it("gives GraphQL the detail REST gives: currency id, code and precession, and the whole payment record", async () => {
     const sent = await api.call("POST", "/api/transaction/transfer", {
       token,

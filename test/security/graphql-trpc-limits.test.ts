@@ -36,6 +36,25 @@ describe("GraphQL and tRPC refuse oversized and hostile requests", () => {
     expect(broken.body).toEqual({ errors: [{ message: invalid }] });
   });
 
+  it.each([
+    ['{"query": 123}'],
+    ['{"query": ["{ me { name } }"]}'],
+    ['{"query": "{ me { name } }", "variables": "x"}'],
+    ['{"query": "{ me { name } }", "operationName": 1}'],
+    ['{"query": "{ me { name } }", "extensions": []}'],
+    ["[1, 2]"],
+    ["7"],
+  ])(
+    "GraphQL: request parameters of the wrong type (%s) are a 400 in GraphQL's error shape",
+    async (body) => {
+      const answer = await api.call("POST", "/graphql", { token, body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toHaveLength(1);
+      expect(answer.body.errors[0].message).not.toBe("Unexpected error.");
+      expect(answer.body.errors[0].extensions?.code).not.toBe("INTERNAL_SERVER_ERROR");
+    },
+  );
+
   it("GraphQL: a list literal nested 5 000 deep is a 400 naming the limit", async () => {
     const query = `{ wallet(number: ${"[".repeat(5_000)}${"]".repeat(5_000)}) { id } }`;
     const answer = await api.call("POST", "/graphql", { token, body: { query } });

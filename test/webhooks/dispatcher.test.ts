@@ -9,8 +9,9 @@ import {
   WebhookDispatcher,
 } from "@purse/engine";
 import { httpTransport } from "@purse/server";
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { createTestEngine, databaseUrl, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryDatabase } from "../support/query-database.ts";
 import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
 
 const acmeWebhookSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -90,6 +91,45 @@ describe("webhook delivery from the outbox", () => {
         "select a.status_code from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.url like '%/flaky' order by a.id",
       );
     expect(recorded.map((row) => row["status_code"])).toEqual([503, 503, 503, 200]);
+  });
+
+  it("records an attempt whose database connection is cut right after the receiver answered", async () => {
+    await paidCheckout(engine, site, "/cut");
+    const name = engine.database.name;
+    const admin = databaseUrl("postgres");
+    const http = httpTransport({ allowPrivate: true, timeoutMs: 2_000 });
+    // The receiver has the webhook; then every connection to Purse's database is cut and new
+    // ones refused for 700 ms, as in a failover, before the worker records the attempt.
+    const cutting = {
+      async post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal) {
+        const status = await http.post(url, headers, body, signal);
+        await queryDatabase(admin, `alter database ${name} allow_connections false`);
+        await queryDatabase(
+          admin,
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1",
+          [name],
+        );
+        setTimeout(() => void queryDatabase(admin, `alter database ${name} allow_connections true`), 700);
+        return status;
+      },
+    };
+    const worker = new WebhookDispatcher({
+      db: engine.deps.db,
+      secretBox: engine.deps.secretBox,
+      transport: cutting,
+      retryDelaysMs: [50],
+      leaseMs: 5_000,
+    });
+    await worker.runOnce();
+    const [delivery] = await engine.database.db
+      .em()
+      .execute("select id, status, attempts from webhook_deliveries where url like '%/cut'");
+    expect(delivery).toMatchObject({ status: "delivered", attempts: 1 });
+    const attempts = await engine.database.db
+      .em()
+      .execute("select status_code from webhook_attempts where delivery_id = ?", [delivery?.["id"]]);
+    expect(attempts.map((row) => row["status_code"])).toEqual([200]);
+    expect(site.received.filter((w) => w.path === "/cut")).toHaveLength(1);
   });
 
   it("gives up when the schedule is exhausted and records why", async () => {

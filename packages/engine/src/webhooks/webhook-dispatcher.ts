@@ -41,6 +41,8 @@ export interface DispatcherOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+const defaultLeaseMs = 60_000;
+
 /** A delivery cut short by `stop()`: due again at once, for this or another process. */
 const interrupted = "interrupted: the worker stopped";
 
@@ -132,7 +134,7 @@ export class WebhookDispatcher {
           [...this.#inFlight].map(([receiver, count]) => [receiver, this.#perReceiver - count]),
         ),
         perReceiver: this.#perReceiver,
-        leaseMs: this.#options.leaseMs ?? 60_000,
+        leaseMs: this.#options.leaseMs ?? defaultLeaseMs,
       });
       return claimed.map((delivery) => this.#launch(delivery));
     })();
@@ -183,7 +185,34 @@ export class WebhookDispatcher {
           : String(cause);
     }
     const durationMs = Math.round(performance.now() - started);
-    await this.#record(em, delivery, statusCode, error, durationMs);
+    await this.#recordUntilStored(delivery, statusCode, error, durationMs);
+  }
+
+  /**
+   * The receiver may already have the webhook: its attempt must be stored even when the database
+   * blinks at that moment (a cut connection, a failover), or the lease runs out and the delivery
+   * goes again with no trace of the first attempt. So the record is tried again, each time on a
+   * connection the pool hands out afresh, until it is stored, the lease is nearly over (another
+   * worker may claim it then) or the worker is stopping. A commit whose answer was lost may leave
+   * one attempt recorded twice; that errs on the side of the trace, never of a lost send.
+   */
+  async #recordUntilStored(
+    delivery: ClaimedDelivery,
+    statusCode: number | null,
+    error: string | null,
+    durationMs: number,
+  ): Promise<void> {
+    const giveUpAt = Date.now() + (this.#options.leaseMs ?? defaultLeaseMs) / 2;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+      try {
+        await this.#record(this.#options.db.em(), delivery, statusCode, error, durationMs);
+        return;
+      } catch (failure) {
+        if (this.#abort.signal.aborted || Date.now() + pause > giveUpAt) throw failure;
+        this.#options.onError?.(failure);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 
   async #record(

@@ -11,6 +11,11 @@ import { scanDocument } from "./scan-document.ts";
 export function boundRequests(): Plugin {
   return {
     onParams({ params }) {
+      // Yoga hands any JSON value on to the parser: `{"query": 123}` reached it as a number and
+      // failed there as an internal error instead of the client's mistake it is.
+      if (params.query !== undefined && typeof params.query !== "string") {
+        throw requestRefused("The query must be a string holding a GraphQL document.");
+      }
       if (typeof params.query === "string" && params.query.length > queryLimits.maxBodyBytes) {
         throw requestRefused("Query text is too long.", "QUERY_TOO_LARGE");
       }

@@ -1,13 +1,22 @@
 import { Migration } from "@mikro-orm/migrations";
-import {
-  chainGenesisSql,
-  chainLinkSql,
-  postingsArraySql,
-  transactionHashSql,
-} from "../../ledger/ledger-hash.ts";
+
+/*
+ * Frozen: the hash format as it was shipped ("purse-ledger-v1"), written out here rather than
+ * imported from ledger/ledger-hash.ts, so that a later format never changes what this migration
+ * did to a database that ran it, nor what it does to one that runs it now.
+ */
+const chainGenesisSql = `'\\x${"00".repeat(32)}'::bytea`;
+const transactionHashSql = `sha256(convert_to(jsonb_build_array('purse-ledger-v1', t.id, t.user_id, t.type,
+    t.status, t.label, t.wallet_from_id, t.wallet_to_id, t.currency_id, t.amount_minor, t.commission_minor,
+    t.amount_from_minor, t.amount_to_minor, t.external_id, t.idempotency_key, t.description, t.additional,
+    t.operator, t.reverses_transaction_id,
+    to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+    (select coalesce(jsonb_agg(jsonb_build_array(p.account, p.wallet_id, p.currency_id, p.amount_minor)
+      order by p.account collate "C", p.wallet_id nulls first, p.amount_minor), '[]'::jsonb)
+    from postings p where p.transaction_id = t.id))::text, 'UTF8'))`;
 
 /**
- * The ledger seals its past (see ledger/ledger-hash.ts): a hash per transaction, a hash chain per
+ * The ledger seals its past (the format is ledger/ledger-hash.ts's v1): a hash per transaction, a hash chain per
  * wallet with its head on the wallet row, and what operator verbs need: the operator who moved the
  * money, the transaction a reversal compensates (at most one reversal per transaction), and
  * operator idempotency keys unique across all users.
@@ -33,9 +42,7 @@ export class Migration0005LedgerHashChain extends Migration {
     );
     this.addSql("alter table postings add column chain_hash bytea");
     this.addSql(`alter table wallets add column chain_head bytea not null default ${chainGenesisSql}`);
-    this.addSql(
-      `update transactions t set hash = ${transactionHashSql("t", postingsArraySql("postings p where p.transaction_id = t.id"))}`,
-    );
+    this.addSql(`update transactions t set hash = ${transactionHashSql}`);
     this.addSql(`do $$
       declare
         step record;
@@ -53,7 +60,7 @@ export class Migration0005LedgerHashChain extends Migration {
             current_wallet := step.wallet_id;
             link := ${chainGenesisSql};
           end if;
-          link := ${chainLinkSql("link", "step.hash")};
+          link := sha256(link || step.hash);
           update postings set chain_hash = link
             where transaction_id = step.transaction_id and wallet_id = step.wallet_id;
         end loop;
