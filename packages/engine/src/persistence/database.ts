@@ -6,6 +6,7 @@ import type pg from "pg";
 import { type DirectTransaction, transactDirect } from "./direct-transaction.ts";
 import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { primaryOnly } from "./primary-only-client.ts";
 
 /** Where the data lives: a PostgreSQL server, or an embedded PGlite directory (the demo default). */
 export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embedded"; dataDir: string };
@@ -50,6 +51,8 @@ export interface OpenDatabaseOptions {
    * off by default. A transfer's direct transaction bypasses MikroORM and is not logged here.
    */
   onQuery?: (line: string) => void;
+  /** A read replica's pool (DATABASE_READ_URL): read-only nodes are what it expects. */
+  replica?: boolean;
 }
 
 const sharedOptions: Partial<Options> = {
@@ -114,21 +117,36 @@ export async function openDatabase(
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<MikroORM> {
-  const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }] = await Promise.all([
-    import("@mikro-orm/postgresql"),
-    import("./prepared-pg-client.ts"),
-    import("./existing-database-schema-generator.ts"),
-  ]);
+  const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }, { default: pg }] =
+    await Promise.all([
+      import("@mikro-orm/postgresql"),
+      import("./prepared-pg-client.ts"),
+      import("./existing-database-schema-generator.ts"),
+      import("pg"),
+    ]);
+  // Handed to pg.Pool: the named prepared statements of the hot path (sql.ts) unless turned off.
+  const client = options.namedStatements === false ? pg.Client : PreparedPgClient;
   return MikroORM.init({
     ...sharedOptions,
     extensions: [Migrator, ExistingDatabaseSchemaGenerator],
     clientUrl: url,
     pool: { min: 0, max: options.poolSize ?? defaultPoolSize },
-    // Handed to pg.Pool: sends the hot statements as named prepared statements (sql.ts).
-    ...(options.namedStatements === false ? {} : { driverOptions: { Client: PreparedPgClient } }),
+    driverOptions: {
+      // The primary's connections refuse to live on a read-only node (primary-only-client.ts);
+      // a read replica's pool (DATABASE_READ_URL) is read-only by design and keeps the plain class.
+      Client: options.replica ? client : primaryOnly(client),
+      connectionTimeoutMillis,
+    },
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
 }
+
+/**
+ * How long opening a connection may take before the call is refused as the database being
+ * unavailable. A node that died without closing its sockets (a host gone, a partition) would
+ * otherwise hold the call until the kernel gives up, long past the route lock (10 s) it holds.
+ */
+const connectionTimeoutMillis = 5_000;
 
 /** MikroORM's own `pg` pool, so the direct transactions share its connections and its size. */
 function directTransactions(orm: MikroORM): Database["transactDirect"] {
