@@ -7,6 +7,7 @@ import { type DirectTransaction, transactDirect } from "./direct-transaction.ts"
 import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { primaryOnly } from "./primary-only-client.ts";
+import { ReadRouting } from "./read-replica.ts";
 
 /** Where the data lives: a PostgreSQL server, or an embedded PGlite directory (the demo default). */
 export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embedded"; dataDir: string };
@@ -14,8 +15,17 @@ export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embe
 export interface Database {
   readonly orm: MikroORM;
   readonly location: DatabaseLocation;
-  /** A fresh EntityManager for one unit of work (never the global one). */
+  /** A fresh EntityManager for one unit of work (never the global one), on the primary. */
   em(): SqlEntityManager;
+  /**
+   * Runs a read that may be a moment behind the primary (history, search, statements, lists) on
+   * the read replica when there is one (DATABASE_READ_URL), falling back to the primary when the
+   * replica cannot be reached; on the primary otherwise. Never for money or for a lookup that must
+   * see the caller's own write (read-replica.ts).
+   */
+  read<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T>;
+  /** The read replica's routing, for /readyz and /metrics; null without DATABASE_READ_URL. */
+  readonly replica: ReadRouting | null;
   /**
    * One transaction on a pooled connection of its own, past the ORM (direct-transaction.ts); on
    * PostgreSQL only. The embedded PGlite has one connection, owned by MikroORM.
@@ -51,7 +61,12 @@ export interface OpenDatabaseOptions {
    * off by default. A transfer's direct transaction bypasses MikroORM and is not logged here.
    */
   onQuery?: (line: string) => void;
-  /** A read replica's pool (DATABASE_READ_URL): read-only nodes are what it expects. */
+  /** `postgresql://…` of a read replica (DATABASE_READ_URL) for `Database.read`; PostgreSQL only. */
+  readUrl?: string;
+}
+
+interface PoolOptions extends OpenDatabaseOptions {
+  /** A read replica's pool: read-only nodes are what it expects. */
   replica?: boolean;
 }
 
@@ -76,10 +91,22 @@ export async function openDatabase(
     location.kind === "postgres"
       ? await openPostgres(location.url, options)
       : await openEmbedded(location.dataDir);
+  const em = () => orm.em.fork() as SqlEntityManager;
+  let replica: ReadRouting | null = null;
+  if (location.kind === "postgres" && options.readUrl) {
+    try {
+      replica = new ReadRouting(await openPostgres(options.readUrl, { ...options, replica: true }), em);
+    } catch (error) {
+      await orm.close();
+      throw error;
+    }
+  }
   return {
     orm,
     location,
-    em: () => orm.em.fork() as SqlEntityManager,
+    em,
+    read: replica ? (work) => (replica as ReadRouting).read(work) : (work) => work(em()),
+    replica,
     ...(location.kind === "postgres" ? { transactDirect: directTransactions(orm) } : {}),
     async migrate() {
       if (location.kind === "embedded") {
@@ -112,11 +139,14 @@ export async function openDatabase(
         return false;
       }
     },
-    close: () => orm.close(),
+    async close() {
+      await replica?.close();
+      await orm.close();
+    },
   };
 }
 
-async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<MikroORM> {
+async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM> {
   const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }, { default: pg }] =
     await Promise.all([
       import("@mikro-orm/postgresql"),
