@@ -37,7 +37,8 @@ if (missing.length > 0) {
 
 const merchants = 8;
 const loadBeforeKillMs = 5_000;
-const loadAfterKillMs = 15_000;
+const loadAfterKillMs = 12_000;
+const loadAfterSwitchoverMs = 10_000;
 
 interface Node {
   readonly name: string;
@@ -252,19 +253,23 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
       Array.from({ length: merchants }, (_, index) => client.token(`m${index + 1}`)),
     );
     const statuses = new Map<string, number>();
-    const outageStatuses = new Map<string, number>();
     const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
     const acknowledged = new Map<string, { id: number; at: number }>();
     let retried = 0;
     let missingRetryAfter = 0;
-    let killedAt = Number.POSITIVE_INFINITY;
-    let firstOkAfterKill = Number.POSITIVE_INFINITY;
-    const started = Date.now();
-    const stopAt = () =>
-      Math.min(started + loadBeforeKillMs + loadAfterKillMs + 5_000, killedAt + loadAfterKillMs);
+    /** A disruption: its time, the answers to calls sent from then until the first 200 after it. */
+    interface Disruption {
+      readonly name: string;
+      readonly node: string;
+      readonly at: number;
+      firstOk: number;
+      readonly answers: Map<string, number>;
+    }
+    const disruptions: Disruption[] = [];
+    let stopAt = Number.POSITIVE_INFINITY;
 
     const worker = async (index: number) => {
-      for (let sequence = 0; Date.now() < stopAt(); sequence++) {
+      for (let sequence = 0; Date.now() < stopAt; sequence++) {
         const paymentId = `m${index + 1}-${sequence}`;
         // A payment is retried with the same payment_id until it is answered: never given up.
         for (let attempt = 0; ; attempt++) {
@@ -294,12 +299,18 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
               ? `no answer (${(answer.body as { error: string }).error})`
               : String(answer.status);
           count(statuses, key);
-          if (sentAt >= killedAt && firstOkAfterKill === Number.POSITIVE_INFINITY) count(outageStatuses, key);
+          for (const disruption of disruptions) {
+            if (sentAt >= disruption.at && disruption.firstOk === Number.POSITIVE_INFINITY) {
+              count(disruption.answers, key);
+            }
+          }
           if (answer.status === 503 && !answer.headers.get("retry-after")) missingRetryAfter++;
           if (answer.status === 200) {
             const id = (answer.body as { data: { id: number } }).data.id;
             acknowledged.set(paymentId, { id, at: Date.now() });
-            if (sentAt >= killedAt) firstOkAfterKill = Math.min(firstOkAfterKill, Date.now());
+            for (const disruption of disruptions) {
+              if (sentAt >= disruption.at) disruption.firstOk = Math.min(disruption.firstOk, Date.now());
+            }
             break;
           }
           if (answer.status >= 400 && answer.status < 500 && answer.status !== 409 && answer.status !== 429) {
@@ -309,26 +320,61 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
         }
       }
     };
-
-    const kill = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, loadBeforeKillMs));
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const leaderNode = async () => {
       const leader = (await cluster()).find((member) => member.role === "leader");
       const node = nodes.find((candidate) => candidate.name === leader?.name);
-      if (!node) throw new Error("no leader to kill");
-      const pid = Number((await readFile(join(node.dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
-      killedAt = Date.now();
-      process.kill(pid, "SIGKILL");
-      return node.name;
-    })();
-    const killedNode = await kill
-      .catch((error) => {
-        killedAt = Date.now(); // let the workers stop
-        throw error;
-      })
-      .finally(() => undefined);
-    await Promise.all(Array.from({ length: merchants }, (_, index) => worker(index)));
+      if (!node) throw new Error("no leader");
+      return node;
+    };
+    const disrupt = (name: string, node: Node) => {
+      const disruption = {
+        name,
+        node: node.name,
+        at: Date.now(),
+        firstOk: Number.POSITIVE_INFINITY,
+        answers: new Map(),
+      };
+      disruptions.push(disruption);
+      return disruption;
+    };
 
-    const recoverySeconds = (firstOkAfterKill - killedAt) / 1000;
+    const disruptionsDone = (async () => {
+      try {
+        await sleep(loadBeforeKillMs);
+        // 1. The leader's postmaster dies: the synchronous standby is promoted.
+        const killed = await leaderNode();
+        const pid = Number((await readFile(join(killed.dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+        disrupt("leader postmaster SIGKILL", killed);
+        process.kill(pid, "SIGKILL");
+        await sleep(loadAfterKillMs);
+        // 2. A switchover: the new leader is demoted and restarted read-only while HAProxy still
+        // routes to it until its checks fail, the window in which connections land on a standby.
+        await eventually(
+          async () =>
+            (await cluster()).some((member) => member.role === "sync_standby" && member.state !== "stopped"),
+          "a synchronous standby again",
+          60_000,
+        );
+        const leader = await leaderNode();
+        const answer = await fetch(`http://127.0.0.1:${leader.apiPort}/switchover`, {
+          method: "POST",
+          body: JSON.stringify({ leader: leader.name }),
+        });
+        if (answer.status !== 200)
+          throw new Error(`switchover refused: ${answer.status} ${await answer.text()}`);
+        // Patroni answers once the new leader is promoted and the old one restarts read-only.
+        disrupt("switchover", leader);
+        await sleep(loadAfterSwitchoverMs);
+      } finally {
+        stopAt = Date.now();
+      }
+    })();
+    await Promise.all([disruptionsDone, ...Array.from({ length: merchants }, (_, index) => worker(index))]);
+
+    const [killed, switched] = disruptions;
+    const recovery = (disruption: Disruption | undefined) =>
+      disruption ? (disruption.firstOk - disruption.at) / 1000 : Number.NaN;
     const newLeader = (await cluster()).find((member) => member.role === "leader")?.name;
     // The acknowledged payments, each exactly once, in the new primary's ledger.
     const db = new pg.Client({ connectionString: rwUrl });
@@ -362,23 +408,27 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     const audit = await runPurse(["audit", "--json"], { DATABASE_URL: rwUrl });
 
     const figures = {
-      killed: killedNode,
-      newLeader,
-      recoverySeconds,
+      killed: killed?.node,
+      recoverySeconds: recovery(killed),
+      duringOutage: Object.fromEntries(killed?.answers ?? []),
+      switchedOver: switched?.node,
+      switchoverRecoverySeconds: recovery(switched),
+      duringSwitchover: Object.fromEntries(switched?.answers ?? []),
+      leaderAtEnd: newLeader,
       acknowledged: acknowledged.size,
       foundInLedger: stored.rows.length,
       lost: lost.length,
       doubled: doubled.length,
       retriedCalls: retried,
       statuses: Object.fromEntries(statuses),
-      duringOutage: Object.fromEntries(outageStatuses),
       auditExit: audit.code,
     };
     console.log(`Patroni failover figures: ${JSON.stringify(figures)}`);
-    if (lost.length || doubled.length || !(recoverySeconds <= 10)) console.log(log.slice(-200).join("\n"));
+    if (lost.length || doubled.length || !(recovery(killed) <= 10)) console.log(log.slice(-200).join("\n"));
 
     expect(newLeader).toBeDefined();
-    expect(newLeader).not.toBe(killedNode);
+    expect(switched?.node).not.toBe(killed?.node);
+    expect(newLeader).not.toBe(switched?.node);
     expect(lost).toEqual([]);
     expect(doubled).toEqual([]);
     expect(wrongId).toEqual([]);
@@ -387,7 +437,8 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     expect(statuses.get("500") ?? 0).toBe(0);
     expect([...statuses.keys()].filter((key) => !["200", "503", "409"].includes(key))).toEqual([]);
     expect(missingRetryAfter).toBe(0);
-    expect(recoverySeconds).toBeLessThanOrEqual(10);
+    expect(recovery(killed)).toBeLessThanOrEqual(10);
+    expect(recovery(switched)).toBeLessThanOrEqual(10);
     expect(replay.status).toBe(200);
     expect(replayed.data.id).toBe(someAnswer?.id);
     expect(audit.code, audit.output).toBe(0);
