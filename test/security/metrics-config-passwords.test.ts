@@ -59,6 +59,18 @@ describe("PURSE_SECRET_KEY under NODE_ENV=production", () => {
     const database = refusal({ DATABASE_URL: "mysql://shop:hunter2@db.example/purse" });
     expect(database).toContain('DATABASE_URL="mysql://shop:***@db.example/purse"');
     expect(database).not.toContain("hunter2");
+    const replica = refusal({
+      DATABASE_URL: "postgresql://x/y",
+      DATABASE_READ_URL: "mysql://r:hunter2@db.example/y",
+    });
+    expect(replica).toContain('DATABASE_READ_URL="mysql://r:***@db.example/y"');
+    expect(replica).not.toContain("hunter2");
+    expect(refusal({ DATABASE_READ_URL: "postgresql://replica/y" })).toContain(
+      "DATABASE_READ_URL: needs DATABASE_URL",
+    );
+    expect(refusal({ DATABASE_URL: "postgresql://x/y", DATABASE_READ_URL: "postgresql://replica/y" })).toBe(
+      "accepted",
+    );
     const redis = refusal({ REDIS_URL: "redis://:hunter2@127.0.0.1:6379,redis://127.0.0.1:notaport" });
     expect(redis).toContain("REDIS_URL=");
     expect(redis).not.toContain("hunter2");

@@ -70,12 +70,9 @@ async function checkoutsOf(
   // Refused, not clamped: a caller asking for 1 000 should learn it gets at most 100.
   if (!Number.isInteger(limit) || limit < 1 || limit > maxCheckoutListLimit)
     throw new PurseError("OUT_OF_RANGE", "limit", { min: 1, max: maxCheckoutListLimit });
-  const found = await findCheckoutList(db.em(), {
-    owner,
-    status,
-    beforePaymentId: filter.paymentId,
-    limit,
-  });
+  const found = await db.read((em) =>
+    findCheckoutList(em, { owner, status, beforePaymentId: filter.paymentId, limit }),
+  );
   return found.map((row) => {
     const precession = Number(row.precession);
     const code = Number(row.status);

@@ -20,9 +20,12 @@ const socketCodes = new Set([
 /**
  * SQLSTATEs of a server going away or refusing connections: class 08 (connection exception),
  * 57P01 admin_shutdown (pg_terminate_backend, a fast shutdown), 57P02 crash_shutdown,
- * 57P03 cannot_connect_now (starting up, recovering), 53300 too_many_connections.
+ * 57P03 cannot_connect_now (starting up, recovering), 53300 too_many_connections, and 25006
+ * read_only_sql_transaction: a write on a read-only node, which for Purse means the connection
+ * reached a standby (an old primary during a failover) instead of the primary; Purse opens no
+ * read-only transaction that writes (primary-only-client.ts discards such connections).
  */
-const sqlStates = new Set(["57P01", "57P02", "57P03", "53300"]);
+const sqlStates = new Set(["57P01", "57P02", "57P03", "53300", "25006"]);
 
 /** What pg and pg-pool say when a connection dies or none can be had in time. */
 const driverMessages = [

@@ -6,6 +6,8 @@ import type pg from "pg";
 import { type DirectTransaction, transactDirect } from "./direct-transaction.ts";
 import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { primaryOnly } from "./primary-only-client.ts";
+import { ReadRouting } from "./read-replica.ts";
 
 /** Where the data lives: a PostgreSQL server, or an embedded PGlite directory (the demo default). */
 export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embedded"; dataDir: string };
@@ -13,8 +15,17 @@ export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embe
 export interface Database {
   readonly orm: MikroORM;
   readonly location: DatabaseLocation;
-  /** A fresh EntityManager for one unit of work (never the global one). */
+  /** A fresh EntityManager for one unit of work (never the global one), on the primary. */
   em(): SqlEntityManager;
+  /**
+   * Runs a read that may be a moment behind the primary (history, search, statements, lists) on
+   * the read replica when there is one (DATABASE_READ_URL), falling back to the primary when the
+   * replica cannot be reached; on the primary otherwise. Never for money or for a lookup that must
+   * see the caller's own write (read-replica.ts).
+   */
+  read<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T>;
+  /** The read replica's routing, for /readyz and /metrics; null without DATABASE_READ_URL. */
+  readonly replica: ReadRouting | null;
   /**
    * One transaction on a pooled connection of its own, past the ORM (direct-transaction.ts); on
    * PostgreSQL only. The embedded PGlite has one connection, owned by MikroORM.
@@ -50,6 +61,13 @@ export interface OpenDatabaseOptions {
    * off by default. A transfer's direct transaction bypasses MikroORM and is not logged here.
    */
   onQuery?: (line: string) => void;
+  /** `postgresql://…` of a read replica (DATABASE_READ_URL) for `Database.read`; PostgreSQL only. */
+  readUrl?: string;
+}
+
+interface PoolOptions extends OpenDatabaseOptions {
+  /** A read replica's pool: read-only nodes are what it expects. */
+  replica?: boolean;
 }
 
 const sharedOptions: Partial<Options> = {
@@ -73,10 +91,22 @@ export async function openDatabase(
     location.kind === "postgres"
       ? await openPostgres(location.url, options)
       : await openEmbedded(location.dataDir);
+  const em = () => orm.em.fork() as SqlEntityManager;
+  let replica: ReadRouting | null = null;
+  if (location.kind === "postgres" && options.readUrl) {
+    try {
+      replica = new ReadRouting(await openPostgres(options.readUrl, { ...options, replica: true }), em);
+    } catch (error) {
+      await orm.close();
+      throw error;
+    }
+  }
   return {
     orm,
     location,
-    em: () => orm.em.fork() as SqlEntityManager,
+    em,
+    read: replica ? (work) => (replica as ReadRouting).read(work) : (work) => work(em()),
+    replica,
     ...(location.kind === "postgres" ? { transactDirect: directTransactions(orm) } : {}),
     async migrate() {
       if (location.kind === "embedded") {
@@ -109,26 +139,44 @@ export async function openDatabase(
         return false;
       }
     },
-    close: () => orm.close(),
+    async close() {
+      await replica?.close();
+      await orm.close();
+    },
   };
 }
 
-async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<MikroORM> {
-  const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }] = await Promise.all([
-    import("@mikro-orm/postgresql"),
-    import("./prepared-pg-client.ts"),
-    import("./existing-database-schema-generator.ts"),
-  ]);
+async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM> {
+  const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }, { default: pg }] =
+    await Promise.all([
+      import("@mikro-orm/postgresql"),
+      import("./prepared-pg-client.ts"),
+      import("./existing-database-schema-generator.ts"),
+      import("pg"),
+    ]);
+  // Handed to pg.Pool: the named prepared statements of the hot path (sql.ts) unless turned off.
+  const client = options.namedStatements === false ? pg.Client : PreparedPgClient;
   return MikroORM.init({
     ...sharedOptions,
     extensions: [Migrator, ExistingDatabaseSchemaGenerator],
     clientUrl: url,
     pool: { min: 0, max: options.poolSize ?? defaultPoolSize },
-    // Handed to pg.Pool: sends the hot statements as named prepared statements (sql.ts).
-    ...(options.namedStatements === false ? {} : { driverOptions: { Client: PreparedPgClient } }),
+    driverOptions: {
+      // The primary's connections refuse to live on a read-only node (primary-only-client.ts);
+      // a read replica's pool (DATABASE_READ_URL) is read-only by design and keeps the plain class.
+      Client: options.replica ? client : primaryOnly(client),
+      connectionTimeoutMillis,
+    },
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
 }
+
+/**
+ * How long opening a connection may take before the call is refused as the database being
+ * unavailable. A node that died without closing its sockets (a host gone, a partition) would
+ * otherwise hold the call until the kernel gives up, long past the route lock (10 s) it holds.
+ */
+const connectionTimeoutMillis = 5_000;
 
 /** MikroORM's own `pg` pool, so the direct transactions share its connections and its size. */
 function directTransactions(orm: MikroORM): Database["transactDirect"] {

@@ -27,12 +27,14 @@ export async function listVouchers(
 ): Promise<VoucherPage> {
   requireAccess(actor);
   const page = readPage(input.page);
-  const { items, total } = await listPurchasedVouchers(
-    deps.db.em(),
-    deps.secretBox,
-    actor.userId,
-    { offset: (page - 1) * vouchersPerPage, limit: vouchersPerPage },
-    deps.now(),
+  const { items, total } = await deps.db.read((em) =>
+    listPurchasedVouchers(
+      em,
+      deps.secretBox,
+      actor.userId,
+      { offset: (page - 1) * vouchersPerPage, limit: vouchersPerPage },
+      deps.now(),
+    ),
   );
   return {
     items,

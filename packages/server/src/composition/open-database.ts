@@ -26,6 +26,7 @@ export async function openConfiguredDatabase(
     ? await openPostgres(config.databaseUrl, {
         poolSize: config.databasePoolSize,
         namedStatements: config.databasePrepared,
+        ...(config.databaseReadUrl ? { readUrl: config.databaseReadUrl } : {}),
       })
     : await openEmbedded(config.dataDir, options.command ?? commandName());
   try {

@@ -36,6 +36,10 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL (leave it unset for the embedded database)")
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL of a read replica of DATABASE_URL")
+    .optional(),
   PURSE_DATABASE_POOL_SIZE: wholeNumber("pooled PostgreSQL connections per process")
     .max(1_000)
     .default(defaultPoolSize),
@@ -94,6 +98,8 @@ export interface PurseConfig {
   /** `NODE_ENV=production`, the one production switch (contract: "Configuration"). */
   readonly production: boolean;
   readonly databaseUrl: string | undefined;
+  /** DATABASE_READ_URL: a read replica for history, search, statements and lists (contract: "Read replica"). */
+  readonly databaseReadUrl: string | undefined;
   /** PURSE_DATABASE_POOL_SIZE: PostgreSQL connections this process may hold (docs/benchmark.md). */
   readonly databasePoolSize: number;
   /** PURSE_DATABASE_PREPARED: hot statements as named prepared statements (off for an old PgBouncer). */
@@ -164,10 +170,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
       'PURSE_SECRET_KEY="": required when NODE_ENV=production (at least 32 characters of random text, e.g. openssl rand -base64 32)',
     ]);
   }
+  if (value.DATABASE_READ_URL && !value.DATABASE_URL) {
+    // A replica of the embedded database cannot exist: refuse rather than ignore the setting.
+    throw new ConfigError([
+      "DATABASE_READ_URL: needs DATABASE_URL (a replica of the embedded database cannot exist)",
+    ]);
+  }
   const baseUrl = value.BASE_URL ?? `http://localhost:${value.PORT}`;
   return {
     production: value.NODE_ENV === "production",
     databaseUrl: value.DATABASE_URL,
+    databaseReadUrl: value.DATABASE_READ_URL,
     databasePoolSize: value.PURSE_DATABASE_POOL_SIZE,
     databasePrepared: value.PURSE_DATABASE_PREPARED,
     redisUrl: value.REDIS_URL,

@@ -1,7 +1,7 @@
-import type { Database } from "@purse/engine";
-import { Gauge, type Registry } from "prom-client";
+import type { Database, ReadRouting, ReplicaStatus } from "@purse/engine";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { Coordination } from "../composition/coordination.ts";
-import { withinMs } from "./share-sample.ts";
+import { shareSample, withinMs } from "./share-sample.ts";
 
 /** The parts of a `pg` Pool the gauges read (MikroORM hands out the pool it built). */
 interface PgPoolCounts {
@@ -48,6 +48,7 @@ export function dependencyGauges(registry: Registry, db: Database, coordination:
       this.set((await withinMs(2_000, db.ping()).catch(() => false)) ? 1 : 0);
     },
   });
+  if (db.replica) replicaMetrics(registry, db.replica);
   new Gauge({
     name: "purse_redis_node_up",
     help: "1 when the Redis node answers PING, else 0 (locks need a majority of nodes)",
@@ -103,6 +104,44 @@ function poolGauges(registry: Registry, db: Database): void {
     async collect() {
       const counts = await pool();
       this.set(counts?.waiting ?? Number.NaN);
+    },
+  });
+}
+
+/**
+ * The read replica (DATABASE_READ_URL): which database answered the reads that may go there, and
+ * how far behind the replica is. Reads counted on "primary" while the replica is configured are
+ * fallbacks: the replica did not answer.
+ */
+function replicaMetrics(registry: Registry, replica: ReadRouting): void {
+  new Counter({
+    name: "purse_database_reads_total",
+    help: "Replica-eligible reads (history, search, statements, lists) by the database that answered them",
+    labelNames: ["database"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [database, count] of Object.entries(replica.answered)) this.inc({ database }, count);
+    },
+  });
+  // One question to the replica per scrape for both gauges.
+  const status = shareSample(() =>
+    withinMs(2_000, replica.status()).catch((): ReplicaStatus => ({ up: false, lagSeconds: null })),
+  );
+  new Gauge({
+    name: "purse_database_replica_up",
+    help: "1 when the read replica (DATABASE_READ_URL) answers, else 0 (its reads then go to the primary)",
+    registers: [registry],
+    async collect() {
+      this.set((await status()).up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "purse_database_replica_lag_seconds",
+    help: "How far the read replica's replay is behind the WAL it received (0: caught up; NaN: down)",
+    registers: [registry],
+    async collect() {
+      this.set((await status()).lagSeconds ?? Number.NaN);
     },
   });
 }

@@ -1,0 +1,85 @@
+import type { MikroORM } from "@mikro-orm/core";
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { isDatabaseUnavailable } from "./database-unavailable.ts";
+
+/** Which database answered a read (a label of /metrics). */
+export type ReadTarget = "replica" | "primary";
+
+/** What /readyz and /metrics say of the read replica. */
+export interface ReplicaStatus {
+  readonly up: boolean;
+  /** Seconds the replica's replay is behind what it received; 0 when caught up; null when down. */
+  readonly lagSeconds: number | null;
+}
+
+/**
+ * How long reads skip a replica that failed to answer before trying it again: a down replica
+ * costs one failed connection attempt per this window, not one per read.
+ */
+const retryReplicaAfterMs = 5_000;
+
+/**
+ * Reads routed to DATABASE_READ_URL (contract: "Read replica"): history, search, statements and
+ * lists run there; everything else, and every read that must see the caller's own last write,
+ * stays on the primary (the use cases choose by calling `Database.read` or `Database.em`). A read
+ * the replica cannot answer because it is unreachable runs again on the primary, and the replica
+ * is left alone for a few seconds, so reads fall back instead of failing. A replica is
+ * asynchronous or synchronous as the operator set it up: a read there may miss a movement
+ * committed a moment ago on the primary, which is why lookups after a write stay on the primary.
+ */
+export class ReadRouting {
+  readonly #replica: MikroORM;
+  readonly #primary: () => SqlEntityManager;
+  #skipReplicaUntil = 0;
+  /** Reads answered by each database since the start (a counter of /metrics). */
+  readonly answered: Record<ReadTarget, number> = { replica: 0, primary: 0 };
+
+  constructor(replica: MikroORM, primary: () => SqlEntityManager) {
+    this.#replica = replica;
+    this.#primary = primary;
+  }
+
+  async read<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T> {
+    if (Date.now() >= this.#skipReplicaUntil) {
+      try {
+        const result = await work(this.#replica.em.fork() as SqlEntityManager);
+        this.answered.replica++;
+        return result;
+      } catch (error) {
+        // Only "unreachable" falls back: a refusal (not found, bad input) is the answer itself.
+        if (!isDatabaseUnavailable(error)) throw error;
+        this.#skipReplicaUntil = Date.now() + retryReplicaAfterMs;
+      }
+    }
+    const result = await work(this.#primary());
+    this.answered.primary++;
+    return result;
+  }
+
+  /**
+   * Asks the replica how far behind it is. Lag is measured where it arises, on the replica: how
+   * old its last replayed transaction is, counted only while it has received WAL it has not
+   * replayed yet (an idle primary sends nothing, which is no lag).
+   */
+  async status(): Promise<ReplicaStatus> {
+    try {
+      const [row] = await (this.#replica.em.fork() as SqlEntityManager).execute<
+        { lag: string | number | null }[]
+      >(
+        `select case
+           when not pg_is_in_recovery() then 0
+           when pg_last_wal_receive_lsn() is not distinct from pg_last_wal_replay_lsn() then 0
+           else greatest(0, extract(epoch from now() - pg_last_xact_replay_timestamp()))
+         end as lag`,
+      );
+      this.#skipReplicaUntil = 0;
+      return { up: true, lagSeconds: row?.lag == null ? null : Number(row.lag) };
+    } catch {
+      return { up: false, lagSeconds: null };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#replica.close();
+  }
+}
