@@ -56,6 +56,15 @@ export async function explain(url: string, text: string, parameters: readonly un
   });
 }
 
+/** One statement's rows. */
+export async function query<Row extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  return withClient(url, async (client) => (await client.query<Row>(text, [...parameters])).rows);
+}
+
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
