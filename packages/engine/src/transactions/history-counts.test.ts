@@ -192,20 +192,16 @@ describe("history totals from the daily counts", () => {
     const from = new Date(today - filter.fromDay * dayMs + filter.fromSecond * 1000);
     const until = new Date(from.getTime() + filter.days * dayMs + filter.untilSecond * 1000);
     const found = expected(filter, from, until);
-    const page = await searchTransactions(
-      engine.deps,
-      acme,
-      {
-        from: from.toISOString(),
-        until: until.toISOString(),
-        walletNumber: walletOf(filter)?.number ?? null,
-        type: filter.type === null ? null : transactionTypeName(filter.type),
-        status: filter.status === null ? null : transactionStatusName(filter.status),
-        minAmount: decimal(filter.minAmount) ?? null,
-        maxAmount: decimal(filter.maxAmount) ?? null,
-      },
-      { first: 4 },
-    );
+    const search = {
+      from: from.toISOString(),
+      until: until.toISOString(),
+      walletNumber: walletOf(filter)?.number ?? null,
+      type: filter.type === null ? null : transactionTypeName(filter.type),
+      status: filter.status === null ? null : transactionStatusName(filter.status),
+      minAmount: decimal(filter.minAmount) ?? null,
+      maxAmount: decimal(filter.maxAmount) ?? null,
+    };
+    const page = await searchTransactions(engine.deps, acme, search, { first: 4 });
     const perCurrency = new Map<number, { count: number; amount: bigint; commission: bigint }>();
     for (const row of found) {
       const total = perCurrency.get(row.currency) ?? { count: 0, amount: 0n, commission: 0n };
@@ -231,6 +227,12 @@ describe("history totals from the daily counts", () => {
     );
     expect(page.nodes.map((node) => node.id)).toEqual(found.slice(0, 4).map((row) => row.id));
     expect(page.hasNextPage).toBe(found.length > 4);
+    const last = page.nodes.at(-1);
+    if (page.hasNextPage && last) {
+      // The cursor continues in (created_at, id) order where the first page stopped.
+      const next = await searchTransactions(engine.deps, acme, search, { first: 4, afterId: last.id });
+      expect(next.nodes.map((node) => node.id)).toEqual(found.slice(4, 8).map((row) => row.id));
+    }
   }
 
   async function compareAll(seed: number): Promise<void> {
@@ -260,6 +262,12 @@ describe("history totals from the daily counts", () => {
     inserted = inserted.filter((row) => !removed.has(row.id));
     await insert(100, 8);
     await compareAll(2);
+  });
+
+  it("an unknown cursor continues with nothing", async () => {
+    const page = await searchTransactions(engine.deps, acme, {}, { first: 4, afterId: 999_999_999 });
+    expect(page.nodes).toEqual([]);
+    expect(page.hasNextPage).toBe(false);
   });
 
   it("is what the audit recounts, and a tampered count is a breach", async () => {
