@@ -37,6 +37,7 @@ export async function growLedger(database: ScratchDatabase, from: number, total:
   await database.sql(`
     -- Bench data built consistent by construction (audited afterwards): skip the per-row foreign key triggers.
     set session_replication_role = replica;
+    ${keepCounts}
     create temporary table grown as
       select (select coalesce(max(id), 0) from transactions) + n - ${from} as id,
         ${walletOf(sender, "n * 7")} as wallet_from_id, ${walletOf(receiver, "n * 13")} as wallet_to_id,
@@ -65,12 +66,82 @@ export async function growLedger(database: ScratchDatabase, from: number, total:
               union all select wallet_to_id, 100 from grown) as d group by wallet_id) as moved
       where moved.wallet_id = w.id;
     drop table grown;
+    ${countsAsUsual}
     set session_replication_role = origin;`);
   await rechain(database);
   // As autovacuum would leave a table that grew over months: statistics, hint bits and the
   // visibility map set, and the load's dirty pages written out, so the measured phase neither pays
   // for the bulk load's write-back nor sets hint bits on every page it reads first.
-  await database.sql("vacuum (analyze) transactions, postings, wallets");
+  await database.sql("vacuum (analyze) transactions, postings, wallets, history_counts");
+  await database.sql("checkpoint");
+}
+
+/**
+ * The daily history counts (migration 0009) are kept by a statement trigger, which replica mode
+ * skips like the foreign key triggers: it fires `always` during a bulk load, so the counts stay
+ * exact (`purse audit` recounts them afterwards) at the cost of one grouped upsert per load.
+ */
+const keepCounts = "alter table transactions enable always trigger history_counts_insert;";
+const countsAsUsual = "alter table transactions enable trigger history_counts_insert;";
+
+/** The merchant whose own history grows in `growMerchantHistory`: one transaction every 30 s. */
+export const historySpacingSeconds = 30;
+
+/**
+ * The issue's case (issue 23): `historyMerchant`'s own history grows to `total` transactions,
+ * one every 30 s going back from now, each between one of its wallets and another merchant's
+ * (sent and received alternately), written as `recordMovement` would have: transfers of 1.00 USD
+ * plus the 0.11 fee, the row, its postings, balances, hashes and chains (audited afterwards).
+ * Rows `from + 1` to `total` are added, older than those loaded before.
+ */
+export async function growMerchantHistory(
+  database: ScratchDatabase,
+  from: number,
+  total: number,
+): Promise<void> {
+  if (total <= from) return;
+  const others = merchants - 1;
+  const own = `(${historyMerchant} * 1000 + ((n * 7) % ${walletsPerMerchant}))`;
+  const other = `((2 + (n % ${others})) * 1000 + ((n * 13) % ${walletsPerMerchant}))`;
+  const postings = `(values ('fee', null::bigint, 1, 11::bigint), ('wallet', g.wallet_from_id, 1, -111::bigint),
+    ('wallet', g.wallet_to_id, 1, 100::bigint)) as p(account, wallet_id, currency_id, amount_minor)`;
+  await database.sql(`
+    set session_replication_role = replica;
+    ${keepCounts}
+    create temporary table grown as
+      select (select coalesce(max(id), 0) from transactions) + n - ${from} as id,
+        case when n % 2 = 0 then ${own} else ${other} end as wallet_from_id,
+        case when n % 2 = 0 then ${other} else ${own} end as wallet_to_id,
+        case when n % 2 = 0 then ${historyMerchant} else 2 + (n % ${others}) end as user_id,
+        1 as type, 3 as status, 'Withdraw'::text as label, 1 as currency_id,
+        100::bigint as amount_minor, 11::bigint as commission_minor, 111::bigint as amount_from_minor,
+        100::bigint as amount_to_minor, null::text as external_id, null::text as idempotency_key,
+        'history ' || n as description, ''::text as additional, null::text as operator,
+        null::bigint as reverses_transaction_id,
+        date_trunc('milliseconds', now() - make_interval(secs => (n * ${historySpacingSeconds})::double precision)) as created_at
+      from generate_series(${from + 1}::bigint, ${total}::bigint) n;
+    insert into transactions (id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+        amount_minor, commission_minor, amount_from_minor, amount_to_minor, description, additional,
+        created_at, updated_at, hash)
+      select id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id, amount_minor,
+        commission_minor, amount_from_minor, amount_to_minor, description, additional, created_at, created_at,
+        ${transactionHashSql("g", postingsArraySql(postings))}
+      from grown g order by id;
+    select setval(pg_get_serial_sequence('transactions', 'id'), (select max(id) from transactions));
+    insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at)
+      select id, 'wallet', wallet_from_id, 1, -111, created_at from grown
+      union all select id, 'wallet', wallet_to_id, 1, 100, created_at from grown
+      union all select id, 'fee', null, 1, 11, created_at from grown;
+    update wallets w set balance_minor = w.balance_minor + moved.delta
+      from (select wallet_id, sum(delta) as delta from (
+              select wallet_from_id as wallet_id, -111 as delta from grown
+              union all select wallet_to_id, 100 from grown) as d group by wallet_id) as moved
+      where moved.wallet_id = w.id;
+    drop table grown;
+    ${countsAsUsual}
+    set session_replication_role = origin;`);
+  await rechain(database);
+  await database.sql("vacuum (analyze) transactions, postings, wallets, history_counts");
   await database.sql("checkpoint");
 }
 

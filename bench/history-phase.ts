@@ -1,45 +1,58 @@
-import { loadavg } from "node:os";
 import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { readHistoryFilter } from "../packages/engine/src/transactions/history-filter.ts";
 import { historyQueries } from "../packages/engine/src/transactions/history-store.ts";
-import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
-import { growLedger, historyMerchant } from "./history-load.ts";
-import { explain, resetStatementStats, statementStats } from "./history-probe.ts";
-import { drive, type LoadResult } from "./load.ts";
+import { benchFixture, benchSecretKey, walletNumber } from "./bench-fixture.ts";
+import { growMerchantHistory, historyMerchant } from "./history-load.ts";
+import { explain, explainGeneric, query, resetStatementStats, statementStats } from "./history-probe.ts";
 import { startPurse } from "./purse-process.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
+
+/** One kind of request, `requestsPerCase` times in a row at one history size. */
+export interface HistoryCase {
+  readonly name: string;
+  readonly door: "REST" | "GraphQL";
+  readonly p50: number;
+  readonly p99: number;
+  /** The exact total the answer carried (REST `meta.total`, GraphQL `totals.count`). */
+  readonly total: number;
+}
 
 export interface HistoryFigures {
   readonly sizes: {
     readonly transactions: number;
-    /** The `purse` build measured (PURSE_BENCH_HISTORY_BINS), or "" for this checkout's. */
-    readonly bin: string;
-    readonly load: LoadResult;
-    /** The GraphQL search of the same window: its first page of 20 and its totals, one request. */
-    readonly search: LoadResult;
     readonly loadMs: number;
-    /** Purse's own CPU (user + system) per answered request. */
-    readonly cpuPerRequestMs: number;
-    /** The 1-minute load average when the size's load ended. */
-    readonly loadAverage: number;
+    readonly cases: readonly HistoryCase[];
   }[];
   readonly audit: string;
-  /** EXPLAIN (ANALYZE, BUFFERS) at the largest size: the query before the rewrite, and as it runs now. */
+  /** EXPLAIN (ANALYZE, BUFFERS) at the largest size, whole range: the count as it was, and now. */
   readonly explainBefore: string;
-  readonly explainAfter: string;
+  readonly explainCount: string;
+  readonly explainPage: string;
 }
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
+/** Requests per case, one after the other (issue 23's measurement); a few in CI's smoke run. */
+const requestsPerCase = process.env["PURSE_BENCH_SMOKE"] ? 20 : 150;
+
+/** The periods measured: the last day (today, UTC) and everything since long before the first row. */
+const periods = {
+  "last day": { startDate: day(0), endDate: day(0) },
+  "whole range": { startDate: "2000-01-01", endDate: day(0) },
+} as const;
+
+/** A filter a dashboard sends: one wallet of the merchant, transfers that succeeded. */
+const filtered = { walletNumber: walletNumber(historyMerchant, 0), type: 1, status: 3 } as const;
+
 /**
- * `GET /api/transactions/histories` (last 30 days, page 1 of 20) for one merchant among 32 while
- * the ledger grows to each of `sizes` transactions (history-load.ts, bulk SQL). The merchant's own
- * history stays 2 000 transactions: what must stay flat is the cost of finding them.
+ * Issue 23's case: one merchant whose own history grows to each of `sizes` transactions (one
+ * every 30 s going back in time, history-load.ts), then page 1 of 20 and its exact total,
+ * `requestsPerCase` sequential requests per case, for the last day and the whole range, with and
+ * without a filter, on REST (`GET /api/transactions/histories`) and GraphQL (`transactions(first: 20)`
+ * with `totals`). What must stay flat from the smallest size to the largest is each case's p99.
  */
 export async function measureHistory(
   sizes: readonly number[],
-  connections: number,
-  seconds: number,
   environment: (database: ScratchDatabase) => Record<string, string>,
 ): Promise<HistoryFigures> {
   const database = await createScratchDatabase("purse_history");
@@ -47,53 +60,47 @@ export async function measureHistory(
     const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
     await db.migrate();
     await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
-    const input = { startDate: day(-30), endDate: day(0), page: 1, itemsPerPage: 20 };
-    const figures: HistoryFigures["sizes"] = [];
+    const figures: HistoryFigures["sizes"][number][] = [];
     let loaded = 0;
     for (const size of sizes) {
       const started = performance.now();
-      await growLedger(database, loaded, size);
+      await growMerchantHistory(database, loaded, size);
       loaded = size;
       const loadMs = performance.now() - started;
-      // PURSE_BENCH_HISTORY_BINS: builds of `purse` (bin/purse.js paths, say before and after a
-      // change) measured one after the other on the same ledger, so their ratios share one run.
-      for (const bin of historyBins) {
-        const measured = await measureSize(database, environment(database), bin, input, connections, seconds);
-        const { load, search, cpuPerRequestMs, loadAverage } = measured;
+      await resetStatementStats(database.url);
+      // The exact total, counted row by row as before the daily counts: every answer must say it.
+      const expected = Number(
+        (await query<{ total: string }>(database.url, countBefore, [historyMerchant]))[0]?.total,
+      );
+      const cases = await measureSize(environment(database), expected);
+      console.log(`  ${size} transactions of one merchant (loaded in ${(loadMs / 1000).toFixed(1)} s):`);
+      for (const measured of cases) {
         console.log(
-          `  ${size} transactions${bin ? ` (${bin})` : ""} (loaded in ${(loadMs / 1000).toFixed(1)} s): ${load.perSecond.toFixed(0)}/s, p50 ${load.p50} ms, p99 ${load.p99} ms, Purse CPU ${cpuPerRequestMs.toFixed(2)} ms/request (${load.refused} refused, ${load.errors} errors, load ${loadAverage.toFixed(1)})`,
+          `    ${measured.door} ${measured.name}: p50 ${measured.p50.toFixed(1)} ms, p99 ${measured.p99.toFixed(1)} ms (total ${measured.total})`,
         );
-        console.log(`    PostgreSQL per statement:\n      ${measured.statements.join("\n      ")}`);
-        console.log(
-          `    GraphQL search, page and totals: ${search.perSecond.toFixed(0)}/s, p50 ${search.p50} ms, p99 ${search.p99} ms (${search.refused} refused, ${search.errors} errors)`,
-        );
-        figures.push({
-          transactions: size,
-          bin: bin ?? "",
-          load,
-          search,
-          loadMs,
-          cpuPerRequestMs,
-          loadAverage,
-        });
       }
-      if (process.env["PURSE_BENCH_EXPLAIN_EACH"]) await explainRequest(db, database.url, input);
+      console.log(
+        `    PostgreSQL per statement:\n      ${(await statementStats(database.url)).join("\n      ")}`,
+      );
+      figures.push({ transactions: size, loadMs, cases });
+      if (process.env["PURSE_BENCH_EXPLAIN_EACH"]) await explainRequest(db, database.url, wholeRange);
     }
     const report = await auditLedger(db);
     const audit = report.ok ? `balanced (${report.transactions} transactions)` : "BREACHED";
-    if (!report.ok) process.exitCode = 1;
-    const compiled = historyQueries(historyMerchant, readHistoryFilter(input)).page.compile(
-      db.em().getKysely(),
-    );
-    const explainAfter = await explain(database.url, compiled.sql, compiled.parameters);
-    const explainBefore = await explain(database.url, beforeRewrite, [
-      historyMerchant,
-      `${input.startDate}T00:00:00Z`,
-      new Date(`${input.endDate}T00:00:00Z`).getTime() + 86_400_000,
-    ]);
+    if (!report.ok) {
+      process.exitCode = 1;
+      console.log(report.checks.filter((check) => check.breaches.length > 0));
+    }
+    const kysely = db.em().getKysely();
+    const queries = historyQueries(historyMerchant, readHistoryFilter(wholeRange));
+    const count = queries.count.compile(kysely);
+    const page = queries.page.compile(kysely);
+    const explainCount = await explainGeneric(database.url, count.sql, count.parameters);
+    const explainPage = await explainGeneric(database.url, page.sql, page.parameters);
+    const explainBefore = await explainGeneric(database.url, countBefore, [historyMerchant]);
     await db.close();
     console.log(`  ledger ${audit}`);
-    return { sizes: figures, audit, explainBefore, explainAfter };
+    return { sizes: figures, audit, explainBefore, explainCount, explainPage };
   } finally {
     // PURSE_BENCH_KEEP_DATABASE=1 leaves the loaded ledger for EXPLAINs by hand (psql).
     if (process.env["PURSE_BENCH_KEEP_DATABASE"]) console.log(`  kept database ${database.name}`);
@@ -101,77 +108,110 @@ export async function measureHistory(
   }
 }
 
-const historyBins: (string | undefined)[] = process.env["PURSE_BENCH_HISTORY_BINS"]?.split(",") ?? [
-  undefined,
-];
+const wholeRange = { ...periods["whole range"], page: 1, itemsPerPage: 20 };
 
 type HistoryInput = Parameters<typeof readHistoryFilter>[0];
 
-/** One build of Purse under load at one ledger size: latency, its CPU, PostgreSQL's statements. */
-async function measureSize(
-  database: ScratchDatabase,
-  env: Record<string, string>,
-  bin: string | undefined,
-  input: HistoryInput,
-  connections: number,
-  seconds: number,
-) {
-  const server = await startPurse(env, undefined, bin);
+/** Every case at one size, against one Purse process; each answer is checked, then timed. */
+async function measureSize(env: Record<string, string>, expected: number): Promise<HistoryCase[]> {
+  const server = await startPurse(env);
   try {
     const token = await merchantToken(server.url);
-    const target = {
-      url: server.url,
-      method: "GET" as const,
-      path: `/api/transactions/histories?${new URLSearchParams(
-        Object.entries(input).map(([key, value]) => [key, String(value)]),
-      )}`,
-      request: () => ({ headers: { authorization: `Bearer ${token}` } }),
-    };
-    await drive([target], connections, 1);
-    await resetStatementStats(database.url);
-    const cpuBefore = await server.cpuMs();
-    const load = await drive([target], connections, seconds);
-    const cpuPerRequestMs = ((await server.cpuMs()) - cpuBefore) / Math.max(1, load.ok);
-    const loadAverage = loadavg()[0] ?? 0;
-    const statements = await statementStats(database.url);
-    const search = await measureSearch(server.url, token, input, connections, seconds);
-    return { load, search, cpuPerRequestMs, loadAverage, statements };
+    const cases: HistoryCase[] = [];
+    for (const [period, dates] of Object.entries(periods)) {
+      for (const filter of [{}, filtered]) {
+        const name = `${period}${Object.keys(filter).length > 0 ? ", one wallet, type and status" : ""}`;
+        const rest = restRequest(server.url, token, { ...dates, page: 1, itemsPerPage: 20, ...filter });
+        cases.push({ name, door: "REST", ...(await timed(rest)) });
+        const graphql = graphqlRequest(server.url, token, dates, filter);
+        cases.push({ name, door: "GraphQL", ...(await timed(graphql)) });
+      }
+    }
+    const whole = cases.find((measured) => measured.name === "whole range");
+    if (whole?.total !== expected)
+      throw new Error(`the whole range's total is ${whole?.total}, not ${expected}`);
+    return cases;
   } finally {
     await server.stop();
   }
 }
 
-/**
- * The dashboards' search over the same window (POST /graphql): page 1 of 20 and the window's
- * totals per currency, which the GraphQL and tRPC doors read from one snapshot.
- */
-async function measureSearch(
+/** One request that answers page 1 of 20 and its total, or throws. */
+type Probe = () => Promise<number>;
+
+/** A few requests to warm up, then `requestsPerCase` timed one after the other. */
+async function timed(probe: Probe): Promise<{ p50: number; p99: number; total: number }> {
+  let total = 0;
+  for (let warm = 0; warm < 5; warm += 1) total = await probe();
+  const times: number[] = [];
+  for (let request = 0; request < requestsPerCase; request += 1) {
+    const started = performance.now();
+    await probe();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (quantile: number) =>
+    times[Math.min(times.length - 1, Math.ceil(quantile * times.length) - 1)] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), total };
+}
+
+function restRequest(url: string, token: string, input: HistoryInput): Probe {
+  const query = new URLSearchParams(Object.entries(input).map(([key, value]) => [key, String(value)]));
+  return async () => {
+    const response = await fetch(`${url}/api/transactions/histories?${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = (await response.json()) as { data?: { items?: unknown[]; meta?: { total?: number } } };
+    const total = body.data?.meta?.total;
+    if (
+      response.status !== 200 ||
+      total === undefined ||
+      (body.data?.items?.length ?? 0) !== Math.min(20, total)
+    )
+      throw new Error(`REST history did not answer a page: ${JSON.stringify(body).slice(0, 300)}`);
+    return total;
+  };
+}
+
+const typeNames: Record<number, string> = { 1: "TRANSFER" };
+const statusNames: Record<number, string> = { 3: "SUCCESS" };
+
+function graphqlRequest(
   url: string,
   token: string,
-  input: HistoryInput,
-  connections: number,
-  seconds: number,
-): Promise<LoadResult> {
+  dates: { startDate: string; endDate: string },
+  filter: { walletNumber?: string; type?: number; status?: number },
+): Probe {
   const body = JSON.stringify({
-    query: `query Search($from: String!, $until: String!) {
-      transactions(first: 20, filter: { from: $from, until: $until }) {
+    query: `query Search($filter: TransactionFilter) {
+      transactions(first: 20, filter: $filter) {
         totals { currency count amount commission }
         edges { node { id createdAt amount status } }
       }
     }`,
-    variables: { from: input.startDate, until: input.endDate },
+    variables: {
+      filter: {
+        from: dates.startDate,
+        until: dates.endDate,
+        ...(filter.walletNumber ? { walletNumber: filter.walletNumber } : {}),
+        ...(filter.type ? { type: typeNames[filter.type] } : {}),
+        ...(filter.status ? { status: statusNames[filter.status] } : {}),
+      },
+    },
   });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  // GraphQL answers its errors with a 200: the load would count them as answers.
-  const probe = (await (await fetch(`${url}/graphql`, { method: "POST", headers, body })).json()) as {
-    errors?: unknown;
-    data?: { transactions?: { edges?: unknown[] } };
+  return async () => {
+    const response = await fetch(`${url}/graphql`, { method: "POST", headers, body });
+    // GraphQL answers its errors with a 200: the answer is checked, not only its status.
+    const answer = (await response.json()) as {
+      data?: { transactions?: { edges?: unknown[]; totals?: { count: number }[] } };
+    };
+    const totals = answer.data?.transactions?.totals;
+    const total = totals?.reduce((sum, row) => sum + row.count, 0);
+    if (total === undefined || (answer.data?.transactions?.edges?.length ?? 0) !== Math.min(20, total))
+      throw new Error(`the GraphQL search did not answer a page: ${JSON.stringify(answer).slice(0, 300)}`);
+    return total;
   };
-  if (probe.errors || probe.data?.transactions?.edges?.length !== 20)
-    throw new Error(`the GraphQL search did not answer a page of 20: ${JSON.stringify(probe).slice(0, 300)}`);
-  const target = { url, path: "/graphql", request: () => ({ headers, body }) };
-  await drive([target], connections, 1);
-  return drive([target], connections, seconds);
 }
 
 /** Every statement of one history request, EXPLAINed as sent: the count, the page, the token lookup. */
@@ -181,9 +221,12 @@ async function explainRequest(
   input: HistoryInput,
 ): Promise<void> {
   const queries = historyQueries(historyMerchant, readHistoryFilter(input));
-  for (const [name, query] of Object.entries(queries)) {
+  for (const [name, query] of [
+    ["count", queries.count],
+    ["page", queries.page],
+  ] as const) {
     const compiled = query.compile(db.em().getKysely());
-    console.log(`    EXPLAIN ${name}:\n${await explain(url, compiled.sql, compiled.parameters)}`);
+    console.log(`    EXPLAIN ${name}:\n${await explainGeneric(url, compiled.sql, compiled.parameters)}`);
   }
   console.log(`    EXPLAIN token lookup:\n${await explain(url, tokenLookup, [])}`);
 }
@@ -195,18 +238,12 @@ const tokenLookup = `
   where t.token_hash = (select token_hash from access_tokens order by created_at desc limit 1)
     and t.revoked_at is null and t.expires_at > now()`;
 
-/** The history page as it ran before `touchedBy` (transactions/transaction-search-store.ts). */
-const beforeRewrite = `
-  select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to, c.code, c.precession,
-    t.amount_from_minor, t.amount_to_minor, t.description, t.additional, v.number, t.created_at, t.updated_at
-  from transactions t
-  join currencies c on c.id = t.currency_id
-  left join wallets wf on wf.id = t.wallet_from_id
-  left join wallets wt on wt.id = t.wallet_to_id
-  left join vouchers v on v.activation_transaction_id = t.id
-  where (wf.user_id = $1 or wt.user_id = $1)
-    and t.created_at >= $2 and t.created_at < to_timestamp($3::double precision / 1000)
-  order by t.created_at desc, t.id desc limit 20 offset 0`;
+/** The history's count as it ran before the daily counts (issue 23): every matching row, counted. */
+const countBefore = `
+  select count(*) as total from (
+    select id from transactions where wallet_from_id in (select w.id from wallets w where w.user_id = $1)
+    union
+    select id from transactions where wallet_to_id in (select w.id from wallets w where w.user_id = $1)) as m`;
 
 async function merchantToken(url: string): Promise<string> {
   const response = await fetch(`${url}/token`, {

@@ -56,6 +56,41 @@ export async function explain(url: string, text: string, parameters: readonly un
   });
 }
 
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of one statement as Purse's history and search run it
+ * (transactions/snapshot-store.ts): prepared under a name with one plan for every value (a
+ * generic plan) and no parallel workers. An unnamed statement with its values would get a plan
+ * made for those values, which Purse never runs.
+ */
+export async function explainGeneric(
+  url: string,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<string> {
+  return withClient(url, async (client) => {
+    await client.query("set plan_cache_mode = force_generic_plan");
+    await client.query("set max_parallel_workers_per_gather = 0");
+    await client.query({ name: "explained", text, values: [...parameters] });
+    const literal = (value: unknown) =>
+      value === null || value === undefined
+        ? "null"
+        : `'${(value instanceof Date ? value.toISOString() : String(value)).replaceAll("'", "''")}'`;
+    const result = await client.query<{ "QUERY PLAN": string }>(
+      `explain (analyze, buffers, costs off) execute explained(${parameters.map(literal).join(", ")})`,
+    );
+    return result.rows.map((row) => row["QUERY PLAN"]).join("\n");
+  });
+}
+
+/** One statement's rows. */
+export async function query<Row extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  return withClient(url, async (client) => (await client.query<Row>(text, [...parameters])).rows);
+}
+
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

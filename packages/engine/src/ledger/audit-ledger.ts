@@ -3,6 +3,7 @@ import { brokenChainLinks } from "../ledger/verify-chains.ts";
 import type { Database } from "../persistence/database.ts";
 import {
   foreignCurrencyPostingRows,
+  historyCountMismatchRows,
   ledgerCounts,
   negativeSystemAccountRows,
   negativeWalletRows,
@@ -31,7 +32,8 @@ const breachesShown = 50;
 /**
  * Verifies the ledger's invariants in one repeatable-read snapshot: postings balance per
  * transaction and currency, wallet balances equal their postings, no account is below zero,
- * every posting is in its wallet's currency, and the hash chains verify (ledger/verify-chains.ts):
+ * every posting is in its wallet's currency, the history's daily counts count the transactions
+ * (migration 0009: a drift would make totals wrong while every page looks right), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
@@ -42,6 +44,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await walletBalanceMismatches(em),
         await negativeAccounts(em),
         await foreignCurrencyPostings(em),
+        await historyCountMismatches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
       checks.push(...chains.checks);
@@ -96,5 +99,16 @@ async function foreignCurrencyPostings(em: SqlEntityManager): Promise<AuditCheck
   return {
     name: "every posting is in its wallet's currency",
     breaches: found.map((r) => `posting ${r.id} on wallet ${r.number} is in another currency`),
+  };
+}
+
+async function historyCountMismatches(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await historyCountMismatchRows(em, breachesShown);
+  return {
+    name: "the history's daily counts equal the transactions",
+    breaches: found.map(
+      (r) =>
+        `wallet ${r.number ?? `id ${r.wallet_id}`} on ${r.day}, type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but ${r.expected} transactions (or their amounts differ)`,
+    ),
   };
 }

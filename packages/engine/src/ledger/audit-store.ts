@@ -150,3 +150,60 @@ export async function ledgerCounts(
       (select count(*) from transactions) as transactions, (select count(*) from postings) as postings`,
   );
 }
+
+/** A day's history counts that differ from the transactions they count (migration 0009). */
+export interface HistoryCountMismatchRow {
+  number: string | null;
+  wallet_id: string;
+  day: string;
+  type: number;
+  status: number;
+  internal: boolean;
+  counted: string;
+  expected: string;
+}
+
+/**
+ * `history_counts` recounted from the transactions, as its triggers keep it: each transaction on
+ * its sending wallet, and on its receiving wallet unless that is the same wallet (`internal` when
+ * the two wallets have one owner). Every key whose count, amounts or fees differ; a row the
+ * triggers brought back to nothing is as good as no row.
+ */
+export async function historyCountMismatchRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<HistoryCountMismatchRow[]> {
+  return rows(
+    em,
+    sql<HistoryCountMismatchRow>`
+      with expected as (
+        select side.wallet_id, (t.created_at at time zone 'UTC')::date as day, t.currency_id, t.type, t.status,
+          side.internal, count(*) as n, sum(t.amount_minor) as amount_minor, sum(t.commission_minor) as commission_minor
+        from transactions t
+        left join wallets wf on wf.id = t.wallet_from_id
+        left join wallets wt on wt.id = t.wallet_to_id
+        cross join lateral (values
+          (t.wallet_from_id, false),
+          (case when t.wallet_to_id is distinct from t.wallet_from_id then t.wallet_to_id end,
+           coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, internal)
+        where side.wallet_id is not null
+        group by 1, 2, 3, 4, 5, 6
+      ), kept as (
+        select * from history_counts where n <> 0 or amount_minor <> 0 or commission_minor <> 0
+      ), differing as (
+        select coalesce(e.wallet_id, k.wallet_id) as wallet_id, coalesce(e.day, k.day) as day,
+          coalesce(e.type, k.type) as type, coalesce(e.status, k.status) as status,
+          coalesce(e.internal, k.internal) as internal,
+          coalesce(k.n, 0) as counted, coalesce(e.n, 0) as expected
+        from expected e full join kept k
+          on k.wallet_id = e.wallet_id and k.day = e.day and k.currency_id = e.currency_id
+            and k.type = e.type and k.status = e.status and k.internal = e.internal
+        where e.n is distinct from k.n or e.amount_minor is distinct from k.amount_minor
+          or e.commission_minor is distinct from k.commission_minor
+      )
+      select w.number, d.wallet_id::text, d.day::text, d.type, d.status, d.internal,
+        d.counted::text, d.expected::text
+      from differing d left join wallets w on w.id = d.wallet_id
+      order by d.wallet_id, d.day, d.type, d.status, d.internal limit ${limit}`,
+  );
+}

@@ -18,16 +18,24 @@ const allowList: readonly { statement: string; reason: string }[] = [
     `"vouchers" ("creator_user_id", "created_at" DESC, "id" DESC)`,
   ),
   ...reparsedDescendingId("checkouts_merchant_idx", `"checkouts" ("merchant_user_id", "id" DESC)`),
+  ...reparsedDescendingId(
+    "transactions_wallet_from_time_idx",
+    `"transactions" ("wallet_from_id", "created_at" DESC, "id" DESC)`,
+  ),
+  ...reparsedDescendingId(
+    "transactions_wallet_to_time_idx",
+    `"transactions" ("wallet_to_id", "created_at" DESC, "id" DESC)`,
+  ),
 ];
 
 /**
  * MikroORM 7.2.1 reads an index's sort order back from PostgreSQL with an unanchored regex per
- * column: `id` first matches the tail of an earlier `..._user_id` column, so `id DESC` is read as
+ * column: `id` first matches the tail of an earlier `..._id` column (`merchant_user_id`, `wallet_from_id`), so `id DESC` is read as
  * `id ASC` and the index is proposed for rebuilding although it already is what the entity says.
  * The exact statements are allowed, so any other change to these indexes still fails.
  */
 function reparsedDescendingId(name: string, definition: string): { statement: string; reason: string }[] {
-  const reason = "MikroORM 7.2.1 misreads DESC on `id` after a `*_user_id` column (unanchored regex)";
+  const reason = "MikroORM 7.2.1 misreads DESC on `id` after a `*_id` column (unanchored regex)";
   return [
     { statement: `drop index "${name}"`, reason },
     { statement: `create index "${name}" on ${definition}`, reason },

@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
 import { matched } from "./matched-transactions-store.ts";
 import { readSnapshot } from "./snapshot-store.ts";
@@ -23,13 +24,19 @@ export interface HistoryRow {
   updated_at: Date | string;
 }
 
-/** The two statements of a history page (exported so the benchmark can EXPLAIN them as run). */
+/**
+ * The two statements of a history page (exported so the benchmark can EXPLAIN them as run): the
+ * exact total from the daily counts (history-count-store.ts), and the page from the newest
+ * `offset + perPage` matches of each wallet and side (matched-transactions-store.ts), joined to the
+ * rest of their rows only.
+ */
 export function historyQueries(userId: number, filter: HistoryFilter) {
   const offset = (filter.page - 1) * filter.perPage;
   return {
-    count: sql<{ total: string }>`select count(*) as total
-      from ${matched(userId, filter, false)} as m`,
-    // The page's ids first (a top-N sort of ids and times), then the joins for those rows only.
+    count: sql<{ total: string }>`select coalesce(sum(count::bigint), 0) as total
+      from (${countedTotals(userId, filter)}) as counted`,
+    /** The count's prepared name: a filter with amount bounds has a text of its own. */
+    countName: countedName("purse_history_count", filter),
     page: sql<HistoryRow>`
       select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to,
         c.code as currency_code, c.precession,
@@ -37,7 +44,7 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
         (case when wf.user_id = ${userId} then -t.amount_from_minor else 0 end
           + case when wt.user_id = ${userId} then t.amount_to_minor else 0 end) as delta_minor,
         t.description, t.additional, v.number as voucher_number, t.created_at, t.updated_at
-      from (select m.id from ${matched(userId, filter, true)} as m
+      from (select m.id from ${matched(userId, filter, { limit: offset + filter.perPage, afterId: null })} as m
             order by m.created_at desc, m.id desc limit ${filter.perPage} offset ${offset}) as p
       join transactions t on t.id = p.id
       join currencies c on c.id = t.currency_id
@@ -56,7 +63,7 @@ export function readHistory(
 ): Promise<{ total: number; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
   return readSnapshot(em, async (tx) => {
-    const counted = await firstRow(tx, queries.count, "purse_history_count");
+    const counted = await firstRow(tx, queries.count, queries.countName);
     return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
   });
 }

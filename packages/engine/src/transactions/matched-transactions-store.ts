@@ -2,10 +2,9 @@ import { sql } from "../persistence/sql.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 /**
- * The filter's conditions on one `transactions` row alone (no join), so that each side of
- * `matched` stays a plain index range scan per wallet: the history's and the search's filter
- * (transaction-filter.ts), whose wallet numbers are unique and whose transactions each have
- * their currency.
+ * The filter's conditions on one `transactions` row alone (no join) besides its wallet, which
+ * `scannedWallets` decides: the period, type, status and amount bounds of the history's and the
+ * search's filter (transaction-filter.ts).
  *
  * One SQL text for every filter, an absent bound or criterion being a null parameter, so the
  * statements built on it can be prepared under one name each and planned once per connection:
@@ -14,39 +13,75 @@ import type { TransactionFilter } from "./transaction-filter.ts";
  * expressions of parameters only, known when the scan starts.
  */
 function rowConditions(filter: TransactionFilter) {
-  const { from, until, walletNumber, type, status, minAmount, maxAmount } = filter;
-  const amount = sql`amount_minor::numeric / power(10::numeric, (select c.precession from currencies c where c.id = currency_id))`;
-  const walletOf = sql`(select w.id from wallets w where w.number = ${walletNumber}::text)`;
+  const { from, until, type, status, minAmount, maxAmount } = filter;
+  const amount = sql`t.amount_minor::numeric / power(10::numeric, (select c.precession from currencies c where c.id = t.currency_id))`;
   // An inclusive end is the next microsecond, exclusive: PostgreSQL keeps time to the microsecond.
   const untilStep = filter.untilInclusive ? "1 microsecond" : "0";
-  return sql`created_at >= coalesce(${from}::timestamptz, '-infinity')
-    and created_at < coalesce(${until}::timestamptz + ${untilStep}::interval, 'infinity')
-    and (${walletNumber}::text is null or wallet_from_id = ${walletOf} or wallet_to_id = ${walletOf})
-    and (${type}::smallint is null or type = ${type}::smallint)
-    and (${status}::smallint is null or status = ${status}::smallint)
+  const fromStep = filter.fromExclusive ? "1 microsecond" : "0";
+  return sql`t.created_at >= coalesce(${from}::timestamptz + ${fromStep}::interval, '-infinity')
+    and t.created_at < coalesce(${until}::timestamptz + ${untilStep}::interval, 'infinity')
+    and (${type}::smallint is null or t.type = ${type}::smallint)
+    and (${status}::smallint is null or t.status = ${status}::smallint)
     -- Exact: numeric division, no float anywhere.
     and (${minAmount}::numeric is null or ${amount} >= ${minAmount}::numeric)
     and (${maxAmount}::numeric is null or ${amount} <= ${maxAmount}::numeric)`;
 }
 
 /**
- * The filter's transactions that moved money from or to one of `userId`'s wallets: one index
- * range scan per wallet and side (`transactions_wallet_from_idx`, `transactions_wallet_to_idx`,
- * both on `(wallet_…_id, created_at desc)`), deduplicated by `union` (a transaction between two of
- * the user's own wallets would be found on both sides; transfers refuse that pair, but the
- * history must not count on it). Only ids (and times, for the page) are carried: the
- * count needs nothing else and the page joins the rest for its own rows only. As a `union` of two
- * nested loops over the user's wallets, PostgreSQL plans it without parallel workers; as
- * `t.id in (... union all ...)` it chose a Gather at 1M rows whose worker start-up was most of the
- * request (docs/benchmark.md, "History as the ledger grows"). The history's page and count and the
- * search's page and totals (transaction-search-store.ts) all start from these ids.
+ * The wallets whose index ranges are read: every wallet of `userId` (`own`), or with a wallet
+ * filter that one wallet alone, whoever owns it (then `own` says whether the caller does; if not,
+ * only its transactions with one of the caller's wallets count). Two branches, each on its index
+ * (`wallets_user_id_idx`, the number's unique index), one of them empty by a one-time filter.
  */
-export function matched(userId: number, filter: TransactionFilter, withTime: boolean) {
+export function scannedWallets(userId: number, walletNumber: string | null) {
+  return sql`(select w.id, true as own from wallets w
+      where ${walletNumber}::text is null and w.user_id = ${userId}
+    union all
+    select w.id, w.user_id = ${userId} as own from wallets w where w.number = ${walletNumber}::text)`;
+}
+
+/** Where a page continues: below the transaction `afterId` in (created_at, id) order, if given. */
+export interface PageBound {
+  /** How many of the newest matches each wallet and side contributes at most (offset + page size). */
+  readonly limit: number;
+  readonly afterId: number | null;
+}
+
+/**
+ * The filter's transactions that moved money from or to one of `userId`'s wallets, as
+ * `(id, created_at)`: per scanned wallet and side, one range scan of `transactions_wallet_from_time_idx`
+ * or `transactions_wallet_to_time_idx` (both on `(wallet_…_id, created_at desc, id desc)`, migration
+ * 0009), deduplicated by
+ * `union` (a transaction between two of the user's own wallets is found on both sides).
+ *
+ * With `page`, each scan stops after the newest `page.limit` matches (`order by … limit` inside
+ * the lateral join, which the index yields as it is: no sort, whatever plan), so the first pages read
+ * O(wallets × limit) index entries whatever the history's size; the union of those is the
+ * candidates for the page, in which its rows are certainly found. Without, every match is read
+ * (for counts that the daily counts cannot answer: history-count-store.ts).
+ *
+ * As a `union` of nested loops over the user's few wallets, PostgreSQL plans it without parallel
+ * workers (a Gather at 1M rows cost more in worker start-up than the read: docs/benchmark.md).
+ */
+export function matched(userId: number, filter: TransactionFilter, page?: PageBound) {
   const where = rowConditions(filter);
-  const columns = withTime ? sql`id, created_at` : sql`id`;
-  const owned = sql`(select w.id from wallets w where w.user_id = ${userId})`;
-  return sql`(
-    select ${columns} from transactions where wallet_from_id in ${owned} and ${where}
-    union
-    select ${columns} from transactions where wallet_to_id in ${owned} and ${where})`;
+  const owned = sql`(select o.id from wallets o where o.user_id = ${userId})`;
+  const scanned = scannedWallets(userId, filter.walletNumber);
+  const side = (column: "wallet_from_id" | "wallet_to_id", other: "wallet_from_id" | "wallet_to_id") => {
+    const mine = sql`t.${sql.raw(column)} = s.id and (s.own or t.${sql.raw(other)} in ${owned}) and ${where}`;
+    if (!page)
+      return sql`select x.id, x.created_at from ${scanned} as s
+      cross join lateral (select t.id, t.created_at from transactions t where ${mine}) as x`;
+    // A cursor's own row gives its (created_at, id). An unknown id gives a null bound: an empty
+    // index range, so nothing follows it and nothing is read.
+    const afterId = page.afterId;
+    const cursorTime = sql`(select a.created_at from transactions a where a.id = ${afterId}::bigint)`;
+    return sql`select x.id, x.created_at from ${scanned} as s
+      cross join lateral (select t.id, t.created_at from transactions t
+        where ${mine}
+          and t.created_at <= case when ${afterId}::bigint is null then 'infinity' else ${cursorTime} end
+          and (${afterId}::bigint is null or (t.created_at, t.id) < (${cursorTime}, ${afterId}::bigint))
+        order by t.created_at desc, t.id desc limit ${page.limit}) as x`;
+  };
+  return sql`(${side("wallet_from_id", "wallet_to_id")} union ${side("wallet_to_id", "wallet_from_id")})`;
 }

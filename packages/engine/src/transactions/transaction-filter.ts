@@ -10,6 +10,8 @@ import { parseDecimal } from "../money/index.ts";
 export interface TransactionFilter {
   /** Inclusive start; null: open-ended. */
   readonly from: Date | null;
+  /** The start itself excluded (the instant after it, to the microsecond); absent: included. */
+  readonly fromExclusive?: boolean;
   /** End; null: open-ended. */
   readonly until: Date | null;
   /** History's end is the day after `endDate` (exclusive); the search's is the instant given. */

@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { rows, sql } from "../persistence/sql.ts";
+import { countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
@@ -25,29 +26,32 @@ export interface SearchNodeRow {
   created_at: Date | string;
 }
 
-/** Up to `limit` of `userId`'s transactions the filter finds, newest first, below `afterId` if given. */
+/**
+ * Up to `limit` of `userId`'s transactions the filter finds, newest first (created_at, then id, as
+ * the history orders them), after the transaction `afterId` if given: a keyset page, which reads
+ * at most `limit` index entries per wallet and side wherever it starts.
+ */
 export function findSearchPage(
   em: SqlEntityManager,
   userId: number,
   filter: TransactionFilter,
   page: { limit: number; afterId?: number | null },
 ): Promise<SearchNodeRow[]> {
-  // The page's ids first (a top-N sort of ids), then the rest of its rows only, as the history does.
-  const afterId = page.afterId ?? null;
+  // The page's ids first (a top-N of the candidates), then the rest of its rows only, as the history does.
+  const bound = { limit: page.limit, afterId: page.afterId ?? null };
   return rows(
     em,
     sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
         t.amount_from_minor, t.amount_to_minor, t.currency_id, c.code as currency_code, c.precession,
         t.wallet_from_id, t.wallet_to_id, wf.number as wallet_from_number, wt.number as wallet_to_number,
         t.description, t.created_at
-      from (select m.id from ${matched(userId, filter, false)} as m
-            where ${afterId}::bigint is null or m.id < ${afterId}::bigint
-            order by m.id desc limit ${page.limit}) as p
+      from (select m.id from ${matched(userId, filter, bound)} as m
+            order by m.created_at desc, m.id desc limit ${page.limit}) as p
       join transactions t on t.id = p.id
       join currencies c on c.id = t.currency_id
       left join wallets wf on wf.id = t.wallet_from_id
       left join wallets wt on wt.id = t.wallet_to_id
-      order by t.id desc`,
+      order by t.created_at desc, t.id desc`,
     "purse_search_page",
   );
 }
@@ -62,6 +66,7 @@ export interface SearchTotalRow {
   commission: string;
 }
 
+/** The totals from the daily counts where they answer (history-count-store.ts), per currency. */
 export function findSearchTotals(
   em: SqlEntityManager,
   userId: number,
@@ -70,12 +75,11 @@ export function findSearchTotals(
   return rows(
     em,
     sql<SearchTotalRow>`
-      select c.id as currency_id, c.code, c.precession, count(*) as count,
-        coalesce(sum(t.amount_minor), 0)::text as amount, coalesce(sum(t.commission_minor), 0)::text as commission
-      from ${matched(userId, filter, false)} as m
-      join transactions t on t.id = m.id
-      join currencies c on c.id = t.currency_id
-      group by c.id, c.code, c.precession order by c.code`,
-    "purse_search_totals",
+      select c.id as currency_id, c.code, c.precession, counted.count, counted.amount, counted.commission
+      from (${countedTotals(userId, filter)}) as counted
+      join currencies c on c.id = counted.currency_id
+      where counted.count::bigint > 0
+      order by c.code`,
+    countedName("purse_search_totals", filter),
   );
 }

@@ -2,6 +2,7 @@ import { AccessTokenEntity } from "./access-token.ts";
 import { CheckoutEntity } from "./checkout.ts";
 import { ClientEntity } from "./client.ts";
 import { CurrencyEntity } from "./currency.ts";
+import { HistoryCountEntity } from "./history-count.ts";
 import { IdempotencyKeyEntity } from "./idempotency-key.ts";
 import { PostingEntity } from "./posting.ts";
 import { RateEntity } from "./rate.ts";
@@ -18,6 +19,7 @@ export {
   CheckoutEntity,
   ClientEntity,
   CurrencyEntity,
+  HistoryCountEntity,
   IdempotencyKeyEntity,
   PostingEntity,
   RateEntity,
@@ -42,6 +44,7 @@ export const allEntities = [
   TransactionEntity,
   PostingEntity,
   IdempotencyKeyEntity,
+  HistoryCountEntity,
   VoucherEntity,
   CheckoutEntity,
   WebhookDeliveryEntity,

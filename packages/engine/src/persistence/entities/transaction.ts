@@ -30,14 +30,46 @@ export const TransactionEntity = defineEntity({
   ],
   indexes: [
     {
-      name: "transactions_wallet_from_idx",
-      properties: ["walletFrom", "createdAt"],
-      columns: [{ name: "wallet_from_id" }, { name: "created_at", sort: "desc" }],
+      name: "transactions_wallet_from_time_idx",
+      properties: ["walletFrom", "createdAt", "id"],
+      columns: [
+        { name: "wallet_from_id" },
+        { name: "created_at", sort: "desc" },
+        { name: "id", sort: "desc" },
+      ],
     },
     {
-      name: "transactions_wallet_to_idx",
-      properties: ["walletTo", "createdAt"],
-      columns: [{ name: "wallet_to_id" }, { name: "created_at", sort: "desc" }],
+      name: "transactions_wallet_to_time_idx",
+      properties: ["walletTo", "createdAt", "id"],
+      columns: [{ name: "wallet_to_id" }, { name: "created_at", sort: "desc" }, { name: "id", sort: "desc" }],
+    },
+  ],
+  // Keep `history_counts` (migration 0009, entities/history-count.ts); MikroORM matches them by name.
+  triggers: [
+    {
+      name: "history_counts_insert",
+      timing: "after",
+      events: ["insert"],
+      forEach: "statement",
+      expression: `create trigger history_counts_insert after insert on transactions
+      referencing new table as new_rows for each statement execute function history_counts_apply()`,
+    },
+    {
+      name: "history_counts_delete",
+      timing: "after",
+      events: ["delete"],
+      forEach: "statement",
+      expression: `create trigger history_counts_delete after delete on transactions
+      referencing old table as old_rows for each statement execute function history_counts_apply()`,
+    },
+    {
+      name: "history_counts_update",
+      timing: "after",
+      events: ["update"],
+      forEach: "statement",
+      expression: `create trigger history_counts_update after update on transactions
+      referencing old table as old_rows new table as new_rows
+      for each statement execute function history_counts_apply()`,
     },
   ],
   checks: [

@@ -1,0 +1,142 @@
+import { sql } from "../persistence/sql.ts";
+import { matched, scannedWallets } from "./matched-transactions-store.ts";
+import type { TransactionFilter } from "./transaction-filter.ts";
+
+const dayMs = 86_400_000;
+
+/** The start of the UTC day `date` falls in. */
+function utcDay(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / dayMs) * dayMs);
+}
+
+/** Rows of part of a day, counted one by one, added to the days' counts or taken from them. */
+interface EdgePart {
+  readonly filter: TransactionFilter;
+  readonly sign: 1 | -1;
+}
+
+/**
+ * The filter's period as whole UTC days `[fromDay, untilDay)`, which the daily counts answer, and
+ * what to add or take away at either end, counted row by row: at each end the shorter of the part
+ * of the day inside the period (added) and the part outside (taken from the whole day), so an end
+ * costs at most half a day's rows per wallet. REST's history asks whole days: no ends at all; a
+ * search until a date's last millisecond takes away the rows of that last millisecond.
+ */
+export function splitPeriod(filter: TransactionFilter): {
+  fromDay: Date | null;
+  untilDay: Date | null;
+  edges: EdgePart[];
+} {
+  const { from, until } = filter;
+  // Rows before `from` on its day, and after `until` on its day.
+  const before = (day: Date, end: Date): EdgePart => ({
+    filter: { ...filter, from: day, fromExclusive: false, until: end, untilInclusive: false },
+    sign: -1,
+  });
+  const after = (start: Date, dayEnd: Date): EdgePart => ({
+    filter: {
+      ...filter,
+      from: start,
+      fromExclusive: filter.untilInclusive,
+      until: dayEnd,
+      untilInclusive: false,
+    },
+    sign: -1,
+  });
+  const fromFloor = from === null ? null : utcDay(from);
+  const untilFloor = until === null ? null : utcDay(until);
+  if (from !== null && until !== null && fromFloor !== null && untilFloor !== null) {
+    if (until < from) return { fromDay: fromFloor, untilDay: fromFloor, edges: [] };
+    if (fromFloor.getTime() === untilFloor.getTime()) {
+      const next = new Date(fromFloor.getTime() + dayMs);
+      // Within one day: the period's rows, or the whole day's count less the rest of the day.
+      if (until.getTime() - from.getTime() <= dayMs / 2) {
+        return { fromDay: fromFloor, untilDay: fromFloor, edges: [{ filter, sign: 1 }] };
+      }
+      const edges = [after(until, next)];
+      if (from.getTime() !== fromFloor.getTime()) edges.unshift(before(fromFloor, from));
+      return { fromDay: fromFloor, untilDay: next, edges };
+    }
+  }
+  const edges: EdgePart[] = [];
+  let fromDay = fromFloor;
+  if (from !== null && fromFloor !== null && from.getTime() !== fromFloor.getTime()) {
+    const next = new Date(fromFloor.getTime() + dayMs);
+    if (from.getTime() - fromFloor.getTime() <= dayMs / 2) edges.push(before(fromFloor, from));
+    else {
+      edges.push({ filter: { ...filter, until: next, untilInclusive: false }, sign: 1 });
+      fromDay = next;
+    }
+  }
+  let untilDay = untilFloor;
+  if (until !== null && untilFloor !== null) {
+    const next = new Date(untilFloor.getTime() + dayMs);
+    if (next.getTime() - until.getTime() <= dayMs / 2) {
+      edges.push(after(until, next));
+      untilDay = next;
+    } else if (until.getTime() !== untilFloor.getTime() || filter.untilInclusive) {
+      edges.push({ filter: { ...filter, from: untilFloor, fromExclusive: false }, sign: 1 });
+    }
+  }
+  return { fromDay, untilDay, edges };
+}
+
+/** Per currency: how many transactions the filter finds, and their amounts and fees (minor units). */
+export interface CountedRow {
+  currency_id: number;
+  count: string;
+  amount: string;
+  commission: string;
+}
+
+/**
+ * The count, amounts and fees per currency of what `matched(userId, filter)` finds, without
+ * reading what it finds: the whole days from `history_counts` (migration 0009; a few rows per
+ * wallet and day), the partial days at the ends from the transactions (at most a day's rows per
+ * wallet). O(days) whatever the history's size.
+ *
+ * Two cases count every match instead, as before the counts existed: amount bounds (the counts
+ * are not kept per amount; keeping them exact per amount needs more than a count per day, see
+ * docs/benchmark.md), and a wallet filter naming someone else's wallet (only its transactions with
+ * the caller's wallets count, which no wallet's counts say). The first is known here; the second
+ * is decided by the statement itself (`counted`), so that one text serves every other filter.
+ */
+export function countedTotals(userId: number, filter: TransactionFilter) {
+  const everyMatch = (part: TransactionFilter, sign: 1 | -1 = 1) =>
+    sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * t.amount_minor as amount_minor,
+        ${sign}::integer * t.commission_minor as commission_minor
+      from ${matched(userId, part)} as m join transactions t on t.id = m.id`;
+  const perCurrency = (parts: ReturnType<typeof sql>) => sql<CountedRow>`
+    select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
+      sum(commission_minor)::text as commission
+    from (${parts}) as part group by currency_id`;
+  if (filter.minAmount !== null || filter.maxAmount !== null) return perCurrency(everyMatch(filter));
+
+  const { fromDay, untilDay, edges } = splitPeriod(filter);
+  const { walletNumber, type, status } = filter;
+  const scanned = scannedWallets(userId, walletNumber);
+  const counted = sql`coalesce((select bool_and(s.own) from ${scanned} as s), true)`;
+  const day = (date: Date | null) => (date === null ? null : date.toISOString().slice(0, 10));
+  // A text per number of ends (0 to 2, the sign is a parameter): each prepared once per connection.
+  const ends = edges.map(
+    (edge) => sql`union all select * from (${everyMatch(edge.filter, edge.sign)}) as edge where ${counted}`,
+  );
+  return perCurrency(sql`
+    select h.currency_id, h.n, h.amount_minor, h.commission_minor
+    from ${scanned} as s join history_counts h on h.wallet_id = s.id
+    where s.own
+      and h.day >= coalesce(${day(fromDay)}::date, '-infinity') and h.day < coalesce(${day(untilDay)}::date, 'infinity')
+      and (${type}::smallint is null or h.type = ${type}::smallint)
+      and (${status}::smallint is null or h.status = ${status}::smallint)
+      -- One user's own transfer between two of its wallets counts once, unless one wallet is asked.
+      and (${walletNumber}::text is not null or not h.internal)
+    ${sql.join(ends, sql` `)}
+    union all select * from (${everyMatch(filter)}) as other where not ${counted}`);
+}
+
+/** The prepared statement's name for `countedTotals(filter)` under `name`: one per text. */
+export function countedName(name: string, filter: TransactionFilter): string {
+  if (filter.minAmount !== null || filter.maxAmount !== null) return `${name}_amounts`;
+  const ends = splitPeriod(filter).edges.length;
+  return ends === 0 ? name : `${name}_${ends}`;
+}
