@@ -10,6 +10,7 @@ import "./schema/profile.ts";
 import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";
+import "./schema/session.ts";
 
 let built: GraphQLSchema | undefined;
 
