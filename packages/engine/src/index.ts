@@ -158,6 +158,12 @@ export {
   vouchersPerPage,
 } from "./voucher-purchase/list-vouchers.ts";
 export type { PurchasedVoucherView } from "./voucher-purchase/purchased-vouchers.ts";
+export {
+  type BalanceHistoryQuery,
+  type BalancePoint,
+  balanceHistory,
+  maxBalanceHistoryDays,
+} from "./wallet/balance-history.ts";
 export { checkWalletsExist, searchWallet, type WalletPairView } from "./wallet/find-wallets.ts";
 export { listWallets } from "./wallet/list-wallets.ts";
 export { loadWalletSummaries, type WalletSummary } from "./wallet/load-wallet-summaries.ts";

@@ -11,6 +11,7 @@ import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";
 import "./schema/session.ts";
+import "./schema/balance-history.ts";
 
 let built: GraphQLSchema | undefined;
 

@@ -78,6 +78,16 @@ describe("dashboard sessions on /graphql", () => {
     expect(me.body.data?.["me"]).toEqual({ id: 1 });
   });
 
+  it("serves the session's own balance history, and no one else's", async () => {
+    const { cookie } = await signIn();
+    const own = await post('{ balanceHistory(wallet: "U100000010") { day balance } }', {}, asSession(cookie));
+    const points = own.body.data?.["balanceHistory"] as { day: string; balance: string }[];
+    expect(points).toHaveLength(30);
+    expect(points.at(-1)?.balance).toBe("500.00");
+    const other = await post('{ balanceHistory(wallet: "U100000020") { day } }', {}, asSession(cookie));
+    expect(code(other)).toBe("NOT_FOUND");
+  });
+
   it("marks the cookie Secure in production", async () => {
     const production = createGraphQLHandler(engine.deps, {
       production: true,
