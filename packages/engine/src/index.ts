@@ -129,6 +129,7 @@ export {
   webhookSignature,
 } from "./signature/index.ts";
 export * from "./statement/wallet-statement.ts";
+export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
 export { showTransaction, type TransactionDetailView } from "./transactions/show-transaction.ts";
