@@ -1,3 +1,4 @@
+import { type Actor, transferFunds } from "@purse/engine";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphQLHandler, type PurseYoga } from "../yoga.ts";
@@ -86,6 +87,55 @@ describe("dashboard sessions on /graphql", () => {
     expect(points.at(-1)?.balance).toBe("500.00");
     const other = await post('{ balanceHistory(wallet: "U100000020") { day } }', {}, asSession(cookie));
     expect(code(other)).toBe("NOT_FOUND");
+  });
+
+  it("streams the session's own live updates over SSE, and ends the stream once signed out", async () => {
+    const { cookie } = await signIn("bolt", "bolt-pass");
+    const subscribe = (headers: Record<string, string>) =>
+      yoga.fetch("http://purse.test/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
+        body: JSON.stringify({ query: "subscription { transactionUpdated { transactionId } }" }),
+      });
+    expect((await subscribe({ cookie })).status).toBe(403);
+    const response = await subscribe(asSession(cookie));
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    const decoder = new TextDecoder();
+    const nextData = async (): Promise<string | null> => {
+      for (;;) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) return null;
+        const text = decoder.decode(chunk.value);
+        if (text.includes("data:")) return text;
+      }
+    };
+    const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
+    const cafe: Actor = { userId: 3, role: "merchant", clientId: 3, scope: "api" };
+    const first = nextData();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the subscription is listening
+    // Not bolt's: never delivered. Then one to bolt's wallet.
+    await transferFunds(engine.deps, cafe, {
+      walletFrom: "U100000030",
+      walletTo: "U100000010",
+      amount: "1.00",
+    });
+    const mine = await transferFunds(engine.deps, acme, {
+      walletFrom: "U100000010",
+      walletTo: "U100000020",
+      amount: "1.00",
+    });
+    expect(await first).toContain(`"transactionId":${mine.id}`);
+    await post("mutation { signOut }", {}, asSession(cookie));
+    await transferFunds(engine.deps, acme, {
+      walletFrom: "U100000010",
+      walletTo: "U100000020",
+      amount: "1.00",
+    });
+    // The stream completes without delivering the event made after the sign-out.
+    const last = await nextData();
+    expect(last ?? "event: complete").toMatch(/^event: complete/);
+    expect(await nextData()).toBeNull();
   });
 
   it("marks the cookie Secure in production", async () => {
