@@ -4,12 +4,27 @@ export * from "./admin/index.ts";
 export type { Actor, Role } from "./auth/actor.ts";
 export { authenticate, requireAccess } from "./auth/authenticate.ts";
 export {
+  csrfHeaderName,
+  type DashboardSession,
+  type SignInInput,
+  sessionCookieName,
+  signIn,
+  signOut,
+} from "./auth/dashboard-session.ts";
+export {
   apiScope,
   type IssuedToken,
   issueToken,
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";
+export {
+  type CredentialHeaders,
+  type CsrfRefusal,
+  csrfRefusalMessages,
+  type RequestCredential,
+  requestCredential,
+} from "./auth/request-credential.ts";
 export { revokeClientTokens, rotateClientSecret, rotateFormToken } from "./auth/rotate-client-credentials.ts";
 export {
   announceRevocation,
@@ -117,6 +132,7 @@ export {
   webhookSignature,
 } from "./signature/index.ts";
 export * from "./statement/wallet-statement.ts";
+export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
 export { showTransaction, type TransactionDetailView } from "./transactions/show-transaction.ts";
@@ -146,6 +162,12 @@ export {
   vouchersPerPage,
 } from "./voucher-purchase/list-vouchers.ts";
 export type { PurchasedVoucherView } from "./voucher-purchase/purchased-vouchers.ts";
+export {
+  type BalanceHistoryQuery,
+  type BalancePoint,
+  balanceHistory,
+  maxBalanceHistoryDays,
+} from "./wallet/balance-history.ts";
 export { checkWalletsExist, searchWallet, type WalletPairView } from "./wallet/find-wallets.ts";
 export { listWallets } from "./wallet/list-wallets.ts";
 export { loadWalletSummaries, type WalletSummary } from "./wallet/load-wallet-summaries.ts";

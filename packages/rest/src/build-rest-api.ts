@@ -16,6 +16,7 @@ import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
+import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
 import { registerListCurrencies } from "./routes/list-currencies.ts";
 import { registerListHistory } from "./routes/list-history.ts";
@@ -42,6 +43,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerBuyVoucher,
   registerListVouchers,
   registerListHistory,
+  registerExportTransactions,
   registerShowTransaction,
   registerListWallets,
   registerCheckWalletsExist,

@@ -125,7 +125,7 @@ export async function searchTransactions(
 }
 
 /** The search's input as the history's filter: its bounds are instants, `until` included. */
-function readSearch(search: TransactionSearch): TransactionFilter {
+export function readSearch(search: TransactionSearch): TransactionFilter {
   return {
     from: searchInstant(search.from, "from", false),
     until: searchInstant(search.until, "until", true),

@@ -1,5 +1,13 @@
-import { type Actor, authenticate, type EngineDependencies, requireAccess } from "@purse/engine";
+import {
+  type Actor,
+  authenticate,
+  csrfRefusalMessages,
+  type EngineDependencies,
+  requestCredential,
+  requireAccess,
+} from "@purse/engine";
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import { errorBody } from "./error-body.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -25,4 +33,31 @@ export function bearerAuth(deps: EngineDependencies): onRequestAsyncHookHandler 
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw new Error("bearerAuth must run before this handler");
   return request.actor;
+}
+
+/**
+ * A bearer token, or else the dashboard's session cookie (a plain download link from the dashboard
+ * carries no header of its own). The cookie is refused from another origin or site
+ * (`Sec-Fetch-Site`): 403 before anything runs. Used only by read-only GET routes (the CSV export).
+ */
+export function bearerOrSessionAuth(deps: EngineDependencies): onRequestAsyncHookHandler {
+  return async (request, reply) => {
+    const { credential, refusal } = requestCredential(
+      {
+        authorization: request.headers.authorization ?? null,
+        cookie: request.headers.cookie ?? null,
+        csrf: null,
+        fetchSite: headerText(request.headers["sec-fetch-site"]),
+      },
+      { requireCsrfHeader: false },
+    );
+    if (refusal !== null) return reply.code(403).send(errorBody(csrfRefusalMessages[refusal]));
+    const actor = await authenticate(deps, credential.kind === "none" ? null : credential.token);
+    requireAccess(actor);
+    request.actor = actor;
+  };
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
 }

@@ -236,6 +236,8 @@ describe("the OpenAPI document and the reference page", () => {
     "/api/vouchers": ["get"],
     "/api/vouchers/buy": ["post"],
     "/api/vouchers/confirm": ["post"],
+    // Beyond the specification: the dashboard's CSV export (contract: "Merchant dashboard").
+    "/api/transactions/export": ["get"],
   };
 
   it("is valid OpenAPI 3.1 and describes every path of the specification and the client extras, only those", async () => {

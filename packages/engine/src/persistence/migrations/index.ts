@@ -7,6 +7,7 @@ import { Migration0006CredentialOverlapAndPruning } from "./0006-credential-over
 import { Migration0007VoucherActivationIndex } from "./0007-voucher-activation-index.ts";
 import { Migration0008IdempotencyKeys } from "./0008-idempotency-keys.ts";
 import { Migration0009HistoryCounts } from "./0009-history-counts.ts";
+import { Migration0010Dashboard } from "./0010-dashboard.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -22,4 +23,5 @@ export const migrationsList = [
   { name: "0007-voucher-activation-index", class: Migration0007VoucherActivationIndex },
   { name: "0008-idempotency-keys", class: Migration0008IdempotencyKeys },
   { name: "0009-history-counts", class: Migration0009HistoryCounts },
+  { name: "0010-dashboard", class: Migration0010Dashboard },
 ];

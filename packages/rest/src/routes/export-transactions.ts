@@ -1,0 +1,52 @@
+import { Readable } from "node:stream";
+import { exportTransactions } from "@purse/engine";
+import { actorOf, bearerOrSessionAuth } from "../http/bearer.ts";
+import type { RegisterRoute } from "../http/route-context.ts";
+import { bearerSecurity } from "../schemas/common.ts";
+import { exportTransactionsQuery } from "./export-transactions.schemas.ts";
+
+/**
+ * GET /api/transactions/export: the whole filtered history as CSV (merchants only), streamed page
+ * by page; a client that goes away stops the export at the next page.
+ */
+export const registerExportTransactions: RegisterRoute = (app, deps) => {
+  app.get(
+    "/api/transactions/export",
+    {
+      onRequest: bearerOrSessionAuth(deps),
+      schema: {
+        operationId: "exportTransactions",
+        tags: ["Transactions"],
+        summary:
+          "The caller's transactions as CSV, newest first (merchants only; bearer or dashboard session)",
+        security: bearerSecurity,
+        querystring: exportTransactionsQuery,
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const abort = new AbortController();
+      // The socket closing before the end (a cancelled download) stops the reading.
+      reply.raw.on("close", () => abort.abort());
+      const csv = exportTransactions(
+        deps,
+        actorOf(request),
+        {
+          from: query.from ?? null,
+          until: query.until ?? null,
+          walletNumber: query.wallet ?? null,
+          type: query.type ?? null,
+          status: query.status ?? null,
+          minAmount: query.minAmount ?? null,
+          maxAmount: query.maxAmount ?? null,
+        },
+        { signal: abort.signal },
+      );
+      return reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="transactions.csv"')
+        .header("cache-control", "no-store")
+        .send(Readable.from(csv, { objectMode: false }));
+    },
+  );
+};
