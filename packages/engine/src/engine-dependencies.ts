@@ -30,6 +30,8 @@ export interface EngineOptions {
   readonly payUrl: string;
   /** Lifetime of an access token in seconds (the spec's example: 30 days). */
   readonly tokenLifetimeSeconds: number;
+  /** Lifetime of a dashboard session (`signIn`): a working day, then the merchant signs in again. */
+  readonly sessionLifetimeSeconds: number;
   /** Lifetime of a checkout link (contract: 30 minutes). */
   readonly checkoutLifetimeMs: number;
   /** How long a route lock is held at most; it covers one request. */
@@ -40,6 +42,7 @@ export interface EngineOptions {
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {
   tokenLifetimeSeconds: 2_592_000,
+  sessionLifetimeSeconds: 8 * 3600,
   checkoutLifetimeMs: 30 * 60 * 1000,
   routeLockTtlMs: 10_000,
   requireHttpsUrls: false,

@@ -4,12 +4,27 @@ export * from "./admin/index.ts";
 export type { Actor, Role } from "./auth/actor.ts";
 export { authenticate, requireAccess } from "./auth/authenticate.ts";
 export {
+  csrfHeaderName,
+  type DashboardSession,
+  type SignInInput,
+  sessionCookieName,
+  signIn,
+  signOut,
+} from "./auth/dashboard-session.ts";
+export {
   apiScope,
   type IssuedToken,
   issueToken,
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";
+export {
+  type CredentialHeaders,
+  type CsrfRefusal,
+  csrfRefusalMessages,
+  type RequestCredential,
+  requestCredential,
+} from "./auth/request-credential.ts";
 export { revokeClientTokens, rotateClientSecret, rotateFormToken } from "./auth/rotate-client-credentials.ts";
 export {
   announceRevocation,
@@ -143,6 +158,12 @@ export {
   vouchersPerPage,
 } from "./voucher-purchase/list-vouchers.ts";
 export type { PurchasedVoucherView } from "./voucher-purchase/purchased-vouchers.ts";
+export {
+  type BalanceHistoryQuery,
+  type BalancePoint,
+  balanceHistory,
+  maxBalanceHistoryDays,
+} from "./wallet/balance-history.ts";
 export { checkWalletsExist, searchWallet, type WalletPairView } from "./wallet/find-wallets.ts";
 export { listWallets } from "./wallet/list-wallets.ts";
 export { loadWalletSummaries, type WalletSummary } from "./wallet/load-wallet-summaries.ts";

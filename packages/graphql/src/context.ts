@@ -1,6 +1,12 @@
 import { type Actor, authenticate, type EngineDependencies, PurseError } from "@purse/engine";
 import { GraphQLError } from "graphql";
 
+/** Sets and clears the dashboard's session cookie on this request's answer. */
+export interface SessionCookie {
+  set(token: string, expires: Date): Promise<void>;
+  clear(): Promise<void>;
+}
+
 /**
  * Per request: the engine and the caller (resolved lazily, once). Batching loaders are per request
  * too, kept by the dataloader plugin on the types that load (Currency, WalletRef).
@@ -11,26 +17,44 @@ export interface GraphQLContext {
   readonly clientAddress: string | null;
   /** The request's `Idempotency-Key` header: money-moving mutations whose input names no key use it. */
   readonly idempotencyKey: string | null;
-  /** The bearer token as sent (a subscription verifies it again before each event). */
+  /**
+   * The bearer token as sent, or the session cookie's value when no Authorization header came
+   * (a subscription verifies it again before each event).
+   */
   readonly token: string | null;
+  /** The caller authenticated by the dashboard's session cookie (checked for CSRF already). */
+  readonly session: boolean;
+  readonly sessionCookie: SessionCookie;
   actor(): Promise<Actor>;
 }
 
-export function createContext(
-  deps: EngineDependencies,
-  authorization: string | null,
-  clientAddress: string | null = null,
-  idempotencyKey: string | null = null,
-): GraphQLContext {
+export interface ContextRequest {
+  readonly token: string | null;
+  readonly session?: boolean;
+  readonly clientAddress?: string | null;
+  readonly idempotencyKey?: string | null;
+  readonly sessionCookie?: SessionCookie;
+}
+
+const noCookies: SessionCookie = { set: async () => undefined, clear: async () => undefined };
+
+export function createContext(deps: EngineDependencies, request: ContextRequest): GraphQLContext {
   let actor: Promise<Actor> | undefined;
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? null;
   const resolveActor = () => {
-    actor ??= authenticate(deps, token).catch((error: unknown) => {
+    actor ??= authenticate(deps, request.token).catch((error: unknown) => {
       throw PurseError.is(error) ? unauthenticated() : error;
     });
     return actor;
   };
-  return { deps, clientAddress, idempotencyKey, token, actor: resolveActor };
+  return {
+    deps,
+    clientAddress: request.clientAddress ?? null,
+    idempotencyKey: request.idempotencyKey ?? null,
+    token: request.token,
+    session: request.session ?? false,
+    sessionCookie: request.sessionCookie ?? noCookies,
+    actor: resolveActor,
+  };
 }
 
 function unauthenticated(): GraphQLError {

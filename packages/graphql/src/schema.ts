@@ -10,6 +10,8 @@ import "./schema/profile.ts";
 import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";
+import "./schema/session.ts";
+import "./schema/balance-history.ts";
 
 let built: GraphQLSchema | undefined;
 

@@ -1,12 +1,14 @@
-import { asPurseError, type EngineDependencies, PurseError } from "@purse/engine";
+import { asPurseError, type EngineDependencies, PurseError, sessionCookieName } from "@purse/engine";
+import { useCookies } from "@whatwg-node/server-plugin-cookies";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { createContext, type GraphQLContext } from "./context.ts";
+import { createContext, type GraphQLContext, type SessionCookie } from "./context.ts";
 import { boundRequests } from "./limits/bound-requests.ts";
 import { boundedDocumentCache, noErrorCache } from "./limits/document-cache.ts";
 import { limitOperations } from "./limits/limit-operations.ts";
 import { graphqlPath } from "./limits/query-bounds.ts";
 import { purseSchema } from "./schema.ts";
+import { credentialOf, refuseForgedSessionRequests } from "./session/session-guard.ts";
 
 export interface GraphQLDoorOptions {
   /** Production: no field suggestions in errors, no GraphiQL. */
@@ -44,16 +46,30 @@ export function createGraphQLHandler(
       errorCache: noErrorCache,
       validationCache: false,
     },
+    // Third-party front ends call with a bearer token from any origin; no origin is ever allowed
+    // credentials (yoga's default reflects the origin *with* credentials), and `x-purse-csrf` is not
+    // an allowed header, so another origin can never make a request the session cookie authenticates.
+    cors: {
+      origin: "*",
+      credentials: false,
+      methods: ["GET", "POST"],
+      allowedHeaders: ["authorization", "content-type", "accept", "idempotency-key"],
+    },
     // The host passes the caller's address as server context (`clientAddress`), resolved once by fastify.
-    context: ({ request, clientAddress }) =>
-      createContext(
-        deps,
-        request.headers.get("authorization"),
-        typeof clientAddress === "string" ? clientAddress : null,
-        request.headers.get("idempotency-key"),
-      ),
+    context: ({ request, clientAddress }) => {
+      const { credential } = credentialOf(request);
+      return createContext(deps, {
+        token: credential.kind === "none" ? null : credential.token,
+        session: credential.kind === "session",
+        clientAddress: typeof clientAddress === "string" ? clientAddress : null,
+        idempotencyKey: request.headers.get("idempotency-key"),
+        sessionCookie: sessionCookieOf(request, options.production),
+      });
+    },
     maskedErrors: { maskError },
     plugins: [
+      useCookies(),
+      refuseForgedSessionRequests(),
       boundRequests(),
       limitOperations(deps, {
         openIntrospection: options.openIntrospection && !options.production,
@@ -61,6 +77,23 @@ export function createGraphQLHandler(
       }),
     ],
   });
+}
+
+/** The session cookie through yoga's cookie store (set on the answer by `useCookies`). */
+function sessionCookieOf(request: Request, secure: boolean): SessionCookie {
+  const attributes = {
+    name: sessionCookieName,
+    path: "/",
+    httpOnly: true,
+    sameSite: "strict",
+    secure,
+  } as const;
+  return {
+    set: async (token, expires) =>
+      request.cookieStore?.set({ ...attributes, domain: null, value: token, expires: expires.getTime() }),
+    // Same attributes as the cookie set, so the browser replaces it (with an expiry in the past).
+    clear: async () => request.cookieStore?.delete(attributes),
+  };
 }
 
 interface GraphQLErrorLike extends Error {

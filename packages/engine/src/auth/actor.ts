@@ -4,6 +4,7 @@ export type Role = "merchant" | "partner";
 export interface Actor {
   readonly userId: number;
   readonly role: Role;
-  readonly clientId: number;
+  /** The API client whose token this is; null for a dashboard session (a token got by password). */
+  readonly clientId: number | null;
   readonly scope: string;
 }

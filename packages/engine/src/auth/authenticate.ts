@@ -36,7 +36,12 @@ async function lookUpToken(
   const row = await findLiveToken(deps.db.em(), tokenHash, now);
   if (!row) return undefined;
   return {
-    actor: { userId: toId(row.user_id), clientId: toId(row.client_id), scope: row.scope, role: row.role },
+    actor: {
+      userId: toId(row.user_id),
+      clientId: row.client_id === null ? null : toId(row.client_id),
+      scope: row.scope,
+      role: row.role,
+    },
     expiresAt: new Date(row.expires_at),
   };
 }

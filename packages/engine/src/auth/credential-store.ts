@@ -33,10 +33,10 @@ export async function findClientCredentials(
       };
 }
 
-/** Stores an access token by its hash. */
+/** Stores an access token by its hash (a dashboard session: no client). */
 export async function insertAccessToken(
   em: SqlEntityManager,
-  token: { tokenHash: string; clientId: number; userId: number; scope: string; expiresAt: Date },
+  token: { tokenHash: string; clientId: number | null; userId: number; scope: string; expiresAt: Date },
 ): Promise<void> {
   await sql`insert into access_tokens (token_hash, client_id, user_id, scope, expires_at)
     values (${token.tokenHash}, ${token.clientId}, ${token.userId}, ${token.scope}, ${token.expiresAt})`.execute(
@@ -113,11 +113,12 @@ export async function findLiveToken(
   tokenHash: string,
   now: Date,
 ): Promise<
-  { user_id: string; client_id: string; scope: string; role: Role; expires_at: Date | string } | undefined
+  | { user_id: string; client_id: string | null; scope: string; role: Role; expires_at: Date | string }
+  | undefined
 > {
   return firstRow(
     em,
-    sql<{ user_id: string; client_id: string; scope: string; role: Role; expires_at: Date | string }>`
+    sql<{ user_id: string; client_id: string | null; scope: string; role: Role; expires_at: Date | string }>`
       select t.user_id, t.client_id, t.scope, u.role, t.expires_at
       from access_tokens t join users u on u.id = t.user_id
       where t.token_hash = ${tokenHash} and t.revoked_at is null and t.expires_at > ${now}`,

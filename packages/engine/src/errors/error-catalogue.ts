@@ -138,6 +138,11 @@ export const errorCatalogue = {
   HASH_NOT_VALID: { message: "Hash is not valid", status: 422, kind: "validation" },
   SCOPE_MISSED: { message: "Sorry scope missed", status: 403, kind: "forbidden" },
   UNAUTHORIZED: { message: "Unauthorized", status: 401, kind: "unauthenticated" },
+  /**
+   * The dashboard's sign-in: an unknown login, a wrong password and a blocked user all get this one
+   * answer, so it never tells which logins exist or which part was wrong.
+   */
+  SIGN_IN_FAILED: { message: "Login or password is not valid", status: 422, kind: "validation" },
   VOUCHER_ACTIVATION_DISABLED: {
     message: "Voucher activation disabled",
     status: 422,

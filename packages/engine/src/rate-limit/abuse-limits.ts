@@ -19,6 +19,9 @@ export const abuseRoutes = {
   voucherConfirm: "voucher:confirm",
   /** The hosted page's payer sign-in, per login and address, before the password hash. */
   payerSignIn: "pay:sign-in",
+  /** The dashboard's sign-in, per (login, address) and per address, before the password hash. */
+  dashboardSignIn: "dashboard:sign-in",
+  dashboardSignInByAddress: "dashboard:sign-in:address",
 } as const;
 
 export interface TokenRefusal {
@@ -75,6 +78,23 @@ export async function limitPayerSignIn(
   clientAddress: string | null | undefined,
 ): Promise<void> {
   await deps.rateLimiter.consume(pairKey(login, clientAddress ?? "unknown"), abuseRoutes.payerSignIn);
+}
+
+/**
+ * The dashboard's sign-in. Per (login, address), as the payer's: wrong passwords from elsewhere
+ * never lock a merchant out of their own dashboard; and per address alone, so one address cannot
+ * try a password against many logins either. Charged before the password hash, in one round trip.
+ */
+export async function limitDashboardSignIn(
+  deps: EngineDependencies,
+  login: string,
+  clientAddress: string | null | undefined,
+): Promise<void> {
+  const address = clientAddress ?? "unknown";
+  await Promise.all([
+    deps.rateLimiter.consume(pairKey(login, address), abuseRoutes.dashboardSignIn),
+    deps.rateLimiter.consume(keyPart(address), abuseRoutes.dashboardSignInByAddress),
+  ]);
 }
 
 /** Caller-chosen text becomes part of a Redis key: bounded and free of separators. */

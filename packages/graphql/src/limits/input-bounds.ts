@@ -13,6 +13,8 @@ export const bounded = {
   text: z.string().max(1000),
   date: z.string().max(40),
   cursor: z.string().max(64),
+  /** A login or password at sign-in (the engine refuses longer ones too, before any hash). */
+  credential: z.string().max(255),
 } as const;
 
 interface Failure {

@@ -12,7 +12,13 @@ export const AccessTokenEntity = defineEntity({
   ],
   properties: {
     tokenHash: p.text().primary(),
-    client: () => p.manyToOne(ClientEntity).foreignKeyName("access_tokens_client_id_fkey"),
+    // Null for a dashboard session (a token got by password, migration 0010).
+    client: () =>
+      p
+        .manyToOne(ClientEntity)
+        .foreignKeyName("access_tokens_client_id_fkey")
+        .nullable()
+        .deleteRule("no action"),
     user: () => p.manyToOne(UserEntity).foreignKeyName("access_tokens_user_id_fkey"),
     scope: p.text().default("api"),
     expiresAt: p.datetime(),

@@ -9,6 +9,11 @@ export const PostingEntity = defineEntity({
   indexes: [
     { name: "postings_transaction_idx", properties: ["transaction"] },
     { name: "postings_wallet_idx", properties: ["wallet"], where: "wallet_id is not null" },
+    {
+      name: "postings_wallet_created_idx",
+      properties: ["wallet", "createdAt"],
+      where: "wallet_id is not null",
+    },
     { name: "postings_system_idx", properties: ["account", "currency"], where: "wallet_id is null" },
   ],
   checks: [{ name: "postings_check", expression: "(account = 'wallet') = (wallet_id is not null)" }],

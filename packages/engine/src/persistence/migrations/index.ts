@@ -6,6 +6,7 @@ import { Migration0005LedgerHashChain } from "./0005-ledger-hash-chain.ts";
 import { Migration0006CredentialOverlapAndPruning } from "./0006-credential-overlap-and-pruning.ts";
 import { Migration0007VoucherActivationIndex } from "./0007-voucher-activation-index.ts";
 import { Migration0008IdempotencyKeys } from "./0008-idempotency-keys.ts";
+import { Migration0010Dashboard } from "./0010-dashboard.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -20,4 +21,5 @@ export const migrationsList = [
   { name: "0006-credential-overlap-and-pruning", class: Migration0006CredentialOverlapAndPruning },
   { name: "0007-voucher-activation-index", class: Migration0007VoucherActivationIndex },
   { name: "0008-idempotency-keys", class: Migration0008IdempotencyKeys },
+  { name: "0010-dashboard", class: Migration0010Dashboard },
 ];
