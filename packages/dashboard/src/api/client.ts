@@ -41,7 +41,7 @@ export function request<Result, Variables>(
 }
 
 /** One GraphQL request: the data, or SessionEnded / RequestFailed. */
-export async function send<Result>(query: string, variables: unknown, signal?: AbortSignal): Promise<Result> {
+async function send<Result>(query: string, variables: unknown, signal?: AbortSignal): Promise<Result> {
   let response: Response;
   try {
     response = await fetch(graphqlUrl, {

@@ -3,7 +3,7 @@ import { RequestFailed, request, SessionEnded } from "../api/client.ts";
 import { statementQuery } from "../api/documents.ts";
 import type { ResultOf } from "../api/graphql.ts";
 import { SessionContext } from "../api/use-query.ts";
-import { daysBefore, displayAmount, displayTime } from "../format/amount.ts";
+import { daysBefore, displayAmount } from "../format/amount.ts";
 import type { Wallet } from "./balances.tsx";
 
 type StatementResult = ResultOf<typeof statementQuery>["statement"];
@@ -19,6 +19,8 @@ export function Statement({ wallets }: { wallets: readonly Wallet[] }) {
   const [from, setFrom] = useState(() => `${daysBefore(today, 0).slice(0, 8)}01`);
   const [to, setTo] = useState(() => daysBefore(today, 0));
   const [result, setResult] = useState<StatementData>();
+  // The days asked for, both inclusive (the API's `to` is the exclusive instant after the last day).
+  const [period, setPeriod] = useState("");
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
   const chosen = wallet || wallets[0]?.number || "";
@@ -36,7 +38,10 @@ export function Statement({ wallets }: { wallets: readonly Wallet[] }) {
       if (answer.statement.__typename === "PurseError") {
         setResult(undefined);
         setProblem(answer.statement.message);
-      } else setResult(answer.statement.data);
+      } else {
+        setResult(answer.statement.data);
+        setPeriod(`${from} to ${to || "now"}`);
+      }
     } catch (error) {
       if (error instanceof SessionEnded) return session.ended();
       setProblem(error instanceof RequestFailed ? error.message : "Something went wrong. Try again.");
@@ -49,16 +54,20 @@ export function Statement({ wallets }: { wallets: readonly Wallet[] }) {
     <section class="panel" aria-labelledby="statement-title">
       <h2 id="statement-title">Statement</h2>
       <form class="filters" onSubmit={submit} aria-label="Statement period" noValidate>
-        <label>
-          Statement for
-          <select value={chosen} onChange={(event) => setWallet(event.currentTarget.value)}>
+        <div class="field">
+          <label htmlFor="statement-wallet">Statement for</label>
+          <select
+            id="statement-wallet"
+            value={chosen}
+            onChange={(event) => setWallet(event.currentTarget.value)}
+          >
             {wallets.map((item) => (
               <option key={item.number} value={item.number}>
                 {item.number} ({item.currency.code})
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <label>
           Start date
           <input type="date" value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
@@ -81,10 +90,8 @@ export function Statement({ wallets }: { wallets: readonly Wallet[] }) {
       {result ? (
         <dl class="statement" aria-label={`Statement of ${result.wallet}`}>
           <div>
-            <dt>Period (UTC)</dt>
-            <dd>
-              {displayTime(result.from)} – {displayTime(result.to)}
-            </dd>
+            <dt>Period (UTC, inclusive)</dt>
+            <dd>{period}</dd>
           </div>
           <div>
             <dt>Opening balance</dt>

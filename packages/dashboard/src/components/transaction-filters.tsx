@@ -91,7 +91,8 @@ export function TransactionFilters({
     event.preventDefault();
     const found = filterProblem(draft);
     setProblem(found);
-    if (!found) onApply(draft);
+    // A copy: applying the same filter again is a refresh, not a no-op.
+    if (!found) onApply({ ...draft });
   };
   const clear = () => {
     setDraft(noFilter);
@@ -109,9 +110,9 @@ export function TransactionFilters({
         Until
         <input type="date" name="until" value={draft.until} onInput={set("until")} />
       </label>
-      <label>
-        Wallet
-        <select name="wallet" value={draft.wallet} onChange={set("wallet")}>
+      <div class="field">
+        <label htmlFor="filter-wallet">Wallet</label>
+        <select id="filter-wallet" name="wallet" value={draft.wallet} onChange={set("wallet")}>
           <option value="">All wallets</option>
           {wallets.map((wallet) => (
             <option key={wallet.number} value={wallet.number}>
@@ -119,10 +120,10 @@ export function TransactionFilters({
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Type
-        <select name="type" value={draft.type} onChange={set("type")}>
+      </div>
+      <div class="field">
+        <label htmlFor="filter-type">Type</label>
+        <select id="filter-type" name="type" value={draft.type} onChange={set("type")}>
           <option value="">All types</option>
           {transactionTypes.map((type) => (
             <option key={type} value={type}>
@@ -130,10 +131,10 @@ export function TransactionFilters({
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Status
-        <select name="status" value={draft.status} onChange={set("status")}>
+      </div>
+      <div class="field">
+        <label htmlFor="filter-status">Status</label>
+        <select id="filter-status" name="status" value={draft.status} onChange={set("status")}>
           <option value="">All statuses</option>
           {transactionStatuses.map((status) => (
             <option key={status} value={status}>
@@ -141,7 +142,7 @@ export function TransactionFilters({
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <label>
         Min amount
         <input
