@@ -111,6 +111,17 @@ describe.skipIf(!bundled)("the bundled build", () => {
     expect(await widget.text()).toContain("altcha");
   });
 
+  it("serves the dashboard's build from packages/dashboard/dist, under its policy", async () => {
+    const page = await fetch(`${server.url}/dashboard/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${server.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toContain("immutable");
+  });
+
   it("migrates and audits the database", async () => {
     expect((await purseCli(database, ["migrate"], builtCode)).code).toBe(0);
     const audit = await purseCli(database, ["audit"], builtCode);
@@ -126,6 +137,8 @@ describe.skipIf(!bundled)("the bundled build", () => {
         body: { grant_type: "client_credentials", client_id: "acme", client_secret: "acme-secret" },
       });
       expect(answer.status).toBe(200);
+      // `npm install && npm start` after a build: the dashboard is there too.
+      expect((await fetch(`${serve.url}/dashboard`)).status).toBe(200);
     } finally {
       await serve.stop();
       await rm(dataDir, { recursive: true, force: true });

@@ -33,6 +33,7 @@ describe("the embedded default (npm start with no DATABASE_URL)", () => {
     expect(text).toContain("form token (acme, signs checkouts paying into U100000010): acme-form-token");
     expect(text).toContain("webhook secret (acme): whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
     expect(text).toContain(`API reference: ${api.url}/docs`);
+    expect(text).toContain(`dashboard sign-in (${api.url}/dashboard), login / password: acme / acme-pass`);
   });
 
   it("prints curl lines for token, transfer and a signed checkout that work as printed", async () => {

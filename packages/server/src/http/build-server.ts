@@ -7,9 +7,10 @@ import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
 import { answerFrameworkErrorByDoor, mountTrpc } from "./mount-trpc.ts";
+import { registerDashboard } from "./register-dashboard.ts";
 
 /**
- * One fastify process for every door: REST now; GraphQL, tRPC and the hosted page mount here too.
+ * One fastify process for every door: REST, GraphQL, tRPC, the hosted page and the dashboard.
  * Logs are JSON with a request id; credentials are redacted before anything is written.
  */
 export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
@@ -44,5 +45,6 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
   await mountGraphQL(app, runtime.deps, graphQLDoorOptions(runtime.config));
   await mountTrpc(app, runtime.deps);
+  registerDashboard(app);
   return app;
 }

@@ -13,6 +13,13 @@ interface DemoClient {
   webhook_secret?: string;
 }
 
+interface DemoUser {
+  id: number;
+  login: string;
+  password: string;
+  role?: string;
+}
+
 interface DemoWallet {
   user_id: number;
   number: string;
@@ -23,11 +30,12 @@ interface DemoWallet {
 export interface DemoFixture {
   clients: DemoClient[];
   wallets: DemoWallet[];
+  users?: DemoUser[];
 }
 
 async function readDemoFixture(): Promise<{ raw: unknown; demo: DemoFixture }> {
   const raw = JSON.parse(await readFile(demoFixturePath, "utf8")) as Partial<DemoFixture>;
-  return { raw, demo: { clients: raw.clients ?? [], wallets: raw.wallets ?? [] } };
+  return { raw, demo: { clients: raw.clients ?? [], wallets: raw.wallets ?? [], users: raw.users ?? [] } };
 }
 
 /**
@@ -56,7 +64,7 @@ export async function seedDemoIfEmpty(runtime: Runtime): Promise<DemoFixture | n
 export function welcomeText(baseUrl: string, demo: DemoFixture | null, now: Date = new Date()): string {
   const lines = [
     `Purse is serving on ${baseUrl} (embedded database, in-process locks: one process only).`,
-    `API reference: ${baseUrl}/docs   OpenAPI: ${baseUrl}/openapi.json`,
+    `API reference: ${baseUrl}/docs   OpenAPI: ${baseUrl}/openapi.json   Dashboard: ${baseUrl}/dashboard`,
   ];
   const example = demo ? demoExample(demo) : null;
   if (!example) return lines.join("\n");
@@ -71,6 +79,7 @@ export function welcomeText(baseUrl: string, demo: DemoFixture | null, now: Date
     ...clients.map((each) => `  client_id / client_secret: ${each.client_id} / ${each.client_secret}`),
     `  form token (${client.client_id}, signs checkouts paying into ${wallet}): ${client.form_token}`,
     ...(client.webhook_secret ? [`  webhook secret (${client.client_id}): ${client.webhook_secret}`] : []),
+    ...dashboardSignIn(example.users, client.user_id, baseUrl),
     "",
     `1. Get a token for ${client.client_id} (kept in $TOKEN):`,
     `  TOKEN=$(curl -s -X POST ${baseUrl}/token -H 'Content-Type: application/json' -d ${json({
@@ -95,6 +104,14 @@ export function welcomeText(baseUrl: string, demo: DemoFixture | null, now: Date
   return lines.join("\n");
 }
 
+/** The merchant's login and password for the dashboard, when the fixture has them. */
+function dashboardSignIn(users: readonly DemoUser[], userId: number, baseUrl: string): string[] {
+  const user = users.find((each) => each.id === userId);
+  return user
+    ? [`  dashboard sign-in (${baseUrl}/dashboard), login / password: ${user.login} / ${user.password}`]
+    : [];
+}
+
 /** The first client with a form token, one of its USD wallets, and another user's USD wallet. */
 function demoExample(demo: DemoFixture) {
   const client = demo.clients.find((each) => each.form_token);
@@ -103,5 +120,5 @@ function demoExample(demo: DemoFixture) {
   const wallet = usd.find((each) => each.user_id === client.user_id)?.number;
   const other = usd.find((each) => each.user_id !== client.user_id)?.number;
   if (!wallet || !other) return null;
-  return { client, wallet, other, clients: demo.clients };
+  return { client, wallet, other, clients: demo.clients, users: demo.users ?? [] };
 }

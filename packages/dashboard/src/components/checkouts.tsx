@@ -1,0 +1,76 @@
+import { useState } from "preact/hooks";
+import { request } from "../api/client.ts";
+import { checkoutsQuery } from "../api/documents.ts";
+import { useQuery } from "../api/use-query.ts";
+import { displayAmount } from "../format/amount.ts";
+
+const statusText = { PENDING: "Open", SUCCESS: "Paid", CANCEL: "Cancelled", FAIL: "Expired" } as const;
+const perPage = 10;
+
+/** The payment links the merchant created, newest first, with what became of each. */
+export function CheckoutLinks({ revision }: { revision: number }) {
+  const [before, setBefore] = useState<readonly string[]>([]);
+  const cursor = before.at(-1);
+  const { data, error, loading } = useQuery(
+    (signal) => request(checkoutsQuery, { limit: perPage, before: cursor ?? null }, signal),
+    [cursor, cursor === undefined ? revision : 0],
+  );
+  const rows = data?.checkouts ?? [];
+  const last = rows.at(-1);
+  return (
+    <section class="panel" aria-labelledby="checkouts-title">
+      <h2 id="checkouts-title">Checkout links</h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {data && rows.length === 0 ? (
+        <p class="muted">{cursor ? "No older checkout links." : "No checkout links yet."}</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="cards" aria-label="Checkout links" aria-busy={loading}>
+            <thead>
+              <tr>
+                <th scope="col">Order id</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created (UTC)</th>
+                <th scope="col">Paid or closed (UTC)</th>
+                <th scope="col">Expires (UTC)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((checkout) => (
+                <tr key={checkout.paymentId}>
+                  <td data-label="Order id" class="mono">
+                    {checkout.paymentId}
+                  </td>
+                  <td data-label="Amount" class="num">
+                    {displayAmount(checkout.amount, checkout.currency)}
+                  </td>
+                  <td data-label="Status">
+                    <span class={`badge badge-${checkout.status.toLowerCase()}`}>
+                      {statusText[checkout.status]}
+                    </span>
+                  </td>
+                  <td data-label="Created (UTC)">{checkout.createdAt}</td>
+                  <td data-label="Paid or closed (UTC)">{checkout.completedAt ?? "—"}</td>
+                  <td data-label="Expires (UTC)">{checkout.expiredAt}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="pager">
+        {before.length > 0 ? (
+          <button type="button" class="secondary" onClick={() => setBefore([])}>
+            Newest checkout links
+          </button>
+        ) : null}
+        {last && rows.length === perPage ? (
+          <button type="button" class="secondary" onClick={() => setBefore([...before, last.paymentId])}>
+            Older checkout links
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { request } from "../api/client.ts";
+import { transactionsQuery } from "../api/documents.ts";
+import type { VariablesOf } from "../api/graphql.ts";
+import { useQuery } from "../api/use-query.ts";
+import { displayAmount, displayTime, groupDigits } from "../format/amount.ts";
+import type { Wallet } from "./balances.tsx";
+import { exportQuery, type Filter, label, noFilter, TransactionFilters } from "./transaction-filters.tsx";
+
+const perPage = 20;
+export const exportPath = "/api/transactions/export";
+
+type TransactionFilterInput = NonNullable<VariablesOf<typeof transactionsQuery>["filter"]>;
+
+function toInput(filter: Filter): TransactionFilterInput {
+  return {
+    from: filter.from || null,
+    until: filter.until || null,
+    walletNumber: filter.wallet || null,
+    type: filter.type || null,
+    status: filter.status || null,
+    minAmount: filter.minAmount || null,
+    maxAmount: filter.maxAmount || null,
+  };
+}
+
+function party(wallet: { number: string; ownedByMe: boolean } | null): string {
+  if (!wallet) return "—";
+  return wallet.ownedByMe ? `${wallet.number} (yours)` : wallet.number;
+}
+
+/**
+ * The history table: newest first, 20 a page by cursor, with the filter's totals and an export of
+ * the whole filtered range. A live change re-reads the first page; on a later page it says so
+ * instead of moving the rows under the reader.
+ */
+export function Transactions({ wallets, revision }: { wallets: readonly Wallet[]; revision: number }) {
+  const [filter, setFilter] = useState<Filter>(noFilter);
+  // The cursors of the pages read so far: the last one is this page's `after`.
+  const [cursors, setCursors] = useState<readonly (string | null)[]>([null]);
+  const after = cursors.at(-1) ?? null;
+  const onFirstPage = cursors.length === 1;
+  const seen = useRef(revision);
+  const [missed, setMissed] = useState(false);
+  useEffect(() => {
+    if (revision === seen.current) return;
+    seen.current = revision;
+    if (!onFirstPage) setMissed(true);
+  }, [revision, onFirstPage]);
+
+  const { data, error, loading } = useQuery(
+    (signal) => request(transactionsQuery, { first: perPage, after, filter: toInput(filter) }, signal),
+    [filter, after, onFirstPage ? revision : 0],
+  );
+  const connection = data?.transactions;
+  const apply = (next: Filter) => {
+    setFilter(next);
+    setCursors([null]);
+    setMissed(false);
+  };
+  const firstPage = () => {
+    setCursors([null]);
+    setMissed(false);
+  };
+  const rows = connection?.edges ?? [];
+
+  return (
+    <section class="panel transactions" aria-labelledby="transactions-title">
+      <div class="panel-head">
+        <h2 id="transactions-title">Transactions</h2>
+        {/* biome-ignore lint/a11y/useSemanticElements: the contract names it a button; a download link lets the browser stream the whole export to disk, where a script would hold every row in memory */}
+        <a
+          class="button"
+          role="button"
+          href={`${exportPath}${exportQuery(filter)}`}
+          download="transactions.csv"
+        >
+          Export CSV
+        </a>
+      </div>
+      <TransactionFilters wallets={wallets} applied={filter} serverError={error} onApply={apply} />
+      {connection && connection.totals.length > 0 ? (
+        <ul class="totals" aria-label="Totals of the filtered transactions">
+          {connection.totals.map((total) => (
+            <li key={total.currency} class="total">
+              <span class="total-count">
+                {total.count} {total.count === 1 ? "transaction" : "transactions"}
+              </span>{" "}
+              <span class="total-amount">{displayAmount(total.amount, total.currency)}</span>
+              <span class="muted"> · commission {displayAmount(total.commission, total.currency)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {missed ? (
+        <p class="notice" role="status">
+          New transactions arrived.{" "}
+          <button type="button" class="link" onClick={firstPage}>
+            Show the newest
+          </button>
+        </p>
+      ) : null}
+      <div class="table-scroll">
+        <table class="cards" aria-label="Transactions" aria-busy={loading}>
+          <thead>
+            <tr>
+              <th scope="col">Date (UTC)</th>
+              <th scope="col">ID</th>
+              <th scope="col">Type</th>
+              <th scope="col">Status</th>
+              <th scope="col">From</th>
+              <th scope="col">To</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Commission</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ node }) => {
+              const currency = node.currency?.code ?? "";
+              return (
+                <tr key={node.id} data-id={node.id}>
+                  <td data-label="Date (UTC)">{displayTime(node.createdAt)}</td>
+                  <td data-label="ID" class="mono">
+                    {node.id}
+                  </td>
+                  <td data-label="Type">{label(node.type)}</td>
+                  <td data-label="Status">
+                    <span class={`badge badge-${node.status.toLowerCase()}`}>{label(node.status)}</span>
+                  </td>
+                  <td data-label="From" class="mono">
+                    {party(node.walletFrom)}
+                  </td>
+                  <td data-label="To" class="mono">
+                    {party(node.walletTo)}
+                  </td>
+                  <td data-label="Amount" class="num">
+                    {groupDigits(node.amount)} {currency}
+                  </td>
+                  <td data-label="Commission" class="num">
+                    {groupDigits(node.commission)} {currency}
+                  </td>
+                  <td data-label="Description">{node.description}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {connection && rows.length === 0 ? <p class="muted">No transactions match.</p> : null}
+      <nav class="pager" aria-label="Transaction pages">
+        <button type="button" class="secondary" disabled={onFirstPage} onClick={firstPage}>
+          First page
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={onFirstPage}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
+          Previous page
+        </button>
+        <span class="muted">Page {cursors.length}</span>
+        <button
+          type="button"
+          disabled={!connection?.pageInfo.hasNextPage}
+          onClick={() => setCursors([...cursors, connection?.pageInfo.endCursor ?? null])}
+        >
+          Next page
+        </button>
+      </nav>
+    </section>
+  );
+}
