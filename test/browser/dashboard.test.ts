@@ -108,6 +108,8 @@ interface TransactionPage {
 interface ApiTransaction {
   id: number;
   amount: string;
+  amountFrom: string;
+  amountTo: string;
   currency: { code: string } | null;
 }
 
@@ -133,7 +135,7 @@ describe("the merchant dashboard in a browser", { timeout: 60_000 }, () => {
       const { transactions }: TransactionPage = await graphql<TransactionPage>(
         `query ($after: String, $filter: TransactionFilter) {
           transactions(first: 100, after: $after, filter: $filter) {
-            edges { node { id amount currency { code } } }
+            edges { node { id amount amountFrom amountTo currency { code } } }
             pageInfo { endCursor hasNextPage }
           }
         }`,
@@ -352,14 +354,19 @@ describe("the merchant dashboard in a browser", { timeout: 60_000 }, () => {
     // Every row the API has for this filter (not just the page on screen), in the same order.
     expect(body.map((row) => Number(row[0]))).toEqual(expected.map((t) => t.id));
     const byId = new Map(body.map((row) => [Number(row[0]), row]));
-    for (const transaction of expected) expect(byId.get(transaction.id)?.[7]).toBe(transaction.amount);
+    // amount_from is what left the sender (a transfer's amount plus its commission), amount_to
+    // what the receiver got: the API's amountFrom and amountTo, not its amount.
+    for (const transaction of expected) {
+      expect(byId.get(transaction.id)?.slice(7, 9)).toEqual([transaction.amountFrom, transaction.amountTo]);
+    }
     const { transactions } = await graphql<{
       transactions: { totals: { currency: string; amount: string }[] };
     }>(
       `query ($filter: TransactionFilter) { transactions(first: 1, filter: $filter) { totals { currency amount } } }`,
       { filter: { walletNumber: "U100000010" } },
     );
-    expect(sumDecimals(body.map((row) => row[7] ?? ""))).toBe(
+    expect(sumDecimals(body.map((row) => row[7] ?? ""))).toBe(sumDecimals(expected.map((t) => t.amountFrom)));
+    expect(sumDecimals(expected.map((t) => t.amount))).toBe(
       transactions.totals.find((total) => total.currency === "USD")?.amount,
     );
     await page.getByRole("button", { name: "Clear" }).click();
