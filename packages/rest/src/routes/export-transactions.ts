@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { exportTransactions } from "@purse/engine";
+import { z } from "zod";
 import { actorOf, bearerOrSessionAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
-import { bearerSecurity } from "../schemas/common.ts";
+import { bearerErrors, bearerSecurity } from "../schemas/common.ts";
 import { exportTransactionsQuery } from "./export-transactions.schemas.ts";
 
 /**
@@ -21,6 +22,15 @@ export const registerExportTransactions: RegisterRoute = (app, deps) => {
           "The caller's transactions as CSV, newest first (merchants only; bearer or dashboard session)",
         security: bearerSecurity,
         querystring: exportTransactionsQuery,
+        // The 200 is text/csv, streamed (never serialized: fastify sends a stream as it is).
+        response: {
+          200: z
+            .string()
+            .describe(
+              "text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description",
+            ),
+          ...bearerErrors,
+        },
       },
     },
     async (request, reply) => {
