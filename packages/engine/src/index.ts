@@ -1,6 +1,7 @@
 // The public face of the engine: adapters and the composition root import only from here.
 
 export * from "./admin/index.ts";
+export { type AccessScope, holdsScope, requireScope } from "./auth/access-scope.ts";
 export type { Actor, Role } from "./auth/actor.ts";
 export { authenticate, requireAccess } from "./auth/authenticate.ts";
 export {

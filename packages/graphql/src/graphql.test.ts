@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type Actor, issueToken, transferFunds } from "@purse/engine";
+import { type Actor, issueOperatorToken, issueToken, transferFunds } from "@purse/engine";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaText } from "./print-schema.ts";
@@ -39,13 +39,26 @@ describe("the GraphQL endpoint", () => {
   }, 60_000);
   afterAll(() => engine.close());
 
-  async function graphql(query: string, variables: Record<string, unknown> = {}) {
+  async function graphql(
+    query: string,
+    variables: Record<string, unknown> = {},
+    bearer: string | null = token,
+  ) {
     const response = await yoga.fetch("http://purse.test/graphql", {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      headers: {
+        "content-type": "application/json",
+        ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }),
+      },
       body: JSON.stringify({ query, variables }),
     });
-    return (await response.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
+    return {
+      status: response.status,
+      ...((await response.json()) as {
+        data?: Record<string, unknown> | null;
+        errors?: { message: string; extensions?: Record<string, unknown> }[];
+      }),
+    };
   }
 
   it("serves a page of 100 transactions with their wallets and currencies in a bounded number of queries", async () => {
@@ -115,6 +128,48 @@ describe("the GraphQL endpoint", () => {
     expect((await graphql(`{ ${aliases} }`)).errors?.[0]?.message).toMatch(/alias/i);
     const costly = `{ ${Array.from({ length: 12 }, (_, index) => `t${index}: transactions(first: 100) { edges { node { walletFrom { currency { code name rate } } walletTo { currency { code name rate } } } } }`).join(" ")} }`;
     expect((await graphql(costly)).errors?.[0]?.message).toMatch(/cost|alias/i);
+  });
+
+  it("refuses each field by its declared scope: 401 without a token, SCOPE_MISSED (403) without the scope", async () => {
+    const anonymous = await graphql("{ wallets { number } }", {}, null);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.errors?.[0]).toMatchObject({
+      message: "Unauthorized",
+      extensions: { code: "UNAUTHORIZED" },
+    });
+
+    // A partner is a user but not a merchant: the history is refused, its wallets are served.
+    const partner = (
+      await issueToken(engine.deps, {
+        grantType: "client_credentials",
+        clientId: "bolt",
+        clientSecret: "bolt-secret",
+      })
+    ).access_token;
+    const history = await graphql("{ transactions(first: 1) { edges { cursor } } }", {}, partner);
+    expect(history.errors?.[0]).toMatchObject({
+      message: "Sorry scope missed",
+      extensions: { code: "SCOPE_MISSED" },
+    });
+    expect((await graphql("{ wallets { number } }", {}, partner)).data).toEqual({
+      wallets: [{ number: "U100000020" }, { number: "E100000021" }],
+    });
+
+    // An operator token is no user; a user's token is no operator (a PurseError result there).
+    const operator = (
+      await issueOperatorToken(engine.deps.db, { clientId: "acme", operator: "olga", lifetimeSeconds: 600 })
+    ).accessToken;
+    expect((await graphql("{ me { id } }", {}, operator)).errors?.[0]?.message).toBe("Sorry scope missed");
+    const credit = `mutation { operatorCredit(wallet: "U100000020", amount: "1.00", key: "scope-1") {
+      __typename ... on PurseError { code } ... on MutationOperatorCreditSuccess { data { operator } } } }`;
+    expect((await graphql(credit)).data?.["operatorCredit"]).toEqual({
+      __typename: "PurseError",
+      code: "SCOPE_MISSED",
+    });
+    expect((await graphql(credit, {}, operator)).data?.["operatorCredit"]).toEqual({
+      __typename: "MutationOperatorCreditSuccess",
+      data: { operator: "olga" },
+    });
   });
 
   it("keeps the committed schema.graphql in step with the code", () => {

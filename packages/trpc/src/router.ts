@@ -1,5 +1,11 @@
 import { currencies } from "./procedures/list-currencies.ts";
 import { transactionUpdated } from "./procedures/live.ts";
+import {
+  operatorCredit,
+  operatorPayout,
+  reverseTransactionProcedure,
+  statement,
+} from "./procedures/operator.ts";
 import { me, rates, transaction, transactions, voucher, walletByNumber, wallets } from "./procedures/read.ts";
 import { profile } from "./procedures/show-profile.ts";
 import { buyVoucherProcedure, vouchers } from "./procedures/vouchers.ts";
@@ -23,6 +29,10 @@ export const appRouter = router({
   vouchers,
   buyVoucher: buyVoucherProcedure,
   transactionUpdated,
+  statement,
+  operatorCredit,
+  operatorPayout,
+  reverseTransaction: reverseTransactionProcedure,
 });
 
 export type AppRouter = typeof appRouter;

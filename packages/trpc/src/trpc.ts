@@ -1,10 +1,12 @@
 import {
+  type AccessScope,
   type Actor,
   asPurseError,
   authenticate,
   type EngineDependencies,
   type ErrorKind,
   PurseError,
+  requireScope,
 } from "@purse/engine";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
@@ -67,8 +69,32 @@ const engineErrors = t.middleware(async ({ next }) => {
 export const publicProcedure = t.procedure.use(engineErrors);
 
 /** Procedures that need a bearer token, exactly as REST. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? "")?.[1] ?? null;
   const actor: Actor = await authenticate(ctx.deps, token);
   return next({ ctx: { ...ctx, actor, token } });
 });
+
+/**
+ * Procedures only callers holding one of these scopes may call, declared as GraphQL declares them:
+ * a bad or missing token is UNAUTHORIZED first, a valid token without the scope FORBIDDEN
+ * (SCOPE_MISSED), before the input reaches the engine.
+ */
+function scopedProcedure(...scopes: readonly AccessScope[]) {
+  return authedProcedure.use(async ({ ctx, next }) => {
+    requireScope(ctx.actor, scopes);
+    return next();
+  });
+}
+
+/** A user's token (merchant or partner, the `api` scope), as most REST routes take. */
+export const userProcedure = scopedProcedure("user");
+
+/** Merchants only (the history, as REST's). */
+export const merchantProcedure = scopedProcedure("merchant");
+
+/** Operator tokens only (`purse operators token`): they are not users. */
+export const operatorProcedure = scopedProcedure("operator");
+
+/** A user (merchant or partner) or an operator. */
+export const userOrOperatorProcedure = scopedProcedure("user", "operator");

@@ -1,3 +1,4 @@
+import { operatorNameOf, operatorScope } from "../auth/access-scope.ts";
 import type { Actor } from "../auth/actor.ts";
 import { insertAccessToken } from "../auth/credential-store.ts";
 import { PurseError } from "../errors/index.ts";
@@ -5,25 +6,15 @@ import type { Database } from "../persistence/database.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
 import { findClientIds } from "./admin-store.ts";
 
-/**
- * Operator access over the API, kept minimal: an access token whose scope is `operator:<name>`,
- * issued only from the command line (`purse operators token`), short-lived, stored hashed like
- * every token. It is not an `api` token, so it cannot pay or transfer; only operator fields accept
- * it, and the name in it is what the ledger records as the operator.
- */
-const operatorScope = /^operator:([\w.@-]{1,64})$/;
-
 /** The operator a token acts for, or SCOPE_MISSED (403) for any other token. */
 export function operatorOf(actor: Actor): string {
-  for (const scope of actor.scope.split(/\s+/)) {
-    const name = operatorScope.exec(scope)?.[1];
-    if (name) return name;
-  }
-  throw new PurseError("SCOPE_MISSED");
+  const name = operatorNameOf(actor);
+  if (name === null) throw new PurseError("SCOPE_MISSED");
+  return name;
 }
 
 export function isOperator(actor: Actor): boolean {
-  return actor.scope.split(/\s+/).some((scope) => operatorScope.test(scope));
+  return operatorNameOf(actor) !== null;
 }
 
 /** Issues an operator token through an existing API client (whose user the token belongs to). */

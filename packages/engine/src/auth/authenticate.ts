@@ -2,9 +2,9 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { toId } from "../persistence/sql.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
+import { mayActAsUser } from "./access-scope.ts";
 import type { Actor, Role } from "./actor.ts";
 import { findLiveToken } from "./credential-store.ts";
-import { apiScope } from "./issue-token.ts";
 import type { VerifiedToken } from "./token-cache.ts";
 
 /**
@@ -48,7 +48,5 @@ async function lookUpToken(
 
 /** The spec's 403: the token is valid, but not for this operation's role or scope. */
 export function requireAccess(actor: Actor, roles: readonly Role[] = ["merchant", "partner"]): void {
-  if (!actor.scope.split(/\s+/).includes(apiScope) || !roles.includes(actor.role)) {
-    throw new PurseError("SCOPE_MISSED");
-  }
+  if (!mayActAsUser(actor, roles)) throw new PurseError("SCOPE_MISSED");
 }

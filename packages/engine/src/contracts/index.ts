@@ -6,6 +6,13 @@ export {
   publishedCurrencyListing,
 } from "./currency-list.contract.ts";
 export { inputBounds } from "./input-bounds.ts";
+export {
+  operatorMovementContract,
+  operatorMovementResultContract,
+  operatorReversalContract,
+  statementContract,
+  statementRequestContract,
+} from "./operator.contract.ts";
 export { profileContract } from "./profile.contract.ts";
 export { transactionLookupContract } from "./transaction-lookup.contract.ts";
 export { transactionSearchContract } from "./transaction-search.contract.ts";

@@ -10,6 +10,8 @@ export const inputBounds = {
   idempotencyKey: 255,
   /** description, additional, user_info */
   freeText: 255,
+  /** An operator's note on a credit, payout or reversal */
+  operatorNote: 1000,
   voucherNumber: 64,
   voucherCode: 64,
   /** SHA-256 hex */

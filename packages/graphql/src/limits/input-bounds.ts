@@ -3,14 +3,12 @@ import { z } from "zod";
 
 /**
  * Lengths of the text arguments that have no engine contract yet, checked before a resolver calls
- * the engine (operations with a contract take its bounds: `schema/contract-input.ts`). An amount
- * is a decimal of at most a few dozen characters; a longer one is refused here, not parsed.
+ * the engine (operations with a contract take its bounds: `schema/contract-input.ts` and the
+ * operator verbs' `contractArg` in `schema/ledger.ts`).
  */
 export const bounded = {
-  amount: z.string().max(40),
   walletNumber: z.string().max(32),
   identifier: z.string().max(128),
-  text: z.string().max(1000),
   date: z.string().max(40),
   cursor: z.string().max(64),
   /** A login or password at sign-in (the engine refuses longer ones too, before any hash). */

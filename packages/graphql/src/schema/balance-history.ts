@@ -15,6 +15,7 @@ const BalancePointRef = builder.objectRef<BalancePoint>("BalancePoint").implemen
 builder.queryFields((t) => ({
   balanceHistory: t.field({
     type: [BalancePointRef],
+    authScopes: { user: true },
     description:
       "One point per day of the caller's wallet from `from` to `until` (days, UTC, both included; " +
       "default the last 30 days; at most 366 days)",

@@ -33,6 +33,7 @@ const Checkout = builder.objectRef<CheckoutListItem>("Checkout").implement({
 builder.queryFields((t) => ({
   checkouts: t.field({
     type: [Checkout],
+    authScopes: { user: true },
     description: `The caller's checkouts, newest first (needs a token); at most ${maxCheckoutListLimit}`,
     args: {
       status: t.arg({ type: CheckoutStatus }),

@@ -23,6 +23,7 @@ const CurrencyListingType = builder
 builder.queryFields((t) => ({
   currencies: t.field({
     type: [CurrencyListingType],
+    authScopes: { user: true },
     description: "The enabled currencies, by id (needs a token, like REST)",
     resolve: async (_root, _args, ctx) =>
       (await listCurrencies(ctx.deps, await ctx.actor())).map(publishedCurrencyListing),

@@ -1,18 +1,17 @@
 import {
-  creditWallet,
-  isOperator,
-  operatorOf,
+  creditWalletAsOperator,
+  operatorMovementContract,
+  operatorReversalContract,
   PurseError,
-  payOutWallet,
-  requireAccess,
-  reverseTransaction,
+  payOutWalletAsOperator,
+  reverseTransactionAsOperator,
   type StatementLine,
-  statementBound,
+  showStatement,
+  statementRequestContract,
   type WalletStatement,
-  walletStatement,
 } from "@purse/engine";
+import type { z } from "zod";
 import { builder } from "../builder.ts";
-import { bounded } from "../limits/input-bounds.ts";
 
 const StatementLineRef = builder.objectRef<StatementLine>("StatementLine").implement({
   description: "One movement of the wallet; amounts are exact decimals",
@@ -59,68 +58,55 @@ const OperatorMovement = builder
 
 const domainErrors = { types: [PurseError] };
 
+const statement = statementRequestContract.shape;
+
+/** An argument validated and described by its contract field (`{}` for an undescribed one). */
+const contractArg = (field: z.ZodType) => ({
+  validate: field,
+  ...(field.description ? { description: field.description } : {}),
+});
+
 builder.queryFields((t) => ({
   statement: t.field({
     type: StatementRef,
     errors: domainErrors,
+    authScopes: { user: true, operator: true },
     description: "A wallet's statement: the owner's wallets, or any wallet with an operator token",
     args: {
-      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
-      from: t.arg.string({ required: true, validate: bounded.date }),
-      to: t.arg.string({ validate: bounded.date, description: "Default: now" }),
+      wallet: t.arg.string({ required: true, ...contractArg(statement.wallet) }),
+      from: t.arg.string({ required: true, ...contractArg(statement.from) }),
+      to: t.arg.string(contractArg(statement.to)),
     },
-    resolve: async (_root, args, ctx) => {
-      const actor = await ctx.actor();
-      const operator = isOperator(actor);
-      if (!operator) requireAccess(actor);
-      return walletStatement(ctx.deps.db, {
-        number: args.wallet,
-        from: statementBound(args.from, "from", false),
-        to: args.to ? statementBound(args.to, "to", true) : ctx.deps.now(),
-        ...(operator ? {} : { ownerId: actor.userId }),
-      });
-    },
+    resolve: async (_root, args, ctx) => showStatement(ctx.deps, await ctx.actor(), args),
   }),
 }));
 
 type MutationFieldBuilder = Parameters<Parameters<typeof builder.mutationFields>[0]>[0];
 
+const movement = operatorMovementContract.shape;
+
 const operatorArgs = (t: MutationFieldBuilder) => ({
-  key: t.arg.string({ required: true, validate: bounded.identifier, description: "Idempotency key" }),
-  note: t.arg.string({ validate: bounded.text }),
+  key: t.arg.string({ required: true, ...contractArg(movement.key) }),
+  note: t.arg.string(contractArg(movement.note)),
 });
 
-/**
- * An operator's money movement on one wallet (credit from equity, payout to the outside world):
- * the same arguments, the operator from the token, the note defaulted, the result attributed.
- * Payout has credit's signature, so one factory serves both.
- */
+/** An operator's money movement on one wallet; payout has credit's signature, so one factory serves both. */
 function walletMovementField(
   t: MutationFieldBuilder,
   description: string,
-  defaultNote: string,
-  move: typeof creditWallet,
+  move: typeof creditWalletAsOperator,
 ) {
   return t.field({
     type: OperatorMovement,
     errors: domainErrors,
+    authScopes: { operator: true },
     description,
     args: {
-      wallet: t.arg.string({ required: true, validate: bounded.walletNumber }),
-      amount: t.arg.string({ required: true, validate: bounded.amount }),
+      wallet: t.arg.string({ required: true, ...contractArg(movement.wallet) }),
+      amount: t.arg.string({ required: true, ...contractArg(movement.amount) }),
       ...operatorArgs(t),
     },
-    resolve: async (_root, args, ctx) => {
-      const operator = operatorOf(await ctx.actor());
-      const done = await move(ctx.deps, {
-        number: args.wallet,
-        amount: args.amount,
-        note: args.note ?? defaultNote,
-        key: args.key,
-        operator,
-      });
-      return { ...done, operator };
-    },
+    resolve: async (_root, args, ctx) => move(ctx.deps, await ctx.actor(), args),
   });
 }
 
@@ -128,29 +114,25 @@ builder.mutationFields((t) => ({
   operatorCredit: walletMovementField(
     t,
     "Operator token only: credit a wallet from equity",
-    "Operator credit",
-    creditWallet,
+    creditWalletAsOperator,
   ),
   operatorPayout: walletMovementField(
     t,
     "Operator token only: pay money out of a wallet (WITHDRAW)",
-    "Operator payout",
-    payOutWallet,
+    payOutWalletAsOperator,
   ),
   reverseTransaction: t.field({
     type: OperatorMovement,
     errors: domainErrors,
+    authScopes: { operator: true },
     description: "Operator token only: a compensating transaction linked to the original",
-    args: { transactionId: t.arg.int({ required: true }), ...operatorArgs(t) },
-    resolve: async (_root, args, ctx) => {
-      const operator = operatorOf(await ctx.actor());
-      const done = await reverseTransaction(ctx.deps, {
-        transactionId: args.transactionId,
-        note: args.note ?? `Reversal of transaction ${args.transactionId}`,
-        key: args.key,
-        operator,
-      });
-      return { ...done, operator };
+    args: {
+      transactionId: t.arg.int({
+        required: true,
+        ...contractArg(operatorReversalContract.shape.transactionId),
+      }),
+      ...operatorArgs(t),
     },
+    resolve: async (_root, args, ctx) => reverseTransactionAsOperator(ctx.deps, await ctx.actor(), args),
   }),
 }));

@@ -46,6 +46,7 @@ const domainErrors = { types: [PurseError] };
 builder.mutationFields((t) => ({
   transfer: t.field({
     type: TransferResult,
+    authScopes: { user: true },
     errors: domainErrors,
     args: { input: t.arg({ type: TransferInput, required: true }) },
     resolve: async (_root, { input }, ctx) =>
@@ -64,6 +65,7 @@ builder.mutationFields((t) => ({
   }),
   activateVoucher: t.field({
     type: VoucherActivation,
+    authScopes: { user: true },
     errors: domainErrors,
     args: { input: t.arg({ type: VoucherInput, required: true }) },
     resolve: async (_root, { input }, ctx) =>
@@ -77,6 +79,7 @@ builder.mutationFields((t) => ({
 builder.queryFields((t) => ({
   voucher: t.field({
     type: VoucherInfo,
+    authScopes: { user: true },
     errors: domainErrors,
     args: {
       // Published as (number, code): the contract's voucherNumber and voucherCode under those names.

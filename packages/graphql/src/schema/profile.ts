@@ -37,6 +37,7 @@ const UserProfileType = builder.objectRef<z.output<typeof profileContract>>("Use
 builder.queryFields((t) => ({
   profile: t.field({
     type: UserProfileType,
+    authScopes: { user: true },
     description: "The caller's own profile (needs a token)",
     resolve: async (_root, _args, ctx) => showProfile(ctx.deps, await ctx.actor()),
   }),

@@ -15,6 +15,7 @@ const TransactionUpdate = builder.objectRef<Update>("TransactionUpdate").impleme
 builder.subscriptionFields((t) => ({
   transactionUpdated: t.field({
     type: TransactionUpdate,
+    authScopes: { user: true },
     description: "Committed changes to the caller's transactions, from any Purse process",
     subscribe: async function* (_root, _args, ctx) {
       const actor = await ctx.actor();

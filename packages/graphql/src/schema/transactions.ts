@@ -183,6 +183,7 @@ function decodeCursor(cursor: string | null | undefined): number | null {
 builder.queryFields((t) => ({
   transactions: t.field({
     type: TransactionConnection,
+    authScopes: { merchant: true },
     description: "The caller's transactions, newest first (merchants only, as REST history)",
     args: {
       first: t.arg.int({ defaultValue: 20 }),
@@ -206,6 +207,7 @@ builder.queryFields((t) => ({
   transaction: t.field({
     type: TransactionDetail,
     nullable: true,
+    authScopes: { user: true },
     args: {
       id: t.arg.int({ validate: transactionLookupContract.shape.id }),
       externalId: t.arg.string({ validate: transactionLookupContract.shape.externalId }),

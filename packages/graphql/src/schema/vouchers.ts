@@ -61,6 +61,7 @@ const BuyVoucherInput = contractInputType("BuyVoucherInput", voucherPurchaseCont
 builder.queryFields((t) => ({
   vouchers: t.field({
     type: PurchasedVoucherPage,
+    authScopes: { user: true },
     description: "The vouchers the caller bought, newest first, 20 a page, with their codes (needs a token)",
     args: { page: t.arg.int({ description: "From 1 (default) to 100000" }) },
     resolve: async (_root, args, ctx) =>
@@ -71,6 +72,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   buyVoucher: t.field({
     type: PurchasedVoucher,
+    authScopes: { user: true },
     description: "Buys a voucher from one of the caller's USD wallets (as POST /api/vouchers/buy)",
     errors: { types: [PurseError] },
     args: { input: t.arg({ type: BuyVoucherInput, required: true }) },

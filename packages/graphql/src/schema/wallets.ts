@@ -67,14 +67,20 @@ const Me = builder.objectRef<{ id: number; name: string; role: string; blocked: 
 });
 
 builder.queryFields((t) => ({
-  me: t.field({ type: Me, resolve: async (_root, _args, ctx) => getProfile(ctx.deps, await ctx.actor()) }),
+  me: t.field({
+    type: Me,
+    authScopes: { user: true },
+    resolve: async (_root, _args, ctx) => getProfile(ctx.deps, await ctx.actor()),
+  }),
   wallets: t.field({
     type: [Wallet],
+    authScopes: { user: true },
     resolve: async (_root, _args, ctx) => listWallets(ctx.deps, await ctx.actor()),
   }),
   wallet: t.field({
     type: Wallet,
     nullable: true,
+    authScopes: { user: true },
     args: { number: t.arg.string({ required: true, validate: bounded.walletNumber }) },
     resolve: async (_root, { number }, ctx) =>
       (await listWallets(ctx.deps, await ctx.actor())).find((wallet) => wallet.number === number) ?? null,

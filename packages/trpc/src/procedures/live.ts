@@ -1,8 +1,8 @@
 import { eventsWhileAuthorized, transactionUpdate } from "@purse/engine";
-import { authedProcedure } from "../trpc.ts";
+import { userProcedure } from "../trpc.ts";
 
 /** Committed changes to the caller's transactions, from any Purse process (SSE). */
-export const transactionUpdated = authedProcedure.subscription(async function* ({ ctx, signal }) {
+export const transactionUpdated = userProcedure.subscription(async function* ({ ctx, signal }) {
   // The bus hands over only this user's events, and only while the caller's token stays good.
   for await (const event of eventsWhileAuthorized(ctx.deps, ctx.token, ctx.actor, signal)) {
     // Type and status by name, as `transactions` gives them (contract: "Enum names"). Spelled out

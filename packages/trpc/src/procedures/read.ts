@@ -12,11 +12,11 @@ import {
   walletListContract,
 } from "@purse/engine";
 import { z } from "zod";
-import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
 import { bounded } from "./input-bounds.ts";
 import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
 
-export const me = authedProcedure
+export const me = userProcedure
   .output(
     z.object({
       id: z.number(),
@@ -27,11 +27,11 @@ export const me = authedProcedure
   )
   .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
 
-export const wallets = authedProcedure
+export const wallets = userProcedure
   .output(walletListContract)
   .query(({ ctx }) => listWallets(ctx.deps, ctx.actor));
 
-export const walletByNumber = authedProcedure
+export const walletByNumber = userProcedure
   .input(z.object({ number: bounded.walletNumber }))
   .output(walletContract.nullable())
   .query(
@@ -44,7 +44,7 @@ export const rates = publicProcedure
   .query(({ ctx }) => listRates(ctx.deps));
 
 /** The engine's search contract, paged by the last id seen. */
-export const transactions = authedProcedure
+export const transactions = merchantProcedure
   .input(
     transactionSearchContract.extend({
       first: z.number().int().min(1).max(100).default(20),
@@ -70,7 +70,7 @@ export const transactions = authedProcedure
     searchTransactions(ctx.deps, ctx.actor, input, { first: input.first, afterId: input.afterId ?? null }),
   );
 
-export const transaction = authedProcedure
+export const transaction = userProcedure
   .input(transactionLookupContract)
   .output(
     z.object({
@@ -100,7 +100,7 @@ export const transaction = authedProcedure
     showTransaction(ctx.deps, ctx.actor, { id: input.id ?? null, externalId: input.externalId ?? null }),
   );
 
-export const voucher = authedProcedure
+export const voucher = userProcedure
   // Published as {number, code}: the contract's voucherNumber and voucherCode under those names.
   .input(
     z.object({

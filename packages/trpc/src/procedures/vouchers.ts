@@ -7,17 +7,17 @@ import {
   voucherPageContract,
   voucherPurchaseContract,
 } from "@purse/engine";
-import { authedProcedure } from "../trpc.ts";
+import { userProcedure } from "../trpc.ts";
 
 /** The caller's purchased vouchers, newest first, 20 a page. */
-export const vouchers = authedProcedure
+export const vouchers = userProcedure
   // Optional as published: `vouchers()` with no input asks for the first page.
   .input(voucherListContract.optional())
   .output(voucherPageContract)
   .query(({ ctx, input }) => listVouchers(ctx.deps, ctx.actor, { page: input?.page ?? null }));
 
 /** Buys a voucher from one of the caller's USD wallets, as POST /api/vouchers/buy. */
-export const buyVoucherProcedure = authedProcedure
+export const buyVoucherProcedure = userProcedure
   .input(voucherPurchaseContract)
   .output(purchasedVoucherContract)
   .mutation(({ ctx, input }) =>

@@ -10,9 +10,9 @@ import {
   voucherActivationContract,
   voucherActivationResultContract,
 } from "@purse/engine";
-import { authedProcedure, publicProcedure } from "../trpc.ts";
+import { publicProcedure, userProcedure } from "../trpc.ts";
 
-export const transfer = authedProcedure
+export const transfer = userProcedure
   .input(transferContract)
   .output(transferResultContract)
   .mutation(({ ctx, input }) =>
@@ -36,7 +36,7 @@ export const checkout = publicProcedure
     }),
   );
 
-export const activate = authedProcedure
+export const activate = userProcedure
   .input(voucherActivationContract)
   .output(voucherActivationResultContract)
   .mutation(({ ctx, input }) =>
