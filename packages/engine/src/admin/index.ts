@@ -1,6 +1,8 @@
+export { userIdByLogin } from "../auth/user-store.ts";
 export * from "./admin-catalogue.ts";
 export * from "./admin-users.ts";
 export * from "./admin-wallets.ts";
+export * from "./operator.contract.ts";
 export * from "./operator-access.ts";
 export * from "./operator-api.ts";
 export * from "./operator-movement.ts";

@@ -2,7 +2,7 @@ import { requireScope } from "../auth/access-scope.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { statementBound } from "../input/instant.ts";
-import { type WalletStatement, walletStatement } from "../statement/wallet-statement.ts";
+import { type WalletStatement, walletStatement } from "../transactions/wallet-statement.ts";
 import { creditWallet } from "./admin-wallets.ts";
 import { isOperator, operatorOf } from "./operator-access.ts";
 import type { OperatorMovementResult } from "./operator-movement.ts";

@@ -1,13 +1,18 @@
 import { z } from "zod";
+import {
+  amountText,
+  boundedText,
+  type ContractShape,
+  optionalBoundedText,
+} from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
+import type { WalletStatement } from "../transactions/wallet-statement.ts";
 import type {
   AttributedMovement,
   OperatorMovementRequest,
   OperatorReversalRequest,
   StatementRequest,
-} from "../admin/operator-api.ts";
-import type { WalletStatement } from "../statement/wallet-statement.ts";
-import { amountText, boundedText, type ContractShape, optionalBoundedText } from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+} from "./operator-api.ts";
 
 /**
  * The operator verbs over the API (operator tokens only) and the statement, as GraphQL and tRPC
