@@ -55,7 +55,8 @@ describe("GraphiQL in a browser with every origin but Purse's blocked", { timeou
     await api?.close();
   });
 
-  const headerEditor = () => page.getByRole("region", { name: "Headers" }).getByRole("code").filter({ visible: true });
+  const headerEditor = () =>
+    page.getByRole("region", { name: "Headers" }).getByRole("code").filter({ visible: true });
   const result = () => page.getByRole("region", { name: "Result Window" });
 
   it("loads under its strict policy from Purse's own files and opens on the header editor", async () => {

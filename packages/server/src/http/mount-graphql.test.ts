@@ -63,7 +63,10 @@ describe("GraphiQL from Purse's own files", () => {
     expect(directive(graphiqlPolicy, "connect-src")).toBe("'self'");
     // Every script is a same-origin file, but the options block, which is JSON data and never runs.
     const scripts = [...page.body.matchAll(/<script([^>]*)>/g)].map((match) => match[1] ?? "");
-    expect(scripts).toEqual([' type="application/json" id="graphiql-options"', ' src="/graphql/ide/graphiql.js"']);
+    expect(scripts).toEqual([
+      ' type="application/json" id="graphiql-options"',
+      ' src="/graphql/ide/graphiql.js"',
+    ]);
     const references = [...page.body.matchAll(/(?:src|href)="([^"]*)"/g)].map((match) => match[1] ?? "");
     expect(references.sort()).toEqual([
       "/graphql/ide/favicon.ico",
@@ -100,7 +103,10 @@ describe("GraphiQL from Purse's own files", () => {
   });
 
   it("serves neither the page nor its files with a DATABASE_URL or in production", async () => {
-    for (const env of [{ DATABASE_URL: "postgresql://127.0.0.1/purse" }, { NODE_ENV: "production", ...secret }]) {
+    for (const env of [
+      { DATABASE_URL: "postgresql://127.0.0.1/purse" },
+      { NODE_ENV: "production", ...secret },
+    ]) {
       const app = await serve(graphQLDoorOptions(readConfig(env)));
       const page = await app.inject({ url: "/graphql", headers: browser });
       expect(page.headers["content-type"] ?? "").not.toMatch(/text\/html/);
