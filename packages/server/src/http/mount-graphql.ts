@@ -1,6 +1,7 @@
 import type { EngineDependencies } from "@purse/engine";
 import type { GraphQLDoorOptions, PurseYoga } from "@purse/graphql";
 import { graphqlPath, queryLimits } from "@purse/graphql/bounds";
+import { graphiqlAsset, graphiqlAssetsPath, graphiqlPolicy } from "@purse/graphql/graphiql";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PurseConfig } from "../config/config.ts";
 
@@ -42,6 +43,7 @@ export async function mountGraphQL(
       if (status >= 500) request.log.error({ err: error }, "GraphQL request failed");
       return reply.status(status).send({ errors: [{ message: refusalMessage(error, status) }] });
     });
+    if (options.graphiql && !options.production) registerGraphiQLAssets(scope);
     scope.route({
       url: graphqlPath,
       method: ["GET", "POST", "OPTIONS"],
@@ -57,6 +59,27 @@ export async function mountGraphQL(
       },
     });
   });
+}
+
+/**
+ * GraphiQL's own files (its page is yoga's answer to a browser's GET /graphql): the script, the
+ * stylesheet, Monaco's workers and the icon, read on the first request and kept in memory. Their
+ * names carry no version, so they are revalidated (ETag) rather than cached for good.
+ */
+function registerGraphiQLAssets(scope: FastifyInstance): void {
+  scope.get<{ Params: { file: string } }>(
+    `${graphiqlAssetsPath}/:file`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = await graphiqlAsset(request.params.file);
+      // Workers get their policy from their own answer; the other files carry it too.
+      reply.header("content-security-policy", graphiqlPolicy);
+      if (!asset) return reply.code(404).send({ errors: [{ message: "Not found." }] });
+      reply.header("cache-control", "no-cache").header("etag", asset.etag);
+      if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
 }
 
 const invalidJson = "Request body is not valid JSON, or has a __proto__ or constructor.prototype key.";
