@@ -25,7 +25,7 @@ window.live = { graphql: [], trpc: [], closes: [], ended: [] };
 
 window.subscribeGraphQL = (url, connectionParams) => {
   const client = createClient({
-    url, connectionParams, retryAttempts: 0,
+    url, connectionParams, retryAttempts: 0, lazy: false,
     on: { closed: (event) => window.live.closes.push(event.code + " " + event.reason) },
   });
   client.subscribe({ query }, {

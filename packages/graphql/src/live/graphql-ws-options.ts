@@ -119,9 +119,10 @@ export function graphqlWsOptions(
       if (!subscribe) throw new Error("A subscription without its envelope");
       return subscribe(args);
     },
-    async onComplete(ctx) {
-      // A stream that ended because its token was revoked ends the connection too.
-      await stillAuthorized(ctx);
+    onComplete(ctx) {
+      // A stream that ended because its token was revoked ends the connection too, once the
+      // client has had its `complete` (sent right after this hook returns).
+      setImmediate(() => void stillAuthorized(ctx));
     },
   };
 }

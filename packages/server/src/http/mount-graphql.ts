@@ -4,6 +4,7 @@ import type { GraphQLDoorOptions, PurseYoga } from "@purse/graphql";
 import { graphqlPath, queryLimits } from "@purse/graphql/bounds";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PurseConfig } from "../config/config.ts";
+import { graphqlSocketHandler } from "./graphql-socket.ts";
 import { admitLiveSockets, liveSocketLimits } from "./live-sockets.ts";
 
 /**
@@ -34,15 +35,8 @@ export async function mountGraphQL(
     ));
   let socketHandler: Promise<WebsocketHandler> | undefined;
   const loadSocketHandler = () =>
-    (socketHandler ??= Promise.all([
-      loadYoga(),
-      import("@purse/graphql"),
-      import("graphql-ws/use/@fastify/websocket"),
-    ]).then(([loaded, { graphqlWsOptions }, { makeHandler }]) =>
-      makeHandler(
-        { ...graphqlWsOptions(loaded, deps, liveSocketLimits), isProd: options.production },
-        liveSocketLimits.keepAliveMs,
-      ),
+    (socketHandler ??= Promise.all([loadYoga(), import("@purse/graphql")]).then(([loaded, { graphqlWsOptions }]) =>
+      graphqlSocketHandler(graphqlWsOptions(loaded, deps, liveSocketLimits)),
     ));
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
