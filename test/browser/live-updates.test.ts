@@ -214,7 +214,9 @@ describe("live updates in Chromium", () => {
     // Revoking bolt's token ends both of its streams at the next event.
     expect((await api.call("POST", "/token/revoke", { body: { token: bolt } })).status).toBe(200);
     const after = await transfer("4.44");
-    await expect.poll(async () => (await liveOf(page)).ended.sort()).toEqual(["graphql complete", "trpc complete"]);
+    await expect
+      .poll(async () => (await liveOf(page)).ended.sort())
+      .toEqual(["graphql complete", "trpc complete"]);
     const live = await liveOf(page);
     expect([...live.graphql, ...live.trpc]).not.toContain(after);
     expect(live.closes).toContain("4403 The token is invalid, expired or revoked.");
@@ -261,9 +263,9 @@ describe("live updates in Chromium", () => {
       const page = window as unknown as Record<string, (url: string, params: unknown) => void>;
       page["subscribeGraphQL"]?.(`${wsUrl}/graphql`, { authorization: "Bearer pat_not-a-real-token" });
     }, wsUrl);
-    await expect.poll(async () => (await liveOf(page)).closes).toContain(
-      "4403 The token is invalid, expired or revoked.",
-    );
+    await expect
+      .poll(async () => (await liveOf(page)).closes)
+      .toContain("4403 The token is invalid, expired or revoked.");
     await page.close();
     await own.close();
   });

@@ -1,5 +1,5 @@
-import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
 import type { AppRouter } from "@purse/trpc";
+import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -46,7 +46,8 @@ function rawSocket(
 
 const graphqlWs = "graphql-transport-ws";
 const init = (payload?: unknown) => JSON.stringify({ type: "connection_init", payload });
-const subscribe = (id: string, query: string) => JSON.stringify({ id, type: "subscribe", payload: { query } });
+const subscribe = (id: string, query: string) =>
+  JSON.stringify({ id, type: "subscribe", payload: { query } });
 const liveQuery = "subscription { transactionUpdated { transactionId type status } }";
 
 async function transfer(amount: string): Promise<number> {
@@ -120,7 +121,9 @@ describe("GraphQL over WebSocket (graphql-ws) at /graphql", () => {
         }
       });
       socket.on("error", reject);
-      socket.on("close", (code, reason) => reject(new Error(`closed ${code} ${reason}: ${JSON.stringify(seen)}`)));
+      socket.on("close", (code, reason) =>
+        reject(new Error(`closed ${code} ${reason}: ${JSON.stringify(seen)}`)),
+      );
     });
     const errorOf = (id: string) =>
       messages.find((message) => message["id"] === id && message["type"] === "error")?.["payload"];
@@ -197,7 +200,9 @@ async function transferUntilSeen(seen: () => number[]): Promise<number> {
 describe("tRPC over WebSocket (wsLink) at /trpc", () => {
   /** tRPC's envelope from a raw socket's messages. */
   const errorsOf = (closed: Closed) =>
-    closed.messages.map((message) => (JSON.parse(message) as { error?: { message: string; data: { code: string } } }).error);
+    closed.messages.map(
+      (message) => (JSON.parse(message) as { error?: { message: string; data: { code: string } } }).error,
+    );
 
   it("answers UNAUTHORIZED in tRPC's envelope and closes, without connectionParams or with a bad token", async () => {
     const cookie = await sessionCookie("bolt", "bolt-pass");
@@ -218,7 +223,9 @@ describe("tRPC over WebSocket (wsLink) at /trpc", () => {
 
   it("closes a socket that never sends its connectionParams, with TIMEOUT", async () => {
     const silent = await rawSocket("/trpc?connectionParams=1", []);
-    expect(errorsOf(silent)).toEqual([expect.objectContaining({ data: expect.objectContaining({ code: "TIMEOUT" }) })]);
+    expect(errorsOf(silent)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ code: "TIMEOUT" }) }),
+    ]);
   }, 15_000);
 
   it("answers garbage with PARSE_ERROR and closes on a frame past the bound", async () => {
@@ -284,7 +291,8 @@ describe("tRPC over HTTP: the session cookie, and connectionParams in a URL", ()
 
   it("accepts the dashboard's cookie with the CSRF header from its own origin, and no other way", async () => {
     const cookie = await sessionCookie("acme", "acme-pass");
-    const me = (headers: Record<string, string>) => fetch(`${api.url}/trpc/me`, { headers: { cookie, ...headers } });
+    const me = (headers: Record<string, string>) =>
+      fetch(`${api.url}/trpc/me`, { headers: { cookie, ...headers } });
     const ok = await me({ "x-purse-csrf": "1", "sec-fetch-site": "same-origin" });
     expect(ok.status).toBe(200);
     expect((await ok.json()).result.data).toMatchObject({ name: "Acme Shop" });
@@ -324,5 +332,42 @@ describe("tRPC over HTTP: the session cookie, and connectionParams in a URL", ()
     const after = await transfer("2.50");
     await reading;
     expect(text).not.toContain(`"transactionId":${after}`);
+  });
+});
+
+describe("sockets per address", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ env: { PURSE_RATE_LIMIT_PER_MINUTE: "2" } });
+  });
+  afterAll(() => limited.close());
+
+  it("refuses an address's third socket in a minute with 429 before the handshake, in each door's shape", async () => {
+    const open = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = new WebSocket(`${limited.url.replace(/^http/, "ws")}${path}`, graphqlWs);
+        socket.on("open", () => {
+          socket.close();
+          resolve({ status: 101, body: "" });
+        });
+        socket.on("unexpected-response", (_request, response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => {
+            body += String(chunk);
+          });
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        socket.on("error", reject);
+      });
+    expect((await open("/graphql")).status).toBe(101);
+    expect((await open("/trpc")).status).toBe(101);
+    const graphql = await open("/graphql");
+    expect(graphql.status).toBe(429);
+    expect(JSON.parse(graphql.body)).toEqual({
+      errors: [{ message: "Too many WebSocket connections from this address; retry in a minute." }],
+    });
+    const trpc = await open("/trpc");
+    expect(trpc.status).toBe(429);
+    expect(JSON.parse(trpc.body).error.data.code).toBe("TOO_MANY_REQUESTS");
   });
 });

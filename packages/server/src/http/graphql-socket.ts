@@ -37,7 +37,9 @@ export function graphqlSocketHandler(
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
           socket.on("message", (data) => {
-            handle(String(data)).catch(() => socket.close(CloseCode.InternalServerError, "Internal server error"));
+            handle(String(data)).catch(() =>
+              socket.close(CloseCode.InternalServerError, "Internal server error"),
+            );
           }),
       },
       { socket, request },

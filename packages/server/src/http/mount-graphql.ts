@@ -35,8 +35,9 @@ export async function mountGraphQL(
     ));
   let socketHandler: Promise<WebsocketHandler> | undefined;
   const loadSocketHandler = () =>
-    (socketHandler ??= Promise.all([loadYoga(), import("@purse/graphql")]).then(([loaded, { graphqlWsOptions }]) =>
-      graphqlSocketHandler(graphqlWsOptions(loaded, deps, liveSocketLimits)),
+    (socketHandler ??= Promise.all([loadYoga(), import("@purse/graphql")]).then(
+      ([loaded, { graphqlWsOptions }]) =>
+        graphqlSocketHandler(graphqlWsOptions(loaded, deps, liveSocketLimits)),
     ));
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import type { WebSocketServer } from "ws";
 import {
   authenticate,
   bearerToken,
@@ -14,6 +13,7 @@ import { TRPCError } from "@trpc/server";
 import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { WebSocketServer } from "ws";
 import { admitLiveSockets, liveSocketLimits } from "./live-sockets.ts";
 
 /**
