@@ -98,6 +98,17 @@ describe("live updates in Chromium", () => {
     return Number(made.body.data.id);
   }
 
+  /** A page of the dashboard on Purse's origin, signed in as bolt (the session cookie set). */
+  async function signedInDashboard(): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${api.url}/dashboard`);
+    await page.getByLabel("Login", { exact: true }).fill("bolt");
+    await page.getByLabel("Password", { exact: true }).fill("bolt-pass");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    return page;
+  }
+
   /** Transfers acme → bolt until `seen` holds one (a subscription starts asynchronously). */
   async function transferUntilSeen(seen: () => Promise<readonly number[]>): Promise<number> {
     for (let attempt = 1; attempt <= 20; attempt += 1) {
@@ -122,12 +133,7 @@ describe("live updates in Chromium", () => {
   });
 
   it("a page on Purse's origin streams its session's events over SSE, GraphQL and tRPC, until signed out", async () => {
-    const page = await context.newPage();
-    await page.goto(`${api.url}/dashboard`);
-    await page.getByLabel("Login", { exact: true }).fill("bolt");
-    await page.getByLabel("Password", { exact: true }).fill("bolt-pass");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    const page = await signedInDashboard();
     // The dashboard's way (fetch with the CSRF header; the cookie goes by itself) for both doors.
     await page.evaluate(() => {
       const live = { graphql: [] as number[], trpc: [] as number[], closes: [], ended: [] as string[] };
@@ -230,12 +236,7 @@ describe("live updates in Chromium", () => {
   it("never authenticates a WebSocket by the cookie, and refuses a token that is not one", async () => {
     // The browser holds bolt's session for Purse's host and sends it with the handshake of a
     // page from another port (same site): the socket must still ask for a token.
-    const own = await context.newPage();
-    await own.goto(`${api.url}/dashboard`);
-    await own.getByLabel("Login", { exact: true }).fill("bolt");
-    await own.getByLabel("Password", { exact: true }).fill("bolt-pass");
-    await own.getByRole("button", { name: "Sign in" }).click();
-    await own.getByRole("button", { name: "Sign out" }).waitFor();
+    const own = await signedInDashboard();
     expect((await context.cookies(api.url)).some((cookie) => cookie.name === "purse_session")).toBe(true);
 
     const page = await context.newPage();
