@@ -83,7 +83,7 @@ interface Live {
 
 const liveOf = (page: Page) => page.evaluate(() => (window as unknown as { live: Live }).live);
 
-describe("live updates in Chromium", () => {
+describe("live updates in Chromium", { timeout: 90_000 }, () => {
   let api: TestServer;
   let frontEndSite: { server: Server; url: string };
   let browser: Browser;
@@ -121,10 +121,12 @@ describe("live updates in Chromium", () => {
 
   beforeAll(async () => {
     api = await startTestServer({ env: { PURSE_RATE_LIMIT_PER_MINUTE: "1000" } });
+    // GraphQL loads on its first request: here, rather than while a page waits for it.
+    await api.call("POST", "/graphql", { body: { query: "{ __typename }" } });
     frontEndSite = await serveFrontEnd(await bundleFrontEnd());
     browser = await launchBrowser();
     context = await browser.newContext();
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(30_000);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
