@@ -5,8 +5,8 @@ import type { Actor } from "../auth/actor.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { issueToken } from "../auth/issue-token.ts";
 import { boundTransaction } from "../ledger/bound-transaction.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { PipelinedQuery } from "./pipelined-query.ts";
 import { nameStatement, rows, sql } from "./sql.ts";
 
