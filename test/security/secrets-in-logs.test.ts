@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { checkoutSignature } from "@purse/engine";
 import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import {
   callerFor,
   createSeededDatabase,
@@ -72,6 +73,13 @@ async function serveCapturingLogs(database: SeededDatabase, logLevel: string) {
       return output;
     },
   };
+}
+
+function socketClosed(socket: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    socket.on("close", () => resolve());
+    socket.on("error", () => resolve());
+  });
 }
 
 describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logLevel) => {
@@ -167,6 +175,19 @@ describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logL
       secrets.set("webhook body signature", String(body.signature));
       const standard = String(webhook?.headers["webhook-signature"]).replace(/^v1,/, "");
       secrets.set("webhook-signature header", standard);
+      // A token in a URL: tRPC's connectionParams (refused) and a WebSocket to a path that takes
+      // none (closed); and one in a WebSocket's first message, where it belongs.
+      const params = encodeURIComponent(JSON.stringify({ authorization: `Bearer ${bolt}` }));
+      const inUrl = await fetch(`${server.url}/trpc/transactionUpdated?connectionParams=${params}`);
+      expect((await inUrl.json()).error.message).toContain("connectionParams in a URL are refused");
+      const wsUrl = server.url.replace(/^http/, "ws");
+      await socketClosed(new WebSocket(`${wsUrl}/api/wallets?access_token=${bolt}`));
+      const live = new WebSocket(`${wsUrl}/graphql`, "graphql-transport-ws");
+      live.on("open", () =>
+        live.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${bolt}` } })),
+      );
+      live.on("message", () => live.close());
+      await socketClosed(live);
       await call("POST", "/token/revoke", { token: acme, body: { token: acme } });
     } finally {
       log = await server.stop();

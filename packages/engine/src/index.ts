@@ -20,6 +20,7 @@ export {
   type TokenRequest,
 } from "./auth/issue-token.ts";
 export {
+  bearerToken,
   type CredentialHeaders,
   type CsrfRefusal,
   csrfRefusalMessages,

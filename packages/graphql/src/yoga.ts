@@ -3,6 +3,7 @@ import { useCookies } from "@whatwg-node/server-plugin-cookies";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { createContext, type GraphQLContext, type SessionCookie } from "./context.ts";
+import { graphiqlOptions, graphiqlPolicyHeader, renderGraphiQLPage } from "./graphiql/graphiql-page.ts";
 import { boundRequests } from "./limits/bound-requests.ts";
 import { boundedDocumentCache, noErrorCache } from "./limits/document-cache.ts";
 import { limitOperations } from "./limits/limit-operations.ts";
@@ -31,11 +32,15 @@ export function createGraphQLHandler(
   deps: EngineDependencies,
   options: GraphQLDoorOptions = strictest,
 ): PurseYoga {
+  const graphiql = options.graphiql && !options.production;
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema: purseSchema(),
     graphqlEndpoint: graphqlPath,
     landingPage: false,
-    graphiql: options.graphiql && !options.production ? { title: "Purse GraphQL" } : false,
+    // GraphiQL from Purse's own files (graphiql/), never from a CDN: it works offline and under
+    // its Content-Security-Policy.
+    graphiql: graphiql ? graphiqlOptions : false,
+    renderGraphiQL: renderGraphiQLPage,
     logging: false,
     // Parsed documents are cached by text (parsing depends on nothing else), within a bound on
     // their size. Validation depends on the caller (introspection is allowed to authenticated
@@ -68,6 +73,8 @@ export function createGraphQLHandler(
     },
     maskedErrors: { maskError },
     plugins: [
+      // Only where the page is served: every other answer skips the hook.
+      ...(graphiql ? [graphiqlPolicyHeader()] : []),
       useCookies(),
       refuseForgedSessionRequests(),
       boundRequests(),

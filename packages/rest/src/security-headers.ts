@@ -42,9 +42,9 @@ function baseOptions(production: boolean) {
 /**
  * Headers every answer of the server carries (REST, GraphQL, tRPC, the hosted page, health):
  * no framing (`X-Frame-Options: DENY`), no referrer (the page's address holds the checkout
- * token), no MIME sniffing. No Content-Security-Policy by default: the API reference and the
- * GraphQL IDE bring their own scripts; the hosted page sets its own strict one per route
- * (`registerPageSecurity`). Register on the host before any route, so every route, the 404
+ * token), no MIME sniffing. No Content-Security-Policy by default: the API reference brings its
+ * own scripts; the hosted page (`registerPageSecurity`), the dashboard and GraphiQL set their own
+ * strict ones on their routes. Register on the host before any route, so every route, the 404
  * included, gets them.
  *
  * They are helmet's headers, computed once at start and set on the raw response in one hook, as

@@ -7,7 +7,8 @@
 // The bundle lives in dist/bundle/, as deep as dist/serve/, so paths written relative to a module
 // (`../../../../fixtures/demo.json`) still land where they did. Left outside it, loaded from
 // node_modules as before: native addons and WebAssembly (argon2, PGlite) and packages that read
-// files of their own at run time (the API reference page's script). Only leaves: a package left
+// files of their own at run time (the API reference page's script), and GraphiQL's 9 MB of built
+// files (a leaf that only development servers load, on the first visit). Only leaves: a package left
 // outside that imports one bundled would load a second copy of it (MikroORM's PGlite driver
 // outside meant two MikroORMs, and the embedded database never started).
 import { rm } from "node:fs/promises";
@@ -31,7 +32,13 @@ await build({
   // call that sets its name, which cost CPU per transfer. Entities are named explicitly
   // (`defineEntity({ name })`), and esbuild renames only what collides across modules.
   sourcemap: "linked",
-  external: ["@node-rs/argon2", "@electric-sql/pglite", "@scalar/fastify-api-reference", "pg-native"],
+  external: [
+    "@node-rs/argon2",
+    "@electric-sql/pglite",
+    "@scalar/fastify-api-reference",
+    "@graphql-yoga/render-graphiql",
+    "pg-native",
+  ],
   // CommonJS dependencies call `require`, which an ES module does not have.
   banner: {
     js: "import { createRequire as __purseRequire } from 'node:module'; const require = __purseRequire(import.meta.url);",

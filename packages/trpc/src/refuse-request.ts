@@ -16,7 +16,14 @@ export const trpcLimits = {
  * own error envelope through the router's error formatter, so clients parse one shape only.
  */
 export function refuseRequest(
-  code: "BAD_REQUEST" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_SERVER_ERROR",
+  code:
+    | "BAD_REQUEST"
+    | "FORBIDDEN"
+    | "TIMEOUT"
+    | "TOO_MANY_REQUESTS"
+    | "PAYLOAD_TOO_LARGE"
+    | "UNSUPPORTED_MEDIA_TYPE"
+    | "INTERNAL_SERVER_ERROR",
   message: string,
 ): { status: number; body: { error: unknown } } {
   const error = new TRPCError({ code, message });

@@ -3,6 +3,7 @@ import {
   type Actor,
   asPurseError,
   authenticate,
+  bearerToken,
   type EngineDependencies,
   type ErrorKind,
   PurseError,
@@ -13,7 +14,18 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 
 export interface TrpcContext {
   readonly deps: EngineDependencies;
+  /** The Authorization header, or over WebSocket the `authorization` of the connectionParams. */
   readonly authorization: string | null;
+  /**
+   * The dashboard's session cookie, when no Authorization header came and the request passed
+   * the engine's CSRF rule (requestCredential); never set on a WebSocket.
+   */
+  readonly sessionToken?: string | null;
+  /**
+   * Over WebSocket: only subscriptions run (queries and mutations go over HTTP), and at most
+   * `max` of them at once on the connection (its context is shared by all its calls).
+   */
+  readonly socket?: { readonly maxSubscriptions: number; open: number };
   /** The caller's address as the host resolved it (PURSE_TRUST_PROXY), for the abuse limits. */
   readonly clientAddress?: string | null;
   /** The request's `Idempotency-Key` header: money-moving mutations whose input names no key use it. */
@@ -66,11 +78,49 @@ const engineErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(engineErrors);
+/** A WebSocket carries live updates only: queries and mutations keep HTTP's bounds and headers. */
+const socketBounds = t.middleware(async ({ ctx, type, next }) => {
+  if (ctx.socket && type !== "subscription") {
+    throw new TRPCError({
+      code: "METHOD_NOT_SUPPORTED",
+      message: "Only subscriptions run over WebSocket; send queries and mutations over HTTP.",
+    });
+  }
+  return next();
+});
 
-/** Procedures that need a bearer token, exactly as REST. */
+/**
+ * Counts a subscription against its WebSocket's budget until `release` (idempotent) or the
+ * subscription's signal aborts; refused with TOO_MANY_REQUESTS past the budget. Over HTTP each
+ * request is one stream, so nothing is counted.
+ */
+export function claimSubscription(ctx: TrpcContext, signal: AbortSignal | undefined): () => void {
+  const socket = ctx.socket;
+  if (!socket) return () => undefined;
+  if (socket.open >= socket.maxSubscriptions) {
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: `At most ${socket.maxSubscriptions} subscriptions run at once on one connection.`,
+    });
+  }
+  socket.open += 1;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    socket.open -= 1;
+  };
+  // A subscription stopped before its stream started never runs the stream's `finally`.
+  signal?.addEventListener("abort", release, { once: true });
+  return release;
+}
+
+export const publicProcedure = t.procedure.use(socketBounds).use(engineErrors);
+
+/** Procedures that need a bearer token, exactly as REST (or the dashboard's session, as GraphQL). */
 const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.authorization ?? "")?.[1] ?? null;
+  const bearer = ctx.authorization === null ? null : bearerToken(ctx.authorization);
+  const token = bearer ?? ctx.sessionToken ?? null;
   const actor: Actor = await authenticate(ctx.deps, token);
   return next({ ctx: { ...ctx, actor, token } });
 });

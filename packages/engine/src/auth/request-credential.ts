@@ -38,8 +38,7 @@ export function requestCredential(
   options: { readonly requireCsrfHeader: boolean } = { requireCsrfHeader: true },
 ): { readonly credential: RequestCredential; readonly refusal: CsrfRefusal | null } {
   if (headers.authorization !== null) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1] ?? null;
-    return { credential: { kind: "bearer", token }, refusal: null };
+    return { credential: { kind: "bearer", token: bearerToken(headers.authorization) }, refusal: null };
   }
   const session = sessionToken(headers.cookie);
   if (session === null) return { credential: { kind: "none" }, refusal: null };
@@ -50,6 +49,11 @@ export function requestCredential(
   if (options.requireCsrfHeader && headers.csrf === null)
     return { credential, refusal: "CSRF_HEADER_MISSING" };
   return { credential, refusal: null };
+}
+
+/** The token of an `Authorization: Bearer <token>` value (a header, or a WebSocket's connectionParams). */
+export function bearerToken(authorization: string): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null;
 }
 
 /** The session cookie's value from a `Cookie` header; null when absent, empty or malformed. */

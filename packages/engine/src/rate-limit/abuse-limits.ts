@@ -22,6 +22,8 @@ export const abuseRoutes = {
   /** The dashboard's sign-in, per (login, address) and per address, before the password hash. */
   dashboardSignIn: "dashboard:sign-in",
   dashboardSignInByAddress: "dashboard:sign-in:address",
+  /** A WebSocket for live updates (GraphQL or tRPC), per client address, before the handshake. */
+  liveSocket: "live:socket",
 } as const;
 
 export interface TokenRefusal {
@@ -95,6 +97,15 @@ export async function limitDashboardSignIn(
     deps.rateLimiter.consume(pairKey(login, address), abuseRoutes.dashboardSignIn),
     deps.rateLimiter.consume(keyPart(address), abuseRoutes.dashboardSignInByAddress),
   ]);
+}
+
+/**
+ * A WebSocket opened for live updates, per address, before the handshake completes: a socket
+ * holds memory and a subscription on the event bus for as long as it lives, so one address cannot
+ * open them without bound. Answers whether the socket may open.
+ */
+export async function admitLiveSocket(deps: EngineDependencies, clientAddress: string): Promise<boolean> {
+  return (await deps.rateLimiter.attempt(keyPart(clientAddress), abuseRoutes.liveSocket)).admitted;
 }
 
 /** Caller-chosen text becomes part of a Redis key: bounded and free of separators. */

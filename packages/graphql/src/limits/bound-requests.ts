@@ -1,4 +1,4 @@
-import { parse } from "graphql";
+import { type ParseOptions, parse, type Source } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { checkVariables } from "./check-variables.ts";
 import { keepRequestErrorStatus, queryLimits, requestRefused } from "./query-limits.ts";
@@ -11,24 +11,31 @@ import { scanDocument } from "./scan-document.ts";
 export function boundRequests(): Plugin {
   return {
     onParams({ params }) {
-      // Yoga hands any JSON value on to the parser: `{"query": 123}` reached it as a number and
-      // failed there as an internal error instead of the client's mistake it is.
-      if (params.query !== undefined && typeof params.query !== "string") {
-        throw requestRefused("The query must be a string holding a GraphQL document.");
-      }
-      if (typeof params.query === "string" && params.query.length > queryLimits.maxBodyBytes) {
-        throw requestRefused("Query text is too long.", "QUERY_TOO_LARGE");
-      }
-      checkVariables(params.variables);
+      checkParams(params);
     },
     onParse({ setParseFn }) {
-      setParseFn((source, options) => {
-        scanDocument(typeof source === "string" ? source : source.body);
-        return parse(source, { ...options, maxTokens: queryLimits.maxTokens });
-      });
+      setParseFn(boundedParse);
     },
     onResultProcess({ result }) {
       if (!Array.isArray(result) && "errors" in result) keepRequestErrorStatus(result.errors);
     },
   };
+}
+
+/** The request's own fields, before any parsing: also run on a WebSocket's subscribe message. */
+export function checkParams(params: { readonly query?: unknown; readonly variables?: unknown }): void {
+  // Yoga hands any JSON value on to the parser: `{"query": 123}` reached it as a number and
+  // failed there as an internal error instead of the client's mistake it is.
+  if (params.query !== undefined && typeof params.query !== "string") {
+    throw requestRefused("The query must be a string holding a GraphQL document.");
+  }
+  if (typeof params.query === "string" && params.query.length > queryLimits.maxBodyBytes) {
+    throw requestRefused("Query text is too long.", "QUERY_TOO_LARGE");
+  }
+  checkVariables(params.variables);
+}
+
+function boundedParse(source: string | Source, options?: ParseOptions) {
+  scanDocument(typeof source === "string" ? source : source.body);
+  return parse(source, { ...options, maxTokens: queryLimits.maxTokens });
 }

@@ -3,6 +3,7 @@ import { installErrorHandling, registerSecurityHeaders, restApi, restServerOptio
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 import { registerHealth } from "./health.ts";
+import { registerLiveSockets } from "./live-sockets.ts";
 import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
@@ -40,6 +41,8 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   installErrorHandling(app);
   // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.
   registerSecurityHeaders(app, { production: runtime.config.production });
+  // Before any route: @fastify/websocket decides on each route whether it takes an upgrade.
+  await registerLiveSockets(app);
   registerHealth(app, runtime);
   registerMetrics(app, runtime.metrics, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });

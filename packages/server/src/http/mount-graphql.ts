@@ -1,8 +1,12 @@
+import type { WebsocketHandler } from "@fastify/websocket";
 import type { EngineDependencies } from "@purse/engine";
 import type { GraphQLDoorOptions, PurseYoga } from "@purse/graphql";
 import { graphqlPath, queryLimits } from "@purse/graphql/bounds";
+import { graphiqlAsset, graphiqlAssetsPath, graphiqlPolicy } from "@purse/graphql/graphiql";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { PurseConfig } from "../config/config.ts";
+import { graphqlSocketHandler } from "./graphql-socket.ts";
+import { admitLiveSockets, liveSocketLimits } from "./live-sockets.ts";
 
 /**
  * The embedded default (no DATABASE_URL, not production) is a local demo: the schema is open to
@@ -14,8 +18,9 @@ export function graphQLDoorOptions(config: PurseConfig): GraphQLDoorOptions {
 }
 
 /**
- * GraphQL at /graphql on the same fastify server (queries, mutations, SSE subscriptions), in its
- * own scope: its own body limit and JSON parser, and refusals in GraphQL's `{"errors": [...]}`.
+ * GraphQL at /graphql on the same fastify server (queries, mutations, SSE subscriptions, and
+ * subscriptions over WebSocket with the graphql-ws protocol), in its own scope: its own body
+ * limit and JSON parser, and refusals in GraphQL's `{"errors": [...]}`.
  * GraphQL (yoga, Pothos, graphql-js and the schema) is loaded on the first request, not at start:
  * it is a third of what a start would otherwise compile, and most processes serve REST first.
  */
@@ -28,6 +33,12 @@ export async function mountGraphQL(
   const loadYoga = () =>
     (yoga ??= import("@purse/graphql").then(({ createGraphQLHandler }) =>
       createGraphQLHandler(deps, options),
+    ));
+  let socketHandler: Promise<WebsocketHandler> | undefined;
+  const loadSocketHandler = () =>
+    (socketHandler ??= Promise.all([loadYoga(), import("@purse/graphql")]).then(
+      ([loaded, { graphqlWsOptions }]) =>
+        graphqlSocketHandler(graphqlWsOptions(loaded, deps, liveSocketLimits)),
     ));
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -42,21 +53,63 @@ export async function mountGraphQL(
       if (status >= 500) request.log.error({ err: error }, "GraphQL request failed");
       return reply.status(status).send({ errors: [{ message: refusalMessage(error, status) }] });
     });
+    if (options.graphiql && !options.production) registerGraphiQLAssets(scope);
+    const answer = async (request: FastifyRequest, reply: FastifyReply) => {
+      const response = await (await loadYoga()).handleNodeRequestAndResponse(request, reply, {
+        clientAddress: request.ip,
+      });
+      for (const [name, value] of response.headers) reply.header(name, value);
+      reply.status(response.status);
+      return reply.send(response.body);
+    };
     scope.route({
       url: graphqlPath,
-      method: ["GET", "POST", "OPTIONS"],
+      method: ["POST", "OPTIONS"],
       bodyLimit: queryLimits.maxBodyBytes,
       schema: { hide: true },
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const response = await (await loadYoga()).handleNodeRequestAndResponse(request, reply, {
-          clientAddress: request.ip,
-        });
-        for (const [name, value] of response.headers) reply.header(name, value);
-        reply.status(response.status);
-        return reply.send(response.body);
+      handler: answer,
+    });
+    // GET also takes the WebSocket upgrade (@fastify/websocket allows it on GET routes only).
+    scope.route({
+      url: graphqlPath,
+      method: "GET",
+      schema: { hide: true },
+      preHandler: admitLiveSockets(deps, (message) => ({ errors: [{ message }] })),
+      handler: answer,
+      wsHandler(socket, request) {
+        // GraphQL loads on first use: frames that arrive meanwhile wait, none is dropped.
+        socket.pause();
+        loadSocketHandler().then(
+          (handle) => {
+            void handle.call(this, socket, request);
+            socket.resume();
+          },
+          () => socket.close(1011, "Unexpected error."),
+        );
       },
     });
   });
+}
+
+/**
+ * GraphiQL's own files (its page is yoga's answer to a browser's GET /graphql): the script, the
+ * stylesheet, Monaco's workers and the icon, read on the first request and kept in memory. Their
+ * names carry no version, so they are revalidated (ETag) rather than cached for good.
+ */
+function registerGraphiQLAssets(scope: FastifyInstance): void {
+  scope.get<{ Params: { file: string } }>(
+    `${graphiqlAssetsPath}/:file`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = await graphiqlAsset(request.params.file);
+      // Workers get their policy from their own answer; the other files carry it too.
+      reply.header("content-security-policy", graphiqlPolicy);
+      if (!asset) return reply.code(404).send({ errors: [{ message: "Not found." }] });
+      reply.header("cache-control", "no-cache").header("etag", asset.etag);
+      if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
 }
 
 const invalidJson = "Request body is not valid JSON, or has a __proto__ or constructor.prototype key.";

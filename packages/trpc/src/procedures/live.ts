@@ -1,14 +1,27 @@
-import { eventsWhileAuthorized, transactionUpdate } from "@purse/engine";
-import { userProcedure } from "../trpc.ts";
+import { type Actor, eventsWhileAuthorized, transactionUpdate } from "@purse/engine";
+import { claimSubscription, type TrpcContext, userProcedure } from "../trpc.ts";
 
-/** Committed changes to the caller's transactions, from any Purse process (SSE). */
-export const transactionUpdated = userProcedure.subscription(async function* ({ ctx, signal }) {
-  // The bus hands over only this user's events, and only while the caller's token stays good.
-  for await (const event of eventsWhileAuthorized(ctx.deps, ctx.token, ctx.actor, signal)) {
-    // Type and status by name, as `transactions` gives them (contract: "Enum names"). Spelled out
-    // as an object literal so the router's declared type carries the fields themselves, not a name
-    // from the engine (purse-client's declarations bundle the router without the engine).
-    const { transactionId, type, status, at } = transactionUpdate(event);
-    yield { transactionId, type, status, at };
-  }
+/** Committed changes to the caller's transactions, from any Purse process (SSE, or a WebSocket). */
+export const transactionUpdated = userProcedure.subscription(({ ctx, signal }) => {
+  const release = claimSubscription(ctx, signal);
+  return updates(ctx, signal, release);
 });
+
+async function* updates(
+  ctx: TrpcContext & { readonly actor: Actor; readonly token: string | null },
+  signal: AbortSignal | undefined,
+  release: () => void,
+) {
+  try {
+    // The bus hands over only this user's events, and only while the caller's token stays good.
+    for await (const event of eventsWhileAuthorized(ctx.deps, ctx.token, ctx.actor, signal)) {
+      // Type and status by name, as `transactions` gives them (contract: "Enum names"). Spelled out
+      // as an object literal so the router's declared type carries the fields themselves, not a name
+      // from the engine (purse-client's declarations bundle the router without the engine).
+      const { transactionId, type, status, at } = transactionUpdate(event);
+      yield { transactionId, type, status, at };
+    }
+  } finally {
+    release();
+  }
+}
