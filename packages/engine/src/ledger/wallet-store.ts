@@ -1,6 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
-import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { type WalletStatusName, walletStatusName } from "../wallet/wallet-status.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "./currency-rows.ts";
 
@@ -50,7 +50,7 @@ export const selectWallets = sql.raw(`
  * waits for it nor, taking the two wallets in the other order, deadlocks with it.
  */
 export async function findWalletsByNumber(
-  em: SqlEntityManager,
+  em: SqlRunner,
   numbers: readonly string[],
   options: { lock: boolean },
 ): Promise<Map<string, WalletRecord>> {
