@@ -51,19 +51,21 @@ export class PgTransaction {
    * If the statement fails, PostgreSQL answers the COMMIT with a rollback and nothing is kept.
    */
   async rowsThenCommit<Row>(statement: Statement): Promise<Row[]> {
+    const ahead = this.#ahead;
+    this.#ahead = [];
     const answer = this.#send(statement);
-    answer.catch(() => undefined);
     const commit = this.#client.query("commit");
-    commit.catch(() => undefined);
     this.#committed = true;
-    await this.#settleAhead();
-    const [result, committed] = await Promise.allSettled([answer, commit]);
-    if (result.status === "rejected") throw result.reason;
-    if (committed.status === "rejected") throw committed.reason;
+    // Every answer is awaited, so the connection goes back to the pool with nothing in flight; the
+    // first failure in the order sent is the cause (what follows it was only aborted by it).
+    const settled = await Promise.allSettled([...ahead, answer, commit]);
+    const failed = settled.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
+    const [result, committed] = [await answer, await commit];
     // An aborted transaction answers COMMIT with ROLLBACK, not an error.
-    if (committed.value.command !== "COMMIT")
-      throw new Error(`the transaction ended in ${committed.value.command}, not COMMIT`);
-    return result.value.rows as Row[];
+    if (committed.command !== "COMMIT")
+      throw new Error(`the transaction ended in ${committed.command}, not COMMIT`);
+    return result.rows as Row[];
   }
 
   /** True once the COMMIT went out with the last statement (`rowsThenCommit`). */
