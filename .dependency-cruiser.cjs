@@ -10,9 +10,84 @@ const frameworks =
 const redis = "node_modules/(ioredis|@sesamecare-oss/redlock|redlock)/";
 const sql = "node_modules/(@mikro-orm/|kysely/|pg/|pg-[^/]+/|@electric-sql/pglite/)";
 
+/**
+ * The engine's rooms, bottom to top (docs/architecture.md, "The engine's rooms"). A room imports
+ * rooms of its own layer's "shared" kind and of the layers below, never above; rooms in one area
+ * layer do not import each other (what two areas share belongs to a lower layer). Tests and their
+ * `*.test-support.ts` data may use any room to arrange a case.
+ */
+const engineLayers = [
+  // The shared kernel: exact money, errors, input reading, output forms, secrets, the database.
+  { name: "kernel", rooms: ["errors", "money", "input", "output", "secrets", "persistence"], shared: true },
+  // Cross-cutting services and ports the composition root fills (engine-dependencies.ts names them).
+  {
+    name: "services",
+    rooms: [
+      "engine-dependencies.ts",
+      "metrics",
+      "locks",
+      "rate-limit",
+      "captcha",
+      "events",
+      "keys",
+      "settings",
+      "signature",
+      "auth",
+      "webhooks",
+    ],
+    shared: true,
+  },
+  { name: "currency", rooms: ["currency"] },
+  { name: "wallet", rooms: ["wallet"] },
+  // The movement pipeline (it locks wallet rows) and the payment rules every movement applies.
+  { name: "ledger and payment rules", rooms: ["ledger", "payment"] },
+  { name: "areas", rooms: ["transfer", "checkout", "voucher", "transactions", "user"] },
+  { name: "operator verbs", rooms: ["admin", "fixture", "retention"] },
+  { name: "public face", rooms: ["index.ts"] },
+];
+const engineSrc = "^packages/engine/src/";
+const roomPath = (room) => `${engineSrc}${room.replaceAll(".", "\\.")}${room.endsWith(".ts") ? "$" : "/"}`;
+const anyRoom = (rooms) => `(${rooms.map(roomPath).join("|")})`;
+const engineTests = "\\.test(-support)?\\.ts$";
+const engineLayerRules = engineLayers.flatMap((layer, index) => {
+  const above = engineLayers.slice(index + 1).flatMap((upper) => upper.rooms);
+  const upward =
+    above.length === 0
+      ? []
+      : [
+          {
+            name: `engine-${layer.name.replaceAll(" ", "-")}-points-down`,
+            severity: "error",
+            comment: `The engine's ${layer.name} (${layer.rooms.join(", ")}) imports only its own layer and the layers below.`,
+            from: { path: anyRoom(layer.rooms), pathNot: engineTests },
+            to: { path: anyRoom(above) },
+          },
+        ];
+  const sideways =
+    layer.shared || layer.rooms.length < 2
+      ? []
+      : layer.rooms.map((room) => ({
+          name: `engine-${room.replace(".ts", "")}-imports-no-peer`,
+          severity: "error",
+          comment: `${room} imports no other room of the ${layer.name} layer: what they share belongs lower.`,
+          from: { path: roomPath(room), pathNot: engineTests },
+          to: { path: anyRoom(layer.rooms.filter((other) => other !== room)) },
+        }));
+  return [...upward, ...sideways];
+});
+const engineRooms = engineLayers.flatMap((layer) => layer.rooms);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...engineLayerRules,
+    {
+      name: "engine-room-has-a-layer",
+      severity: "error",
+      comment: "Every engine room has its place in engineLayers, so no room escapes the layer rules.",
+      from: { path: engineSrc, pathNot: [anyRoom(engineRooms), engineTests] },
+      to: {},
+    },
     {
       name: "no-circular",
       severity: "error",

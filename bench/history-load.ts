@@ -1,9 +1,9 @@
 import {
-  chainGenesisSql,
   chainLinkSql,
   postingsArraySql,
   transactionHashSql,
 } from "../packages/engine/src/ledger/ledger-hash.ts";
+import { chainGenesisSql } from "../packages/engine/src/persistence/entities/wallet.ts";
 import { merchants, walletsPerMerchant } from "./bench-fixture.ts";
 import type { ScratchDatabase } from "./scratch-database.ts";
 

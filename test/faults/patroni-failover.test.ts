@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { copyFile, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
+import { checkoutSignature, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { httpClient, sampleFixture, testRedisUrl } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ import {
   waitUntil,
 } from "../operations/purse-process.ts";
 import { eventually, postgresOwnedDir } from "../support/postgres-cluster.ts";
+import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
 
 /**
  * Issue 26, contract "Failover": a real primary failover under transfer load, with the deployment
@@ -53,6 +54,7 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
   const children: ChildProcess[] = [];
   const nodes: Node[] = [];
   let serve: ServeProcess;
+  let site: MerchantSite;
   let rwUrl: string;
   const password = randomBytes(12).toString("hex");
   const log: string[] = [];
@@ -211,7 +213,9 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     } finally {
       await seeding.close();
     }
+    site = await startMerchantSite();
     serve = await startServe({
+      PURSE_WEBHOOK_ALLOW_PRIVATE: "on",
       DATABASE_URL: rwUrl,
       DATABASE_READ_URL: url(roPort, "purse"),
       REDIS_URL: testRedisUrl,
@@ -224,6 +228,7 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
 
   afterAll(async () => {
     await serve?.stop();
+    await site?.close();
     // Patroni stops its PostgreSQL on SIGTERM (through runuser, which passes the signal on).
     for (const child of children.reverse()) {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
@@ -320,6 +325,58 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
         }
       }
     };
+    // Beside the transfers, a shop's checkouts paid through the outage: each paid one must reach
+    // the shop's webhook exactly once (the outbox survives the switch, the dispatcher neither loses
+    // nor repeats a delivery), and an unpaid one never.
+    const checkoutAnswers = new Map<string, number>();
+    const shopWorker = async () => {
+      for (let sequence = 0; Date.now() < stopAt; sequence++) {
+        const paymentId = `shop-${sequence}`;
+        const fields = { wallet_to: shopWallet, wallet_from: payerWallet, amount: "2.00", id: paymentId };
+        const created = await postJson("/api/processing/checkout", {
+          ...fields,
+          signature: checkoutSignature(fields, "shop-form-token"),
+          success_url: `${site.url}/success`,
+          cancel_url: `${site.url}/cancel`,
+          status_url: `${site.url}/webhook`,
+          user_info: `payer-${paymentId}`,
+        });
+        count(checkoutAnswers, `create ${created.status}`);
+        if (created.status !== 200) {
+          await sleep(200);
+          continue;
+        }
+        const url = (created.body as { data: { url: string } }).data.url;
+        const token = url.slice(url.lastIndexOf("/") + 1);
+        // Paid again with the same link until answered: a payment that committed but was answered
+        // 503 is refused on the retry (the link is used), never paid twice.
+        for (;;) {
+          const paid = await postJson("/api/processing/pay", {
+            token,
+            login: "payer",
+            password: "payer-pass",
+            action: "pay",
+          });
+          count(checkoutAnswers, `pay ${paid.status}`);
+          if (
+            paid.status === 200 ||
+            (paid.status >= 400 && paid.status < 500 && paid.status !== 409 && paid.status !== 429)
+          )
+            break;
+          await sleep(200);
+        }
+      }
+    };
+    const postJson = (path: string, body: unknown) =>
+      fetch(`${serve.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(15_000),
+      }).then(
+        async (response) => ({ status: response.status, body: await response.json().catch(() => null) }),
+        () => ({ status: 0, body: null }),
+      );
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const leaderNode = async () => {
       const leader = (await cluster()).find((member) => member.role === "leader");
@@ -370,21 +427,47 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
         stopAt = Date.now();
       }
     })();
-    await Promise.all([disruptionsDone, ...Array.from({ length: merchants }, (_, index) => worker(index))]);
+    await Promise.all([
+      disruptionsDone,
+      shopWorker(),
+      ...Array.from({ length: merchants }, (_, index) => worker(index)),
+    ]);
 
     const [killed, switched] = disruptions;
     const recovery = (disruption: Disruption | undefined) =>
       disruption ? (disruption.firstOk - disruption.at) / 1000 : Number.NaN;
     const newLeader = (await cluster()).find((member) => member.role === "leader")?.name;
     // The acknowledged payments, each exactly once, in the new primary's ledger.
-    const db = new pg.Client({ connectionString: rwUrl });
-    await db.connect();
-    const stored = await db
-      .query<{ external_id: string; n: string; id: string; amount_minor: string }>(
-        `select external_id, count(*) as n, min(id) as id, min(amount_minor) as amount_minor
-           from transactions where external_id like 'm%-%' group by external_id`,
-      )
-      .finally(() => db.end());
+    const queryRows = async <Row extends pg.QueryResultRow>(text: string) => {
+      const db = new pg.Client({ connectionString: rwUrl });
+      await db.connect();
+      return (await db.query<Row>(text).finally(() => db.end())).rows;
+    };
+    const storedRows = await queryRows<{ external_id: string; n: string; id: string; amount_minor: string }>(
+      `select external_id, count(*) as n, min(id) as id, min(amount_minor) as amount_minor
+         from transactions where external_id like 'm%-%' group by external_id`,
+    );
+    const stored = { rows: storedRows };
+    const paidCheckouts = await queryRows<{ payment_id: string }>(
+      "select payment_id from checkouts where payment_id like 'shop-%' and status = 3",
+    );
+    const paidIds = paidCheckouts.map((row) => row.payment_id);
+    const webhooksFor = (paymentId: string) =>
+      site.received.filter((webhook) => JSON.parse(webhook.body).payment_id === paymentId);
+    await eventually(
+      async () => paidIds.every((id) => webhooksFor(id).length > 0),
+      "every paid checkout's webhook",
+      60_000,
+    );
+    // Time for a repeated delivery to show up, had one been scheduled.
+    await sleep(3_000);
+    const webhookCounts = new Map<string, number>();
+    for (const webhook of site.received) count(webhookCounts, JSON.parse(webhook.body).payment_id as string);
+    const deliveredTwice = [...webhookCounts].filter(([, times]) => times > 1);
+    const deliveredUnpaid = [...webhookCounts.keys()].filter((id) => !paidIds.includes(id));
+    const notSuccess = paidIds.filter((id) =>
+      webhooksFor(id).some((webhook) => JSON.parse(webhook.body).status !== "SUCCESS"),
+    );
     const found = new Map(stored.rows.map((row) => [row.external_id, row]));
     const lost = [...acknowledged.keys()].filter((paymentId) => !found.has(paymentId));
     const doubled = stored.rows.filter((row) => Number(row.n) !== 1);
@@ -422,6 +505,10 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
       retriedCalls: retried,
       statuses: Object.fromEntries(statuses),
       auditExit: audit.code,
+      checkoutAnswers: Object.fromEntries(checkoutAnswers),
+      checkoutsPaid: paidIds.length,
+      webhooksReceived: site.received.length,
+      webhooksDeliveredTwice: deliveredTwice.length,
     };
     console.log(`Patroni failover figures: ${JSON.stringify(figures)}`);
     if (lost.length || doubled.length || !(recovery(killed) <= 10)) console.log(log.slice(-200).join("\n"));
@@ -442,11 +529,17 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     expect(replay.status).toBe(200);
     expect(replayed.data.id).toBe(someAnswer?.id);
     expect(audit.code, audit.output).toBe(0);
+    expect(paidIds.length).toBeGreaterThan(0);
+    expect(deliveredTwice).toEqual([]);
+    expect(deliveredUnpaid).toEqual([]);
+    expect(notSuccess).toEqual([]);
     expect(serve.child.exitCode).toBeNull();
   }, 120_000);
 });
 
 const sinkWallet = "U200000900";
+const shopWallet = "U200000800";
+const payerWallet = "U200000700";
 function walletOf(merchant: number): string {
   return `U2000000${String(merchant).padStart(2, "0")}`;
 }
@@ -466,13 +559,18 @@ function failoverFixture() {
         password: `m${n}-pass`,
       })),
       { id: 190, name: "Sink", role: "merchant", login: "sink", password: "sink-pass" },
+      { id: 180, name: "Shop", role: "merchant", login: "shop", password: "shop-pass" },
+      { id: 170, name: "Payer", role: "merchant", login: "payer", password: "payer-pass" },
     ],
-    clients: ids.map((n) => ({
-      user_id: 100 + n,
-      client_id: `m${n}`,
-      client_secret: `m${n}-secret`,
-      form_token: `m${n}-form-token`,
-    })),
+    clients: [
+      ...ids.map((n) => ({
+        user_id: 100 + n,
+        client_id: `m${n}`,
+        client_secret: `m${n}-secret`,
+        form_token: `m${n}-form-token`,
+      })),
+      { user_id: 180, client_id: "shop", client_secret: "shop-secret", form_token: "shop-form-token" },
+    ],
     wallets: [
       ...ids.map((n) => ({
         id: 200 + n,
@@ -482,6 +580,10 @@ function failoverFixture() {
         amount: "1000000.00",
         amountLimit: "100000000.00",
       })),
+      ...[
+        { id: 280, user_id: 180, number: shopWallet, amount: "0.00" },
+        { id: 270, user_id: 170, number: payerWallet, amount: "1000000.00" },
+      ].map((wallet) => ({ ...wallet, currency: "USD", amountLimit: "100000000.00" })),
       {
         id: 290,
         user_id: 190,

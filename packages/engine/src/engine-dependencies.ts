@@ -1,4 +1,5 @@
-import type { TokenCache } from "./auth/token-cache.ts";
+import type { Actor } from "./auth/actor.ts";
+import type { TokenRevocation, VerifiedToken } from "./auth/token-cache.ts";
 import type { Captcha } from "./captcha/index.ts";
 import type { TransactionEventBus } from "./events/transaction-event-types.ts";
 import type { SecretBox } from "./keys/secret-keyring.ts";
@@ -20,9 +21,22 @@ export interface EngineDependencies {
   readonly now: () => Date;
   readonly options: EngineOptions;
   /** Verified bearer tokens for a short time (auth/token-cache.ts); without it every call asks the database. */
-  readonly tokenCache?: TokenCache;
+  readonly tokenCache?: TokenCachePort;
   /** Money moved and refusals, for /metrics (metrics/engine-metrics.ts); without it nothing is counted. */
   readonly metrics?: EngineMetrics;
+}
+
+/**
+ * What the use cases ask of a token cache. A port, not the class: the composition root builds
+ * auth/token-cache.ts's TokenCache, a test may hand in anything that answers the same.
+ */
+interface TokenCachePort {
+  verify(
+    tokenHash: string,
+    now: Date,
+    lookUp: () => Promise<VerifiedToken | undefined>,
+  ): Promise<Actor | undefined>;
+  revoke(revocation: TokenRevocation): Promise<void>;
 }
 
 export interface EngineOptions {

@@ -40,6 +40,7 @@ export {
   MemorySpentCaptchas,
   type SpentCaptchas,
 } from "./captcha/index.ts";
+export { checkoutContract, checkoutLinkContract } from "./checkout/checkout.contract.ts";
 export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export {
@@ -55,7 +56,11 @@ export {
   maxCheckoutListLimit,
 } from "./checkout/list-checkouts.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
-export * from "./contracts/index.ts";
+export {
+  currencyListContract,
+  currencyListingContract,
+  publishedCurrencyListing,
+} from "./currency/currency-list.contract.ts";
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export type { CurrencyView } from "./currency/currency-view.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
@@ -65,16 +70,15 @@ export { defaultEngineOptions, type EngineDependencies, type EngineOptions } fro
 export * from "./errors/index.ts";
 export {
   eventStream,
-  eventsWhileAuthorized,
   inProcessEventBus,
   type TransactionEvent,
   type TransactionEventBus,
-  type TransactionUpdate,
-  transactionUpdate,
   UserListeners,
 } from "./events/index.ts";
 export { type Fixture, FixtureError } from "./fixture/index.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./fixture/seed-fixture.ts";
+export { amountText } from "./input/contract-fields.ts";
+export { inputBounds } from "./input/input-bounds.ts";
 export { statementBound } from "./input/instant.ts";
 export { idempotencyKeyOf } from "./input/text-fields.ts";
 export { isWebUrl, maxWebUrlLength, optionalWebUrl, type WebUrlRules } from "./input/web-url.ts";
@@ -131,11 +135,13 @@ export {
   verifyWebhookSignature,
   webhookSignature,
 } from "./signature/index.ts";
-export * from "./statement/wallet-statement.ts";
+export { eventsWhileAuthorized } from "./transactions/events-while-authorized.ts";
 export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
 export { showTransaction, type TransactionDetailView } from "./transactions/show-transaction.ts";
+export { transactionLookupContract } from "./transactions/transaction-lookup.contract.ts";
+export { transactionSearchContract } from "./transactions/transaction-search.contract.ts";
 export {
   searchTransactions,
   type TransactionNode,
@@ -143,25 +149,40 @@ export {
   type TransactionSearch,
   type TransactionTotal,
 } from "./transactions/transaction-search.ts";
+export { type TransactionUpdate, transactionUpdate } from "./transactions/transaction-update.ts";
+export * from "./transactions/wallet-statement.ts";
+export { transferContract, transferResultContract } from "./transfer/transfer.contract.ts";
 export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
 export type { TransferInput } from "./transfer/transfer-request.ts";
 export { getProfile, type UserProfile } from "./user/get-profile.ts";
+export { profileContract } from "./user/profile.contract.ts";
 export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {
   activateVoucher,
   type VoucherActivation,
   type VoucherActivationInput,
-} from "./voucher-activation/activate-voucher.ts";
-export { closeExpiredVouchers } from "./voucher-activation/close-expired-vouchers.ts";
-export { getVoucherInfo, type VoucherInfo } from "./voucher-activation/voucher-info.ts";
-export { type BuyVoucherInput, buyVoucher } from "./voucher-purchase/buy-voucher.ts";
+} from "./voucher/activate-voucher.ts";
+export { type BuyVoucherInput, buyVoucher } from "./voucher/buy-voucher.ts";
+export { closeExpiredVouchers } from "./voucher/close-expired-vouchers.ts";
 export {
   listVouchers,
   maxVoucherPage,
   type VoucherPage,
   vouchersPerPage,
-} from "./voucher-purchase/list-vouchers.ts";
-export type { PurchasedVoucherView } from "./voucher-purchase/purchased-vouchers.ts";
+} from "./voucher/list-vouchers.ts";
+export type { PurchasedVoucherView } from "./voucher/purchased-vouchers.ts";
+export {
+  voucherActivationContract,
+  voucherActivationResultContract,
+  voucherInfoContract,
+} from "./voucher/voucher-activation.contract.ts";
+export { getVoucherInfo, type VoucherInfo } from "./voucher/voucher-info.ts";
+export {
+  purchasedVoucherContract,
+  voucherListContract,
+  voucherPageContract,
+} from "./voucher/voucher-list.contract.ts";
+export { voucherPurchaseContract } from "./voucher/voucher-purchase.contract.ts";
 export {
   type BalanceHistoryQuery,
   type BalancePoint,
@@ -171,6 +192,7 @@ export {
 export { checkWalletsExist, searchWallet, type WalletPairView } from "./wallet/find-wallets.ts";
 export { listWallets } from "./wallet/list-wallets.ts";
 export { loadWalletSummaries, type WalletSummary } from "./wallet/load-wallet-summaries.ts";
+export { walletContract, walletCurrencyContract, walletListContract } from "./wallet/wallet-list.contract.ts";
 export type { WalletView } from "./wallet/wallet-view.ts";
 export {
   type DispatcherOptions,

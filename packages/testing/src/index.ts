@@ -1,6 +1,7 @@
 export * from "./create-checkout.ts";
 export * from "./hold-row-lock.ts";
 export * from "./http-client.ts";
+export * from "./parse-csv.ts";
 export * from "./prepared-plans.ts";
 export * from "./round-trips.ts";
 export * from "./sample-fixture.ts";

@@ -110,59 +110,32 @@ export function TransactionFilters({
         Until
         <input type="date" name="until" value={draft.until} onInput={set("until")} />
       </label>
-      <div class="field">
-        <label htmlFor="filter-wallet">Wallet</label>
-        <select id="filter-wallet" name="wallet" value={draft.wallet} onChange={set("wallet")}>
-          <option value="">All wallets</option>
-          {wallets.map((wallet) => (
-            <option key={wallet.number} value={wallet.number}>
-              {wallet.number} ({wallet.currency.code})
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label htmlFor="filter-type">Type</label>
-        <select id="filter-type" name="type" value={draft.type} onChange={set("type")}>
-          <option value="">All types</option>
-          {transactionTypes.map((type) => (
-            <option key={type} value={type}>
-              {label(type)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" name="status" value={draft.status} onChange={set("status")}>
-          <option value="">All statuses</option>
-          {transactionStatuses.map((status) => (
-            <option key={status} value={status}>
-              {label(status)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <label>
-        Min amount
-        <input
-          name="minAmount"
-          inputMode="decimal"
-          autoComplete="off"
-          value={draft.minAmount}
-          onInput={set("minAmount")}
-        />
-      </label>
-      <label>
-        Max amount
-        <input
-          name="maxAmount"
-          inputMode="decimal"
-          autoComplete="off"
-          value={draft.maxAmount}
-          onInput={set("maxAmount")}
-        />
-      </label>
+      <FilterSelect
+        field="wallet"
+        name="Wallet"
+        all="All wallets"
+        value={draft.wallet}
+        onChange={set("wallet")}
+        options={wallets.map((wallet) => [wallet.number, `${wallet.number} (${wallet.currency.code})`])}
+      />
+      <FilterSelect
+        field="type"
+        name="Type"
+        all="All types"
+        value={draft.type}
+        onChange={set("type")}
+        options={transactionTypes.map((type) => [type, label(type)])}
+      />
+      <FilterSelect
+        field="status"
+        name="Status"
+        all="All statuses"
+        value={draft.status}
+        onChange={set("status")}
+        options={transactionStatuses.map((status) => [status, label(status)])}
+      />
+      <AmountInput field="minAmount" name="Min amount" value={draft.minAmount} onInput={set("minAmount")} />
+      <AmountInput field="maxAmount" name="Max amount" value={draft.maxAmount} onInput={set("maxAmount")} />
       <div class="filter-actions">
         <button type="submit">Apply filters</button>
         <button type="button" class="secondary" onClick={clear}>
@@ -175,5 +148,57 @@ export function TransactionFilters({
         </p>
       ) : null}
     </form>
+  );
+}
+
+/** A filter's choice among `options` ([value, text] pairs), or all of them (the empty value). */
+function FilterSelect({
+  field,
+  name,
+  all,
+  value,
+  onChange,
+  options,
+}: {
+  field: keyof Filter;
+  name: string;
+  all: string;
+  value: string;
+  onChange(event: Event): void;
+  options: readonly (readonly [string, string])[];
+}) {
+  const id = `filter-${field}`;
+  return (
+    <div class="field">
+      <label htmlFor={id}>{name}</label>
+      <select id={id} name={field} value={value} onChange={onChange}>
+        <option value="">{all}</option>
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** An amount bound as the merchant types it (a decimal string, checked before it is applied). */
+function AmountInput({
+  field,
+  name,
+  value,
+  onInput,
+}: {
+  field: keyof Filter;
+  name: string;
+  value: string;
+  onInput(event: Event): void;
+}) {
+  return (
+    <label>
+      {name}
+      <input name={field} inputMode="decimal" autoComplete="off" value={value} onInput={onInput} />
+    </label>
   );
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { userIdByLogin } from "../auth/user-store.ts";
 import { findCurrencyByCode } from "../currency/currency-store.ts";
 import { PurseError } from "../errors/index.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
 import { decimalTextToMinor } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
-import { recordVoucher } from "../voucher-activation/record-voucher.ts";
-import { sealVoucherCode } from "../voucher-activation/voucher-code.ts";
+import { recordVoucher } from "../voucher/record-voucher.ts";
+import { sealVoucherCode } from "../voucher/voucher-code.ts";
 import { setCurrencyColumn } from "./admin-store.ts";
-import { userIdByLogin } from "./admin-users.ts";
 
 /** Operator switches on a currency (the `purse currencies` command). */
 export async function setCurrencyFlag(

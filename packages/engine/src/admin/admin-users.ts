@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { userIdByLogin } from "../auth/user-store.ts";
 import { PurseError } from "../errors/index.ts";
 import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
 import { isUniqueViolation } from "../persistence/sql.ts";
 import { generateWebhookSecret, hashPassword, hashSecret } from "../secrets/index.ts";
-import { findUserIdByLogin } from "../user/user-store.ts";
 import { insertClient, insertUser, updateUserBlocked } from "./admin-store.ts";
 
 /** Operator verbs for users and their API clients (the `purse users` and `purse clients` commands). */
@@ -24,12 +24,6 @@ export async function createUser(
 
 export async function setUserBlocked(db: Database, login: string, blocked: boolean): Promise<void> {
   if (!(await updateUserBlocked(db.em(), login, blocked))) throw new PurseError("NOT_FOUND");
-}
-
-export async function userIdByLogin(db: Database, login: string): Promise<number> {
-  const id = await findUserIdByLogin(db.em(), login);
-  if (id === undefined) throw new Error(`no user with login "${login}"`);
-  return id;
 }
 
 export interface IssuedClient {

@@ -1,15 +1,15 @@
 import { randomInt } from "node:crypto";
+import { userIdByLogin } from "../auth/user-store.ts";
 import { findCurrencyByCode } from "../currency/currency-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { decimalTextToMinor, formatMinor, parseAmount } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { WalletStatus, type WalletStatusName } from "../wallet/wallet-status.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { insertWallet, updateWalletStatus } from "./admin-store.ts";
-import { userIdByLogin } from "./admin-users.ts";
 import {
   type OperatorMovementResult,
   type OperatorRequest,

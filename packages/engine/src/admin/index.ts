@@ -1,3 +1,4 @@
+export { userIdByLogin } from "../auth/user-store.ts";
 export * from "./admin-catalogue.ts";
 export * from "./admin-users.ts";
 export * from "./admin-wallets.ts";

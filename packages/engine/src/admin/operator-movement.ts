@@ -3,7 +3,7 @@ import { PurseError } from "../errors/index.ts";
 import type { MovementChange } from "../ledger/run-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import type { SqlRunner } from "../persistence/sql.ts";
-import { sha256Hex } from "../signature/sha256-hex.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
 
 /** Who runs an operator verb, and the key that makes running it twice harmless. */
 export interface OperatorRequest {

@@ -2,8 +2,8 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { formatMinor, parseAmount } from "../money/index.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import {
   type OperatorMovementResult,
   type OperatorRequest,

@@ -2,9 +2,9 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { type Leg, recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, type TransactionTypeCode } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { findPostingsOf, findReversibleTransaction } from "./admin-store.ts";
 import {
   type OperatorMovementResult,

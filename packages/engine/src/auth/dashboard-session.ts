@@ -4,9 +4,9 @@ import { formatTimestamp } from "../output/timestamps.ts";
 import { toId } from "../persistence/sql.ts";
 import { limitDashboardSignIn } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
-import { findStoredPassword, findUser } from "../user/user-store.ts";
 import { insertAccessToken } from "./credential-store.ts";
 import { apiScope, revokeToken } from "./issue-token.ts";
+import { findStoredPassword, findUser } from "./user-store.ts";
 import { verifyUserPassword } from "./verify-user-password.ts";
 
 /** The name of the dashboard's session cookie (HttpOnly, SameSite=Strict, Path=/). */

@@ -200,8 +200,8 @@ export function inProcessRevocationChannel(): RevocationChannel {
  * at once and every other process hears it over the revocation channel.
  */
 export async function announceRevocation(
-  // Only the cache (not EngineDependencies, which names TokenCache): no import loop.
-  deps: { readonly tokenCache?: TokenCache | undefined },
+  // Only what revoking needs (not EngineDependencies, whose port names this file's types): no import loop.
+  deps: { readonly tokenCache?: Pick<TokenCache, "revoke"> | undefined },
   revocation: TokenRevocation,
 ): Promise<void> {
   await deps.tokenCache?.revoke(revocation);

@@ -1,6 +1,6 @@
 import type { Database } from "../persistence/database.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../secrets/index.ts";
-import { replacePasswordHash } from "../user/user-store.ts";
+import { replacePasswordHash } from "./user-store.ts";
 
 export interface StoredPassword {
   readonly id: string | number;

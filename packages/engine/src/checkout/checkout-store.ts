@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
+import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
 import { PurseError } from "../errors/index.ts";
-import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
 import {
   firstRow,
   isUniqueViolation,

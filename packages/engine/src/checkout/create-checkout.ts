@@ -1,16 +1,15 @@
-import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { refuseNul, requiredText } from "../input/text-fields.ts";
 import { optionalWebUrl } from "../input/web-url.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
-import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, parseAmount } from "../money/index.ts";
-import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
+import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
 import { limitCheckoutCaller, limitCheckoutClient } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
 import { type SentAsNumber, verifyCheckoutSignature } from "../signature/index.ts";
+import { findWalletsByNumber, type WalletRecord } from "../wallet/wallet-store.ts";
 import { findFormTokensOfUser, insertCheckout } from "./checkout-store.ts";
 
 export interface CheckoutInput {

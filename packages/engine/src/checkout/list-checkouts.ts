@@ -1,6 +1,6 @@
-import { userIdByLogin } from "../admin/admin-users.ts";
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
+import { userIdByLogin } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { transactionStatusName } from "../ledger/transaction-codes.ts";

@@ -1,3 +1,4 @@
+import { findStoredPassword } from "../auth/user-store.ts";
 import { verifyUserPassword } from "../auth/verify-user-password.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
@@ -5,11 +6,10 @@ import { requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
+import { checkFunds, checkOperationLimits, checkWalletPair } from "../payment/index.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
-import { findStoredPassword } from "../user/user-store.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
 import { closeUnpaid, completeCheckout, externalIdFor } from "./complete-checkout.ts";
 

@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import type { CurrencyRecord } from "./currency-record.ts";
+import { type CurrencyColumns, currencyColumns, currencyFromRow } from "./currency-rows.ts";
 
 /** An enabled currency's listing columns; `rate` is PostgreSQL's `numeric` text, padding included. */
 export interface EnabledCurrencyRow {

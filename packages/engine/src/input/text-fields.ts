@@ -1,5 +1,5 @@
-import { inputBounds } from "../contracts/input-bounds.ts";
 import { PurseError } from "../errors/index.ts";
+import { inputBounds } from "./input-bounds.ts";
 
 /** PostgreSQL text cannot hold NUL; such input is refused as invalid rather than failing in SQL. */
 export function refuseNul<T extends string | null | undefined>(value: T, field: string): T {

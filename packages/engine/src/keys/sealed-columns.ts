@@ -24,7 +24,7 @@ export const sealedColumns: readonly SealedColumn[] = [
     rowKey: "client_id",
     field: "webhook_secret",
   },
-  // Bound to the voucher number, as `voucher-activation/voucher-code.ts` seals it.
+  // Bound to the voucher number, as `voucher/voucher-code.ts` seals it.
   { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
 ];
 

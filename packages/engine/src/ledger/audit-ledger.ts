@@ -1,5 +1,4 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { brokenChainLinks } from "../ledger/verify-chains.ts";
 import type { Database } from "../persistence/database.ts";
 import {
   foreignCurrencyPostingRows,
@@ -10,6 +9,7 @@ import {
   unbalancedTransactionRows,
   walletBalanceMismatchRows,
 } from "./audit-store.ts";
+import { brokenChainLinks } from "./verify-chains.ts";
 
 export interface AuditCheck {
   readonly name: string;

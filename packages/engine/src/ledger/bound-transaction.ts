@@ -1,8 +1,8 @@
 import { PurseError } from "../errors/index.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
-import { sha256Hex } from "../signature/sha256-hex.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
+import { type WalletRecord, type WalletRow, walletFromRow } from "../wallet/wallet-store.ts";
 import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorAndLockWallets } from "./movement-store.ts";
-import { type WalletRecord, type WalletRow, walletFromRow } from "./wallet-store.ts";
 
 export interface IdempotencyKeys {
   /** The user the keys belong to: keys are unique per user. */

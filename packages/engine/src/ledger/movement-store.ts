@@ -1,12 +1,12 @@
 import { firstRow, firstRowThenCommit, rows, type SqlRunner, sendAhead, sql } from "../persistence/sql.ts";
+import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { Leg, Movement } from "./movement.ts";
-import { selectWallets, type WalletRow } from "./wallet-store.ts";
 
 /**
  * The movement pipeline's SQL (ledger/run-movement.ts): the transaction's first statement
  * (bounds and the prior request, ledger/bound-transaction.ts) and the ledger write
- * (ledger/record-movement.ts). The wallet locks are ledger/wallet-store.ts.
+ * (ledger/record-movement.ts). The wallet locks are wallet/wallet-store.ts.
  */
 
 /** The prior request an idempotency key names: its transaction id and fingerprint, if any. */

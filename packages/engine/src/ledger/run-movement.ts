@@ -4,6 +4,7 @@ import { announce } from "../events/index.ts";
 import { routeLockKey } from "../locks/index.ts";
 import { type MovedFigures, noEngineMetrics, openTally } from "../metrics/index.ts";
 import { isTransientConflict, isUniqueViolation, isWaitTimeout, type SqlRunner } from "../persistence/sql.ts";
+import type { WalletRecord } from "../wallet/wallet-store.ts";
 import {
   boundTransaction,
   boundTransactionLockingWallets,
@@ -12,7 +13,6 @@ import {
 import type { Movement, RecordedMovement } from "./movement.ts";
 import { planStatementsOnce } from "./movement-store.ts";
 import { recordMovementAndCommit } from "./record-movement.ts";
-import type { WalletRecord } from "./wallet-store.ts";
 
 /** What subscribers and webhooks are told after commit. */
 export type MovementChange = Parameters<typeof announce>[1];

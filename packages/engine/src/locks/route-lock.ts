@@ -1,4 +1,4 @@
-import { sha256Hex } from "../signature/sha256-hex.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
 
 /**
  * Route locks keep two simultaneous identical calls from both running: the second is refused at

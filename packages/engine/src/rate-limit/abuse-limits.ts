@@ -1,5 +1,5 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { sha256Hex } from "../signature/sha256-hex.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
 
 /**
  * Limits on calls that cost something before (or without) knowing the caller: each is checked

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sha256Hex } from "../signature/sha256-hex.ts";
+import { sha256Hex } from "./sha256-hex.ts";
 
 const prefixPattern = /^[a-z]{1,16}$/;
 

@@ -1,5 +1,5 @@
+import { sha256Hex, sha256HexEqual } from "../secrets/sha256-hex.ts";
 import { encodeJson, type JsonForm, JsonNumberText, jsonForms } from "./json-forms.ts";
-import { sha256Hex, sha256HexEqual } from "./sha256-hex.ts";
 
 export type { JsonForm } from "./json-forms.ts";
 

@@ -1,5 +1,5 @@
+import { sha256Hex, sha256HexEqual } from "../secrets/sha256-hex.ts";
 import { compactJson } from "./json-forms.ts";
-import { sha256Hex, sha256HexEqual } from "./sha256-hex.ts";
 
 /** The fields of a payment status notification that its `signature` covers, typed as in the body. */
 export interface WebhookSignedFields {

@@ -1,12 +1,11 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
-import { splitPayment } from "../commission/index.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { parseAmount } from "../money/index.ts";
-import { checkFunds, checkOperationLimits, checkWalletPair } from "../operation/index.ts";
+import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
 import { readTransferRequest, type TransferInput } from "./transfer-request.ts";
 
 export interface TransferResult {

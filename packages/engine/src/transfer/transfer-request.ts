@@ -1,6 +1,6 @@
 import { optionalText, requiredText } from "../input/text-fields.ts";
 import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
-import { sha256Hex } from "../signature/sha256-hex.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
 
 /** The transfer as a client sends it; amounts may arrive as text or a bare number. */
 export interface TransferInput {

@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
+import { findUser } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { findUser } from "./user-store.ts";
 
 /** The caller's own user row: id, name, role and whether it is blocked (GraphQL's `me`). */
 export interface UserProfile {

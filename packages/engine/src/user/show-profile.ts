@@ -1,8 +1,8 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
+import { findUser } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
-import { findUser } from "./user-store.ts";
 
 /**
  * The caller's profile in the shape existing clients read. Purse keeps a user's name, role and

@@ -1,7 +1,7 @@
 import type { Role } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import { parseAmount } from "../money/index.ts";
-import { checkAmountBounds, checkCurrencyOpen, checkFunds, type PaymentWallet } from "../operation/index.ts";
+import { checkAmountBounds, checkCurrencyOpen, checkFunds, type PaymentWallet } from "../payment/index.ts";
 import { VOUCHER_ACTIVATION_CURRENCY, VoucherType, type VoucherTypeCode } from "./voucher-codes.ts";
 
 /** How long a bought voucher can be activated: 30 days, as `purse vouchers issue` gives by default. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
 import { sql } from "../persistence/sql.ts";
-import { walletStatement } from "../statement/wallet-statement.ts";
+import { walletStatement } from "../transactions/wallet-statement.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { balanceHistory } from "./balance-history.ts";
 import { listWallets } from "./list-wallets.ts";

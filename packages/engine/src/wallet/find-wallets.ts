@@ -3,7 +3,7 @@ import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
-import { findWalletsByNumber, type WalletRecord } from "../ledger/wallet-store.ts";
+import { findWalletsByNumber, type WalletRecord } from "./wallet-store.ts";
 import { type WalletView, walletView } from "./wallet-view.ts";
 
 export interface WalletPairView {

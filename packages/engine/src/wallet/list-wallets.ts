@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { findWalletsOfUser } from "../ledger/wallet-store.ts";
+import { findWalletsOfUser } from "./wallet-store.ts";
 import { type WalletView, walletView } from "./wallet-view.ts";
 
 /** The caller's wallets, deleted ones left out. */

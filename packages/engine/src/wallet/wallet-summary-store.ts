@@ -9,7 +9,7 @@ export interface WalletOwnership {
   readonly userId: number;
 }
 
-/** Any number of wallets in one query (the row locks and balances live in ledger/wallet-store.ts). */
+/** Any number of wallets in one query (the row locks and balances live in wallet-store.ts). */
 export async function findWalletOwnerships(
   em: SqlEntityManager,
   ids: readonly number[],

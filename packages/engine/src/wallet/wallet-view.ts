@@ -1,7 +1,7 @@
 import { type CurrencyView, currencyView } from "../currency/currency-view.ts";
-import type { WalletRecord } from "../ledger/wallet-store.ts";
 import { formatMinor } from "../money/index.ts";
 import { WalletStatus } from "./wallet-status.ts";
+import type { WalletRecord } from "./wallet-store.ts";
 
 /**
  * What the read use cases return for a wallet: exact decimal text for every amount. Adapters decide whether a

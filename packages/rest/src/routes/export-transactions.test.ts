@@ -1,39 +1,11 @@
 import { type Actor, searchTransactions, signIn, transferFunds } from "@purse/engine";
+import { parseCsv } from "@purse/testing";
 import { type RestHarness, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const path = "/api/transactions/export";
 const header = "id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description";
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
-
-/** Minimal RFC 4180 reader: enough to check the export's quoting round-trips. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = "";
-  let record: string[] = [];
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") {
-      record.push(field);
-      field = "";
-    } else if (char === "\r" && text[index + 1] === "\n") {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = "";
-      index += 1;
-    } else field += char;
-  }
-  return records;
-}
 
 describe("GET /api/transactions/export", () => {
   let api: RestHarness;

@@ -1,7 +1,12 @@
 import { defineEntity, p } from "@mikro-orm/core";
-import { chainGenesisSql } from "../../ledger/ledger-hash.ts";
 import { CurrencyEntity } from "./currency.ts";
 import { UserEntity } from "./user.ts";
+
+/**
+ * The link before a wallet's first movement (ledger/ledger-hash.ts): the schema's default for
+ * `chain_head`, so it lives with the schema and the ledger reads it from here.
+ */
+export const chainGenesisSql = `'\\x${"00".repeat(32)}'::bytea`;
 
 export const WalletEntity = defineEntity({
   name: "Wallet",

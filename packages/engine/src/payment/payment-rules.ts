@@ -1,7 +1,7 @@
-import { type PaymentSplit, splitPayment, splitWithFee } from "../commission/index.ts";
 import { checkAmountSyntax, parseAmount } from "../money/index.ts";
 import { checkFunds, type FundsContext } from "./funds.ts";
 import { type CurrencyPolicy, checkOperationLimits } from "./limits.ts";
+import { type PaymentSplit, splitPayment, splitWithFee } from "./payment-split.ts";
 import { checkWalletPair, type OperationWallet } from "./wallet-pair.ts";
 
 /** A wallet with its currency's policy, as a payment loads it. */

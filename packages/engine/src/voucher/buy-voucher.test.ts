@@ -11,11 +11,11 @@ import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { hashSecret } from "../secrets/index.ts";
-import { activateVoucher } from "../voucher-activation/activate-voucher.ts";
-import { recordVoucher } from "../voucher-activation/record-voucher.ts";
-import { getVoucherInfo } from "../voucher-activation/voucher-info.ts";
+import { activateVoucher } from "./activate-voucher.ts";
 import { buyVoucher } from "./buy-voucher.ts";
 import { listVouchers } from "./list-vouchers.ts";
+import { recordVoucher } from "./record-voucher.ts";
+import { getVoucherInfo } from "./voucher-info.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const bolt: Actor = { userId: 2, role: "partner", clientId: 2, scope: "api" };

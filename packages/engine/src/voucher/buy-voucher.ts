@@ -1,19 +1,19 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
+import { isUserBlocked } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { optionalText, requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
 import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
-import { sha256Hex } from "../signature/sha256-hex.ts";
-import { isUserBlocked } from "../user/user-store.ts";
-import { checkVoucherPurchase, purchasedType, VoucherStatus, voucherLifetimeMs } from "../voucher/index.ts";
-import { newVoucherCredentials, sealVoucherCode } from "../voucher-activation/voucher-code.ts";
-import { insertVoucher } from "../voucher-activation/voucher-store.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
+import { checkVoucherPurchase, purchasedType, VoucherStatus, voucherLifetimeMs } from "./index.ts";
 import { findPurchasedVoucher, type PurchasedVoucherView } from "./purchased-vouchers.ts";
+import { newVoucherCredentials, sealVoucherCode } from "./voucher-code.ts";
+import { insertVoucher } from "./voucher-store.ts";
 
 export interface BuyVoucherInput {
   readonly walletFrom?: string | null;

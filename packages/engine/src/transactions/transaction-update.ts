@@ -1,5 +1,5 @@
+import type { TransactionEvent } from "../events/transaction-event-types.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
-import type { TransactionEvent } from "./transaction-event-types.ts";
 
 /**
  * A subscription's event as GraphQL and tRPC hand it over: type and status by name, as their

@@ -15,7 +15,7 @@ export interface NewVoucher extends VoucherInsert {
 /**
  * Stores an issued or seeded voucher with its purchase transaction. A paid, pending voucher's value
  * moves from equity to the voucher account, from which activation later pays. (A voucher bought
- * through the API pays from the buyer's wallet instead: `voucher-purchase/buy-voucher.ts`.)
+ * through the API pays from the buyer's wallet instead: `buy-voucher.ts`.)
  */
 export async function recordVoucher(em: SqlRunner, voucher: NewVoucher): Promise<void> {
   const amount = voucher.amountMinor;

@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { Database } from "../persistence/database.ts";
 import { firstRow, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 
 export type UserRole = "merchant" | "partner";
@@ -54,4 +55,11 @@ export async function replacePasswordHash(
 ): Promise<void> {
   await sql`update users set password_hash = ${newHash}
     where id = ${userId} and password_hash = ${checkedHash}`.execute(em.getKysely());
+}
+
+/** The id of the user with this login, for operator commands; an unknown login is an operator's mistake. */
+export async function userIdByLogin(db: Database, login: string): Promise<number> {
+  const id = await findUserIdByLogin(db.em(), login);
+  if (id === undefined) throw new Error(`no user with login "${login}"`);
+  return id;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CurrencyView } from "../currency/currency-view.ts";
-import type { WalletView } from "../wallet/wallet-view.ts";
-import type { ContractShape } from "./contract-fields.ts";
+import type { ContractShape } from "../input/contract-fields.ts";
+import type { WalletView } from "./wallet-view.ts";
 
 /** Exact decimal text: amounts never travel as floats (REST turns the ones the spec types as numbers into numbers). */
 const decimal = z.string().describe('Exact decimal, e.g. "10.50"');

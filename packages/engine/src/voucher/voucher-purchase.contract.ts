@@ -1,13 +1,13 @@
 import { z } from "zod";
-import type { BuyVoucherInput } from "../voucher-purchase/buy-voucher.ts";
 import {
   amountText,
   boundedText,
   type ContractShape,
   idempotencyKeyField,
   optionalBoundedText,
-} from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+} from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
+import type { BuyVoucherInput } from "./buy-voucher.ts";
 
 /** Buying a voucher from one of the caller's USD wallets. */
 export const voucherPurchaseContract = z.object({

@@ -1,19 +1,18 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
-import { splitPayment } from "../commission/index.ts";
+import { isUserBlocked } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { optionalText, requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { findWalletsByNumber } from "../ledger/wallet-store.ts";
-import { checkOperationLimits } from "../operation/index.ts";
+import { checkOperationLimits, splitPayment } from "../payment/index.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
-import { sha256Hex } from "../signature/sha256-hex.ts";
-import { isUserBlocked } from "../user/user-store.ts";
-import { checkVoucherActivation } from "../voucher/index.ts";
+import { findWalletsByNumber } from "../wallet/wallet-store.ts";
+import { checkVoucherActivation } from "./index.ts";
 import { voucherCodeMatches } from "./voucher-code.ts";
 import { findVoucher, markVoucherActivated, type VoucherRecord } from "./voucher-store.ts";
 

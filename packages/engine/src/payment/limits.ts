@@ -1,6 +1,6 @@
-import type { CommissionRule, Operation } from "../commission/index.ts";
 import { PurseError } from "../errors/index.ts";
 import { formatMinor } from "../money/index.ts";
+import type { CommissionRule, Operation } from "./commission.ts";
 import type { OperationWallet } from "./wallet-pair.ts";
 
 /** What the limit rules need to know about a currency; amounts in minor units of its precession. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { boundedText } from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+import { boundedText } from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
 
 /** One of the caller's transactions, by internal id or by the caller's own id (at least one). */
 export const transactionLookupContract = z.object({

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { TransferResult } from "../transfer/transfer-funds.ts";
-import type { TransferInput } from "../transfer/transfer-request.ts";
 import {
   amountText,
   boundedText,
   type ContractShape,
   idempotencyKeyField,
   optionalBoundedText,
-} from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+} from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
+import type { TransferResult } from "./transfer-funds.ts";
+import type { TransferInput } from "./transfer-request.ts";
 
 /** A transfer between two wallets of one currency: what every door accepts, by the engine's names. */
 export const transferContract = z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { listVouchers, VoucherPage } from "../voucher-purchase/list-vouchers.ts";
-import type { PurchasedVoucherView } from "../voucher-purchase/purchased-vouchers.ts";
-import type { ContractShape } from "./contract-fields.ts";
+import type { ContractShape } from "../input/contract-fields.ts";
+import type { listVouchers, VoucherPage } from "./list-vouchers.ts";
+import type { PurchasedVoucherView } from "./purchased-vouchers.ts";
 
 /** Which page of the caller's purchased vouchers (REST reads it from the query string). */
 export const voucherListContract = z.object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { TransactionSearch } from "../transactions/transaction-search.ts";
-import { amountText, boundedText, type ContractShape } from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+import { amountText, boundedText, type ContractShape } from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
+import type { TransactionSearch } from "./transaction-search.ts";
 
 /** An ISO 8601 date or date-time is at most a few dozen characters. */
 const instantText = boundedText(40);

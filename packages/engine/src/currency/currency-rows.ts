@@ -1,6 +1,6 @@
-import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { parseDecimal } from "../money/index.ts";
 import { toBigInt } from "../persistence/sql.ts";
+import type { CurrencyRecord } from "./currency-record.ts";
 
 /** The `currencies` columns every currency query selects, prefixed `c_` to sit beside wallet columns. */
 export const currencyColumns = `

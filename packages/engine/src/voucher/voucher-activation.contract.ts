@@ -1,12 +1,12 @@
 import { z } from "zod";
-import type { VoucherActivation, VoucherActivationInput } from "../voucher-activation/activate-voucher.ts";
 import {
   boundedText,
   type ContractShape,
   idempotencyKeyField,
   optionalBoundedText,
-} from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+} from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
+import type { VoucherActivation, VoucherActivationInput } from "./activate-voucher.ts";
 
 const voucherNumber = boundedText(inputBounds.voucherNumber);
 const voucherCode = boundedText(inputBounds.voucherCode).describe("The voucher's secret code");

@@ -3,14 +3,14 @@ import type { SecretBox } from "../keys/secret-keyring.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { isVoucherExpired, VoucherStatus } from "../voucher/index.ts";
-import { revealVoucherCode } from "../voucher-activation/voucher-code.ts";
+import { isVoucherExpired, VoucherStatus } from "./index.ts";
 import {
   countPurchasedVouchers,
   findPurchasedVoucherPage,
   findPurchasedVoucherRow,
   type PurchasedRow,
 } from "./purchased-voucher-store.ts";
+import { revealVoucherCode } from "./voucher-code.ts";
 
 /** A voucher as its buyer sees it: the code included, which nobody else is ever shown. */
 export interface PurchasedVoucherView {

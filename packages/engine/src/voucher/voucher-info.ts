@@ -1,15 +1,15 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
-import { splitPayment } from "../commission/index.ts";
+import { isUserBlocked } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { requiredText } from "../input/text-fields.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
+import { splitPayment } from "../payment/index.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { isVoucherActivationEnabled } from "../settings/settings-store.ts";
-import { isUserBlocked } from "../user/user-store.ts";
-import { checkVoucherRedeemable } from "../voucher/index.ts";
 import { voucherFacts } from "./activate-voucher.ts";
+import { checkVoucherRedeemable } from "./index.ts";
 import { voucherCodeMatches } from "./voucher-code.ts";
 import { findVoucher } from "./voucher-store.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { UserProfileView } from "../user/show-profile.ts";
-import type { ContractShape } from "./contract-fields.ts";
+import type { ContractShape } from "../input/contract-fields.ts";
+import type { UserProfileView } from "./show-profile.ts";
 
 const unknown = (description: string) =>
   z.null().describe(`${description}; Purse does not keep it: always null`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { CurrencyListing } from "../currency/list-currencies.ts";
-import type { ContractShape } from "./contract-fields.ts";
+import type { ContractShape } from "../input/contract-fields.ts";
+import type { CurrencyListing } from "./list-currencies.ts";
 
 /** The currency list's names: the engine's `rateUpdatedAt` is published as `timeUpdatedRate`. */
 type PublishedCurrencyListing = Omit<CurrencyListing, "rateUpdatedAt"> & {

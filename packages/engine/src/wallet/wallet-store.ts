@@ -1,8 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
+import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
 import { rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
-import { type WalletStatusName, walletStatusName } from "../wallet/wallet-status.ts";
-import { type CurrencyColumns, currencyColumns, currencyFromRow } from "./currency-rows.ts";
+import { type WalletStatusName, walletStatusName } from "./wallet-status.ts";
 
 /** A wallet with what every rule about it needs: owner state and currency policy. */
 export interface WalletRecord {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { CheckoutInput, CreatedCheckout } from "../checkout/create-checkout.ts";
+import { boundedText, type ContractShape, optionalBoundedText } from "../input/contract-fields.ts";
+import { inputBounds } from "../input/input-bounds.ts";
 import { maxAmountLength } from "../money/amount.ts";
-import { boundedText, type ContractShape, optionalBoundedText } from "./contract-fields.ts";
-import { inputBounds } from "./input-bounds.ts";
+import type { CheckoutInput, CreatedCheckout } from "./create-checkout.ts";
 
 /** Optional text; contract: an empty string means absent. URLs are bounded by the engine's URL check. */
 const optionalUrl = z.string().nullish();

@@ -1,8 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
-import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../ledger/currency-rows.ts";
+import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
 import { firstRow, rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
-import { VoucherStatus } from "../voucher/index.ts";
+import { VoucherStatus } from "./index.ts";
 import type { StoredVoucherCode } from "./voucher-code.ts";
 
 /** A voucher with what the activation rules need: creator state, purchase status and currency. */

@@ -1,7 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { authenticate, requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import type { TransactionEvent } from "./transaction-events.ts";
+import type { TransactionEvent } from "../events/transaction-events.ts";
 
 /**
  * A subscriber's events (`subscriber`, as its token was verified when it subscribed) for as long as

@@ -1,2 +1,0 @@
-export * from "./commission.ts";
-export * from "./payment-split.ts";
