@@ -105,10 +105,14 @@ describe("a primary that turns read-only", () => {
         client.release();
       }
       const write = () =>
-        db.transactDirect?.((tx) => tx.rows("update settings set value = value where false", []));
+        db.transact((tx) => {
+          // On PostgreSQL a movement's transaction is a pooled connection's (pg-transaction.ts).
+          if (!("sendAhead" in tx)) throw new Error("not a pooled transaction");
+          return tx.rows({ text: "update settings set value = value where false", values: [] });
+        });
       const failures: string[] = [];
       for (let attempt = 0; attempt < 2; attempt++) {
-        await write()?.catch((error: { code?: string }) => failures.push(String(error.code)));
+        await write().catch((error: { code?: string }) => failures.push(String(error.code)));
       }
       // Each of the two read-only connections failed one write, then was closed, never pooled again.
       expect(failures).toEqual(["25006", "25006"]);

@@ -1,6 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { LedgerAccount } from "../ledger/record-movement.ts";
-import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 
 /** The operator's writes: currency switches, users, clients and wallets; and a reversal's reads. */
 
@@ -116,7 +116,7 @@ export interface ReversibleTransaction {
 }
 
 export function findReversibleTransaction(
-  em: SqlEntityManager,
+  em: SqlRunner,
   id: number,
 ): Promise<ReversibleTransaction | undefined> {
   return firstRow(
@@ -132,7 +132,7 @@ export function findReversibleTransaction(
 
 /** A transaction's postings in order, each with its wallet's number (none for fee, equity, voucher). */
 export function findPostingsOf(
-  em: SqlEntityManager,
+  em: SqlRunner,
   transactionId: number,
 ): Promise<
   { account: LedgerAccount; wallet_id: string | null; number: string | null; amount_minor: string }[]

@@ -1,8 +1,8 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import type { MovementChange } from "../ledger/run-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
+import type { SqlRunner } from "../persistence/sql.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
 
 /** Who runs an operator verb, and the key that makes running it twice harmless. */
@@ -32,10 +32,7 @@ export function runOperatorMovement(
   verb: string,
   who: OperatorRequest,
   request: readonly (string | number | null)[],
-  move: (
-    em: SqlEntityManager,
-    fingerprint: string,
-  ) => Promise<{ transactionId: number; change: MovementChange }>,
+  move: (tx: SqlRunner, fingerprint: string) => Promise<{ transactionId: number; change: MovementChange }>,
 ): Promise<OperatorMovementResult> {
   if (!operatorName.test(who.operator)) throw new PurseError("INVALID_VALUE", "operator");
   if (!keyText.test(who.key)) throw new PurseError("INVALID_VALUE", "key");
@@ -47,8 +44,8 @@ export function runOperatorMovement(
       keys: { userId: 0, externalId: null, idempotencyKey: who.key, fingerprint, scope: "operator" },
       replay: (transactionId) => ({ transactionId, replayed: true }),
     },
-    async move(em) {
-      const { transactionId, change } = await move(em, fingerprint);
+    async move(tx) {
+      const { transactionId, change } = await move(tx, fingerprint);
       return { result: { transactionId, replayed: false }, change };
     },
   });

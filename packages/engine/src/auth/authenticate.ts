@@ -33,7 +33,7 @@ async function lookUpToken(
   tokenHash: string,
   now: Date,
 ): Promise<VerifiedToken | undefined> {
-  const row = await findLiveToken(deps.db.em(), tokenHash, now);
+  const row = await findLiveToken(deps.db.queries(), tokenHash, now);
   if (!row) return undefined;
   return {
     actor: {

@@ -1,5 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 import type { Role } from "./actor.ts";
 
 /** API clients' credentials and the access tokens issued to them. */
@@ -109,7 +109,7 @@ export async function replaceClientCredential(
 
 /** A live access token's owner, by its SHA-256 (authenticate.ts), by name (`purse_token`). */
 export async function findLiveToken(
-  em: SqlEntityManager,
+  em: SqlRunner,
   tokenHash: string,
   now: Date,
 ): Promise<

@@ -1,6 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { Database } from "../persistence/database.ts";
-import { firstRow, sql, toId } from "../persistence/sql.ts";
+import { firstRow, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 
 export type UserRole = "merchant" | "partner";
 
@@ -25,7 +25,7 @@ export async function findUser(em: SqlEntityManager, userId: number): Promise<Us
 }
 
 /** Whether the user is blocked, read in the caller's transaction; undefined when there is no such user. */
-export async function isUserBlocked(em: SqlEntityManager, userId: number): Promise<boolean | undefined> {
+export async function isUserBlocked(em: SqlRunner, userId: number): Promise<boolean | undefined> {
   const row = await firstRow(em, sql<{ blocked: boolean }>`select blocked from users where id = ${userId}`);
   return row?.blocked;
 }

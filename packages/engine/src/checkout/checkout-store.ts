@@ -2,7 +2,15 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
 import { PurseError } from "../errors/index.ts";
-import { firstRow, isUniqueViolation, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import {
+  firstRow,
+  isUniqueViolation,
+  rows,
+  type SqlRunner,
+  sql,
+  toBigInt,
+  toId,
+} from "../persistence/sql.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
@@ -60,7 +68,7 @@ const checkoutSelect = sql`
 
 /** The checkout behind a payment link token; with `lock`, its row is locked (one outcome per link). */
 export async function findCheckoutByToken(
-  em: SqlEntityManager,
+  em: SqlRunner,
   token: string,
   options: { lock: boolean },
 ): Promise<CheckoutRecord | null> {
@@ -160,21 +168,20 @@ export async function insertCheckout(em: SqlEntityManager, checkout: NewCheckout
 
 /** Records how a checkout ended and the transaction that says so. */
 export async function closeCheckout(
-  em: SqlEntityManager,
+  em: SqlRunner,
   checkoutId: number,
   status: number,
   transactionId: number,
 ): Promise<void> {
-  await sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
-    where id = ${checkoutId}`.execute(em.getKysely());
+  await rows(
+    em,
+    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
+      where id = ${checkoutId}`,
+  );
 }
 
 /** Whether `userId` already has a transaction with this external id. */
-export async function externalIdTaken(
-  em: SqlEntityManager,
-  userId: number,
-  externalId: string,
-): Promise<boolean> {
+export async function externalIdTaken(em: SqlRunner, userId: number, externalId: string): Promise<boolean> {
   const taken = await firstRow(
     em,
     sql<{ id: string }>`select id from transactions
@@ -190,10 +197,7 @@ export interface ClientFormToken {
   readonly formTokenSealed: string;
 }
 
-export async function findClientFormToken(
-  em: SqlEntityManager,
-  id: number,
-): Promise<ClientFormToken | undefined> {
+export async function findClientFormToken(em: SqlRunner, id: number): Promise<ClientFormToken | undefined> {
   const client = await firstRow(
     em,
     sql<{

@@ -1,9 +1,9 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import type { SqlRunner } from "../persistence/sql.ts";
 import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
 import {
   type CheckoutRecord,
@@ -30,7 +30,7 @@ const statusNames = {
  * transfer committing that id between this check and the insert trips the unique index; the
  * movement pipeline then runs the payment again, and this check sees the transfer.
  */
-export async function externalIdFor(em: SqlEntityManager, checkout: CheckoutRecord): Promise<string | null> {
+export async function externalIdFor(em: SqlRunner, checkout: CheckoutRecord): Promise<string | null> {
   return (await externalIdTaken(em, checkout.merchantUserId, checkout.paymentId)) ? null : checkout.paymentId;
 }
 
@@ -40,7 +40,7 @@ export async function externalIdFor(em: SqlEntityManager, checkout: CheckoutReco
  */
 export async function completeCheckout(
   deps: Pick<EngineDependencies, "secretBox">,
-  em: SqlEntityManager,
+  em: SqlRunner,
   checkout: CheckoutRecord,
   status: CheckoutOutcome,
   transactionId: number,
@@ -77,7 +77,7 @@ export async function completeCheckout(
  */
 export async function closeUnpaid(
   deps: Pick<EngineDependencies, "secretBox">,
-  em: SqlEntityManager,
+  em: SqlRunner,
   checkout: CheckoutRecord,
   outcome: typeof TransactionStatus.CANCEL | typeof TransactionStatus.FAIL,
   label: string,

@@ -1,4 +1,3 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import { findStoredPassword } from "../auth/user-store.ts";
 import { verifyUserPassword } from "../auth/verify-user-password.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
@@ -8,7 +7,7 @@ import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../payment/index.ts";
-import { toId } from "../persistence/sql.ts";
+import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
@@ -95,7 +94,7 @@ async function checkPayer(
 
 async function pay(
   deps: EngineDependencies,
-  em: SqlEntityManager,
+  em: SqlRunner,
   checkout: CheckoutRecord,
 ): Promise<PayCheckoutResult> {
   const wallets = await findWalletsByNumber(em, [checkout.walletFromNumber, checkout.walletToNumber], {
@@ -135,7 +134,7 @@ async function pay(
 
 async function cancel(
   deps: EngineDependencies,
-  em: SqlEntityManager,
+  em: SqlRunner,
   checkout: CheckoutRecord,
 ): Promise<PayCheckoutResult> {
   const transactionId = await closeUnpaid(

@@ -1,4 +1,4 @@
-import { firstRow, rows, type SqlRunner, sql } from "../persistence/sql.ts";
+import { firstRow, firstRowThenCommit, rows, type SqlRunner, sendAhead, sql } from "../persistence/sql.ts";
 import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { Leg, Movement } from "./movement.ts";
@@ -32,7 +32,8 @@ function boundSettings(boundMs: number) {
 
 /**
  * `SET LOCAL plan_cache_mode = force_generic_plan`, by name (`purse_generic_plans`), as a
- * movement's first statement; nothing waits for it, so it leaves with the next one.
+ * movement's first statement; nothing waits for it, so it leaves with the next one (sql.ts
+ * `sendAhead`).
  *
  * Why: PostgreSQL plans a named statement with parameters afresh on each call (a "custom plan")
  * until it judges its reusable plan no dearer, and it never does for the movement statements:
@@ -42,21 +43,20 @@ function boundSettings(boundMs: number) {
  * Scoped to the movement's transaction: every other query keeps PostgreSQL's own choice.
  */
 export async function planStatementsOnce(tx: SqlRunner): Promise<void> {
-  await firstRow(
+  await sendAhead(
     tx,
     sql`select set_config('plan_cache_mode', 'force_generic_plan', true) as plan_cache_mode`,
     "purse_generic_plans",
-    "sent-with-next",
   );
 }
 
 /**
  * `SET LOCAL` lock_timeout and statement_timeout to `boundMs`, by name (`purse_bounds`). Nothing
- * waits for its answer, so it leaves with the transaction's next statement.
+ * waits for its answer, so it leaves with the transaction's next statement (`sendAhead`).
  */
 export async function setBounds(tx: SqlRunner, boundMs: number): Promise<void> {
   const settings = boundSettings(boundMs);
-  await firstRow(tx, sql`select ${settings}`, "purse_bounds", "sent-with-next");
+  await sendAhead(tx, sql`select ${settings}`, "purse_bounds");
 }
 
 /**
@@ -163,15 +163,15 @@ export interface MovementWrite {
 /**
  * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
  * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key. With
- * `commit`, the transaction's COMMIT leaves in the same round trip (`purse_record_movement_commit`,
- * the same SQL under its own name): only as the transaction's last statement.
+ * `commit`, the transaction's COMMIT leaves in the same round trip (sql.ts `firstRowThenCommit`):
+ * only as the transaction's last statement.
  */
 export async function insertMovement(
   tx: SqlRunner,
   { movement, legs, deltas, ledgerKey, apiKey, apiKeyHash }: MovementWrite,
   options: { commit: boolean } = { commit: false },
 ): Promise<{ id: string | number; created_at: Date | string } | undefined> {
-  return firstRow(
+  return (options.commit ? firstRowThenCommit : firstRow)(
     tx,
     sql<{ id: string | number; created_at: Date | string }>`
       with leg as (
@@ -230,8 +230,7 @@ export async function insertMovement(
         select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${apiKeyHash}::text, tx.created_at
         from tx where ${apiKey}::text is not null
       )
-      select id, created_at from tx${options.commit ? sql.raw("\n      -- then commit") : sql``}`,
-    options.commit ? "purse_record_movement_commit" : "purse_record_movement",
-    options.commit ? "commits" : "answered",
+      select id, created_at from tx`,
+    "purse_record_movement",
   );
 }

@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  countSent,
   createTestEngine,
   holdWalletRow,
   type OpenSession,
@@ -12,7 +12,7 @@ import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { routeLockKey } from "../locks/index.ts";
-import { firstRow, sql } from "../persistence/sql.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { MemoryRateLimiter } from "../rate-limit/index.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
@@ -20,11 +20,6 @@ import { auditLedger } from "./audit-ledger.ts";
 import { recordMovement } from "./record-movement.ts";
 import { runMovement } from "./run-movement.ts";
 import { TransactionStatus, TransactionType } from "./transaction-codes.ts";
-
-/** The `pg` the MikroORM driver loaded (its own copy), to count what it really sends. */
-const driverPg = createRequire(createRequire(import.meta.url).resolve("@mikro-orm/postgresql"))("pg") as {
-  Client: { prototype: { query: (...args: unknown[]) => unknown } };
-};
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 // Two seconds: the bound's margin (a tenth) leaves a loaded CI machine room to answer before the
@@ -130,8 +125,8 @@ describe("runMovement: no movement commits after its route lock expired", () => 
       runMovement(deps, {
         operation: "test-slow-statement",
         lock: { owner: 1, fingerprint: "slow" },
-        async move(em) {
-          await sql`select pg_sleep(5)`.execute(em.getKysely());
+        async move(tx) {
+          await rows(tx, sql`select pg_sleep(5)`);
           throw new Error("pg_sleep(5) was not cut short");
         },
       }),
@@ -271,30 +266,30 @@ describe("runMovement round trips", () => {
   });
   afterAll(() => engine.close());
 
-  /** Counts the statements the real driver sends while `work` runs. */
-  async function roundTrips(work: () => Promise<unknown>): Promise<number> {
-    const prototype = driverPg.Client.prototype;
-    const original = prototype.query;
-    let sent = 0;
-    prototype.query = function (this: unknown, ...args: unknown[]) {
-      sent += 1;
-      return original.apply(this, args);
-    };
-    try {
-      await work();
-    } finally {
-      prototype.query = original;
-    }
-    return sent;
-  }
-
-  it("moves a transfer in two round trips: BEGIN with bounds, replay lookup and wallet locks; the ledger write with its COMMIT", async () => {
+  it("moves a transfer in two round trips on the real driver: BEGIN with bounds, replay lookup and wallet locks; the ledger write with its COMMIT", async () => {
     const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
-    // The warm-up parses `begin` and the hot statements on the connection (prepared-pg-client.ts).
-    await transferFunds(engine.deps, acme, { ...input, paymentId: "rt-warm-up" });
-    // begin + bounds + prior lookup + wallet row locks; bounds + the movement + commit
-    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(2);
-    // begin + bounds + prior lookup (found) + wallet row locks; commit
-    expect(await roundTrips(() => transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }))).toBe(2);
+    const fresh = await countSent(engine.deps.db, () =>
+      transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }),
+    );
+    expect(fresh.roundTrips).toBe(2);
+    expect(fresh.statements.map((statement) => statement.name ?? statement.text)).toEqual([
+      "begin",
+      "purse_generic_plans",
+      "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
+      "purse_bounds", // the bounds again, to the time left, for the ledger write
+      "purse_record_movement",
+      "commit",
+    ]);
+    // The replay finds the first transaction in its first round trip, and only commits after it.
+    const replay = await countSent(engine.deps.db, () =>
+      transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }),
+    );
+    expect(replay.roundTrips).toBe(2);
+    expect(replay.statements.map((statement) => statement.name ?? statement.text)).toEqual([
+      "begin",
+      "purse_generic_plans",
+      "purse_bounds_wallets",
+      "commit",
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { announce } from "../events/index.ts";
@@ -24,9 +23,9 @@ export interface Moved<Result> {
 }
 
 /**
- * What a plan's `move` may answer instead of recording the movement itself, when the ledger write
- * is its last statement: the pipeline records `movement` and sends the COMMIT in the same round
- * trip (ledger/record-movement.ts, `recordMovementAndCommit`), then `answer`s with what it got.
+ * What a plan's `move` answers instead of recording the movement itself when the ledger write is
+ * its last statement: the pipeline records `movement` and sends the COMMIT in the same round trip
+ * (ledger/record-movement.ts, `recordMovementAndCommit`), then `answer`s with what it got.
  */
 export interface Recording<Result> {
   readonly record: Movement;
@@ -42,10 +41,7 @@ export interface LockOwner {
  * One money movement, described by its use case and run by `runMovement`. The use case parses and
  * validates its input first (nothing here needs the database), then hands over this plan.
  */
-export type MovementPlan<Checked, Result> = MovementSteps<Checked, Result> &
-  (MovingPlan<Checked, Result> | DecidingPlan<Checked, Result>);
-
-interface MovementSteps<Checked, Result> {
+export interface MovementPlan<Checked, Result> {
   /** The route: names the rate-limit budget and the route lock (`purse:lock:<operation>:…`). */
   readonly operation: string;
   /** Budgets to charge, in order, before any other work (a user id, or `login:<login>`...). */
@@ -65,31 +61,18 @@ interface MovementSteps<Checked, Result> {
    * round trip. Plans that find their wallets through other rows lock them in `move`.
    */
   readonly lockWallets?: readonly string[];
-}
-
-interface MovingPlan<Checked, Result> {
   /**
-   * Inside the transaction: lock rows in id order, apply the rules, `recordMovement` (or answer a
-   * `Recording` when the ledger write is the last statement). `wallets` holds the `lockWallets`
-   * found (empty without them).
+   * Inside the transaction (`tx`: a pooled connection's on PostgreSQL, MikroORM's on PGlite, the
+   * same SQL either way): lock rows in id order, apply the rules, then either `recordMovement` and
+   * answer what moved, or answer a `Recording` when the ledger write is the last statement (it
+   * then leaves with the COMMIT). `wallets` holds the `lockWallets` found (empty without them): a
+   * plan that decides on them alone (a transfer) runs no statement of its own.
    */
   move(
-    em: SqlEntityManager,
+    tx: SqlRunner,
     checked: Checked,
     wallets: ReadonlyMap<string, WalletRecord>,
-  ): Promise<Moved<Result> | Recording<Result>>;
-  readonly decide?: never;
-}
-
-interface DecidingPlan<Checked, Result> {
-  readonly lockWallets: readonly string[];
-  /**
-   * Instead of `move`, for a movement that decides on its `lockWallets` alone (a transfer): it
-   * runs no statement of its own, so on PostgreSQL its transaction runs on a pooled connection
-   * past the ORM (persistence/direct-transaction.ts), the ledger write with the COMMIT behind it.
-   */
-  decide(checked: Checked, wallets: ReadonlyMap<string, WalletRecord>): Recording<Result>;
-  readonly move?: never;
+  ): Promise<Moved<Result> | Recording<Result>> | Recording<Result>;
 }
 
 const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
@@ -205,14 +188,8 @@ async function transactUntil<Checked, Result>(
   for (let attempt = 1; ; attempt += 1) {
     const boundMs = commitBy - Date.now();
     if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
-    const transaction = (tx: SqlRunner, em: SqlEntityManager | null) =>
-      transact(tx, em, plan, checked, boundMs, commitBy);
     try {
-      const { decide } = plan;
-      const { transactDirect } = deps.db;
-      return decide && transactDirect
-        ? await transactDirect((tx) => transaction(tx, null))
-        : await deps.db.em().transactional((em) => transaction(em, em));
+      return await deps.db.transact((tx) => transact(tx, plan, checked, boundMs, commitBy));
     } catch (error) {
       if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");
       // Rolled back whole by PostgreSQL (a deadlock broken, a serialization conflict): run again.
@@ -223,10 +200,9 @@ async function transactUntil<Checked, Result>(
   }
 }
 
-/** One attempt's transaction; `em` is null on a direct transaction (a plan that only decides). */
+/** One attempt's transaction. */
 async function transact<Checked, Result>(
   tx: SqlRunner,
-  em: SqlEntityManager | null,
   plan: MovementPlan<Checked, Result>,
   checked: Checked,
   boundMs: number,
@@ -240,7 +216,7 @@ async function transact<Checked, Result>(
   if (prior !== null && plan.idempotency)
     return { result: plan.idempotency.replay(prior), change: null, moved: [] };
   const tally = openTally(tx);
-  const moved = await decideOrMove(plan, em, checked, wallets);
+  const moved = await plan.move(tx, checked, wallets);
   // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
   const leftMs = commitBy - Date.now();
   if (leftMs <= 0) throw new PurseError("SERVICE_BUSY");
@@ -248,16 +224,4 @@ async function transact<Checked, Result>(
   // The ledger write, bounded by the time left, with the COMMIT behind it: nothing may follow.
   const recorded = await recordMovementAndCommit(tx, moved.record, leftMs);
   return { ...moved.answer(recorded), moved: tally };
-}
-
-function decideOrMove<Checked, Result>(
-  plan: MovementPlan<Checked, Result>,
-  em: SqlEntityManager | null,
-  checked: Checked,
-  wallets: ReadonlyMap<string, WalletRecord>,
-): Promise<Moved<Result> | Recording<Result>> | Recording<Result> {
-  if (plan.decide) return plan.decide(checked, wallets);
-  // A plan that moves always runs in MikroORM's transaction (transactUntil), so `em` is there.
-  if (!em) throw new Error(`the ${plan.operation} plan moves but has no EntityManager`);
-  return plan.move(em, checked, wallets);
 }

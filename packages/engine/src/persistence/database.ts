@@ -1,13 +1,14 @@
 import { availableParallelism } from "node:os";
-import type { MikroORM, Options } from "@mikro-orm/core";
+import { IsolationLevel, type MikroORM, type Options } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type pg from "pg";
-import { type DirectTransaction, transactDirect } from "./direct-transaction.ts";
 import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
+import { PgPoolStatements, transactOnPool } from "./pg-transaction.ts";
 import { primaryOnly } from "./primary-only-client.ts";
 import { ReadRouting } from "./read-replica.ts";
+import type { SqlRunner } from "./sql.ts";
 
 /** Where the data lives: a PostgreSQL server, or an embedded PGlite directory (the demo default). */
 export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embedded"; dataDir: string };
@@ -27,10 +28,23 @@ export interface Database {
   /** The read replica's routing, for /readyz and /metrics; null without DATABASE_READ_URL. */
   readonly replica: ReadRouting | null;
   /**
-   * One transaction on a pooled connection of its own, past the ORM (direct-transaction.ts); on
-   * PostgreSQL only. The embedded PGlite has one connection, owned by MikroORM.
+   * One read-committed transaction for a money movement (ledger/run-movement.ts): on PostgreSQL on
+   * a pooled `pg` connection of its own, past the ORM, in the driver's pipeline mode with named
+   * statements (pg-transaction.ts); on the embedded PGlite, whose one connection MikroORM owns, a
+   * MikroORM transaction running the same SQL.
    */
-  readonly transactDirect?: <T>(work: (transaction: DirectTransaction) => Promise<T>) => Promise<T>;
+  transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * One read-only, repeatable-read transaction, so every statement in it sees the same snapshot
+   * (history, search: transactions/snapshot-store.ts), routed as `read` is (the replica when there
+   * is one); past the ORM on PostgreSQL, as `transact` is, so its statements may be named.
+   */
+  snapshot<T>(read: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Single statements outside any transaction on the primary: on PostgreSQL the pool's own
+   * (`pool.query`, named statements), on PGlite a fresh EntityManager.
+   */
+  queries(): SqlRunner;
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
   pendingMigrations(): Promise<string[]>;
@@ -58,7 +72,7 @@ export interface OpenDatabaseOptions {
   namedStatements?: boolean;
   /**
    * Called with the log line of every SQL statement MikroORM runs (tests count queries with it);
-   * off by default. A transfer's direct transaction bypasses MikroORM and is not logged here.
+   * off by default. A movement's transaction on PostgreSQL bypasses MikroORM and is not logged here.
    */
   onQuery?: (line: string) => void;
   /** `postgresql://…` of a read replica (DATABASE_READ_URL) for `Database.read`; PostgreSQL only. */
@@ -92,22 +106,24 @@ export async function openDatabase(
       ? await openPostgres(location.url, options)
       : await openEmbedded(location.dataDir);
   const em = () => orm.em.fork() as SqlEntityManager;
-  let replica: ReadRouting | null = null;
+  let replicaOrm: MikroORM | null = null;
   if (location.kind === "postgres" && options.readUrl) {
     try {
-      replica = new ReadRouting(await openPostgres(options.readUrl, { ...options, replica: true }), em);
+      replicaOrm = await openPostgres(options.readUrl, { ...options, replica: true });
     } catch (error) {
       await orm.close();
       throw error;
     }
   }
+  const replica = replicaOrm && new ReadRouting(replicaOrm, em);
+  const paths = location.kind === "postgres" ? pgPaths(orm, replicaOrm, replica, options) : pglitePaths(em);
   return {
     orm,
     location,
     em,
-    read: replica ? (work) => (replica as ReadRouting).read(work) : (work) => work(em()),
+    read: replica ? (work) => replica.read(work) : (work) => work(em()),
     replica,
-    ...(location.kind === "postgres" ? { transactDirect: directTransactions(orm) } : {}),
+    ...paths,
     async migrate() {
       if (location.kind === "embedded") {
         // One process holds an embedded directory at a time, and PGlite has a single connection:
@@ -147,15 +163,11 @@ export async function openDatabase(
 }
 
 async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM> {
-  const [{ MikroORM }, { PreparedPgClient }, { ExistingDatabaseSchemaGenerator }, { default: pg }] =
-    await Promise.all([
-      import("@mikro-orm/postgresql"),
-      import("./prepared-pg-client.ts"),
-      import("./existing-database-schema-generator.ts"),
-      import("pg"),
-    ]);
-  // Handed to pg.Pool: the named prepared statements of the hot path (sql.ts) unless turned off.
-  const client = options.namedStatements === false ? pg.Client : PreparedPgClient;
+  const [{ MikroORM }, { ExistingDatabaseSchemaGenerator }, { default: pg }] = await Promise.all([
+    import("@mikro-orm/postgresql"),
+    import("./existing-database-schema-generator.ts"),
+    import("pg"),
+  ]);
   return MikroORM.init({
     ...sharedOptions,
     extensions: [Migrator, ExistingDatabaseSchemaGenerator],
@@ -164,8 +176,12 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
     driverOptions: {
       // The primary's connections refuse to live on a read-only node (primary-only-client.ts);
       // a read replica's pool (DATABASE_READ_URL) is read-only by design and keeps the plain class.
-      Client: options.replica ? client : primaryOnly(client),
+      Client: options.replica ? pg.Client : primaryOnly(pg.Client),
       connectionTimeoutMillis,
+      // The driver's documented pipeline mode (node-postgres.com/features/pipelining): a movement
+      // sends what nobody waits for ahead of its next statement (pg-transaction.ts). Kysely awaits
+      // each statement before the next, so MikroORM's own use of the connections is unchanged.
+      pipeline: true,
     },
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
@@ -178,15 +194,61 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
  */
 const connectionTimeoutMillis = 5_000;
 
-/** MikroORM's own `pg` pool, so the direct transactions share its connections and its size. */
-function directTransactions(orm: MikroORM): Database["transactDirect"] {
+type Paths = Pick<Database, "transact" | "snapshot" | "queries">;
+
+/**
+ * On PostgreSQL, past the ORM on MikroORM's own `pg` pools (so they share its connections and its
+ * size): movements and single statements on the primary's, snapshots on the replica's when there
+ * is one (falling back as `Database.read` does).
+ */
+function pgPaths(
+  orm: MikroORM,
+  replicaOrm: MikroORM | null,
+  replica: ReadRouting | null,
+  options: OpenDatabaseOptions,
+): Paths {
+  const named = options.namedStatements !== false;
+  const primaryPool = nativePool(orm);
+  const replicaPool = replicaOrm && nativePool(replicaOrm);
+  const primarySnapshot = async <T>(read: (tx: SqlRunner) => Promise<T>) =>
+    transactOnPool(await primaryPool(), { named, mode: "snapshot" }, read);
+  const statements = new PgPoolStatements(primaryPool, named);
+  return {
+    transact: async (work) => transactOnPool(await primaryPool(), { named, mode: "read-write" }, work),
+    snapshot:
+      replica && replicaPool
+        ? (read) =>
+            replica.route(
+              async () => transactOnPool(await replicaPool(), { named, mode: "snapshot" }, read),
+              () => primarySnapshot(read),
+            )
+        : primarySnapshot,
+    queries: () => statements,
+  };
+}
+
+/** On the embedded PGlite, whose one connection MikroORM owns: the same SQL through MikroORM. */
+function pglitePaths(em: () => SqlEntityManager): Paths {
+  return {
+    transact: (work) => em().transactional((tx) => work(tx)),
+    snapshot: (read) =>
+      em().transactional((tx) => read(tx), {
+        isolationLevel: IsolationLevel.REPEATABLE_READ,
+        readOnly: true,
+      }),
+    queries: em,
+  };
+}
+
+/** MikroORM's `pg` pool, asked for once it can be reached (an unreachable database is asked again). */
+function nativePool(orm: MikroORM): () => Promise<pg.Pool> {
   let pool: Promise<pg.Pool> | undefined;
-  return async (work) => {
+  return () => {
     pool ??= (orm.em.getConnection().getNativeClient() as Promise<pg.Pool>).catch((error: unknown) => {
-      pool = undefined; // not reachable yet: the next movement asks again
+      pool = undefined;
       throw error;
     });
-    return transactDirect(await pool, work);
+    return pool;
   };
 }
 

@@ -39,10 +39,18 @@ export class ReadRouting {
     this.#primary = primary;
   }
 
-  async read<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T> {
+  read<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T> {
+    return this.route(
+      () => work(this.#replica.em.fork() as SqlEntityManager),
+      () => work(this.#primary()),
+    );
+  }
+
+  /** `onReplica` unless the replica is being left alone; `onPrimary` when it is, or is unreachable. */
+  async route<T>(onReplica: () => Promise<T>, onPrimary: () => Promise<T>): Promise<T> {
     if (Date.now() >= this.#skipReplicaUntil) {
       try {
-        const result = await work(this.#replica.em.fork() as SqlEntityManager);
+        const result = await onReplica();
         this.answered.replica++;
         return result;
       } catch (error) {
@@ -51,7 +59,7 @@ export class ReadRouting {
         this.#skipReplicaUntil = Date.now() + retryReplicaAfterMs;
       }
     }
-    const result = await work(this.#primary());
+    const result = await onPrimary();
     this.answered.primary++;
     return result;
   }

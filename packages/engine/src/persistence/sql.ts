@@ -1,58 +1,76 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { CompiledQuery, type RawBuilder, sql } from "kysely";
-import { DirectTransaction } from "./direct-transaction.ts";
-import { compileNamed, type StatementRole } from "./named-statements.ts";
+import type { RawBuilder } from "kysely";
+import { sql } from "kysely";
 import { compiler } from "./offline-compiler.ts";
+import { type PgPoolStatements, PgTransaction, type Statement } from "./pg-transaction.ts";
 
-export {
-  type NamedStatement,
-  namedStatement,
-  nameStatement,
-  type StatementRole,
-} from "./named-statements.ts";
 export { sql };
 
 /**
- * Where statements run: a unit of work's EntityManager (inside its transaction, if any), or a
- * movement's own transaction past the ORM (direct-transaction.ts).
+ * Where statements run: a unit of work's EntityManager (inside its transaction, if any), or on
+ * PostgreSQL the `pg` pool past the ORM (pg-transaction.ts): a transaction on a pooled connection
+ * of its own (every money movement's, ledger/run-movement.ts, and every history or search
+ * snapshot's), or single statements on the pool (`Database.queries`).
  */
-export type SqlRunner = SqlEntityManager | DirectTransaction;
+export type SqlRunner = SqlEntityManager | PgTransaction | PgPoolStatements;
+
+/** The statement `query` compiles to, named `name` when given (named statements: pg-transaction.ts). */
+function statement(query: RawBuilder<unknown>, name: string | undefined): Statement {
+  const compiled = query.compile(compiler);
+  return { name, text: compiled.sql, values: compiled.parameters };
+}
 
 /**
- * Runs a kysely `sql` query inside the EntityManager's transaction (if any) and returns its rows.
- * With `prepareAs`, the statement is sent as a named prepared statement on PostgreSQL (see
- * `nameStatement`): each connection parses it once, then only binds and executes it.
+ * Runs a kysely `sql` query in the runner's transaction (if any) and returns its rows. With
+ * `prepareAs`, past the ORM (a PgTransaction, the pool's statements) the statement goes out as a named prepared statement: each
+ * connection parses and plans it once, then only binds and executes it. MikroORM's connections
+ * (Kysely) send every statement unnamed, so there the name is only documentation.
  */
 export async function rows<Row>(
   runner: SqlRunner,
   query: RawBuilder<Row>,
   prepareAs?: string,
-  role: StatementRole = "answered",
 ): Promise<Row[]> {
-  if (runner instanceof DirectTransaction) {
-    if (prepareAs === undefined) {
-      const compiled = query.compile(compiler);
-      return runner.rows<Row>(compiled.sql, [...compiled.parameters]);
-    }
-    const { text, parameters } = compileNamed(query, prepareAs, role, (whole) => whole.compile(compiler));
-    return runner.rows<Row>(text, parameters);
-  }
-  const kysely = runner.getKysely();
-  if (prepareAs === undefined) return (await query.execute(kysely)).rows;
-  // The declared text object, whose hash V8 has already computed: the connection looks it up again.
-  const { text, parameters } = compileNamed(query, prepareAs, role, (whole) => whole.compile(kysely));
-  return (await kysely.executeQuery<Row>(CompiledQuery.raw(text, parameters))).rows;
+  if ("getKysely" in runner) return (await query.execute(runner.getKysely())).rows;
+  return runner.rows<Row>(statement(query, prepareAs));
 }
 
 export async function firstRow<Row>(
   runner: SqlRunner,
   query: RawBuilder<Row>,
   prepareAs?: string,
-  role?: StatementRole,
 ): Promise<Row | undefined> {
-  return (await rows(runner, query, prepareAs, role))[0];
+  return (await rows(runner, query, prepareAs))[0];
 }
 
+/**
+ * A statement whose rows nobody reads (a transaction's bounds): on a PgTransaction it is sent at
+ * once and leaves with the next statement (pipeline mode); its failure fails that one. Elsewhere
+ * (MikroORM's connection, the embedded PGlite) it simply runs.
+ */
+export async function sendAhead(
+  runner: SqlRunner,
+  query: RawBuilder<unknown>,
+  prepareAs?: string,
+): Promise<void> {
+  if (runner instanceof PgTransaction) runner.sendAhead(statement(query, prepareAs));
+  else await rows(runner, query, prepareAs);
+}
+
+/**
+ * The transaction's last statement, its COMMIT sent right behind it on a PgTransaction (one round
+ * trip); elsewhere it runs and the caller's unit of work commits next. Only for a caller whose
+ * transaction commits next whatever it does (ledger/run-movement.ts).
+ */
+export async function firstRowThenCommit<Row>(
+  runner: SqlRunner,
+  query: RawBuilder<Row>,
+  prepareAs: string,
+): Promise<Row | undefined> {
+  if (runner instanceof PgTransaction)
+    return (await runner.rowsThenCommit<Row>(statement(query, prepareAs)))[0];
+  return firstRow(runner, query, prepareAs);
+}
 /** PostgreSQL `bigint` arrives as a string (pg) or a bigint (PGlite); money stays a bigint. */
 export function toBigInt(value: string | number | bigint): bigint {
   return typeof value === "bigint" ? value : BigInt(value);

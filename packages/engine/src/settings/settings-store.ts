@@ -1,8 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, sql } from "../persistence/sql.ts";
+import { firstRow, type SqlRunner, sql } from "../persistence/sql.ts";
 
 /** Operator switches kept in the `settings` table; read per call so every process sees a change at once. */
-export async function isVoucherActivationEnabled(em: SqlEntityManager): Promise<boolean> {
+export async function isVoucherActivationEnabled(em: SqlRunner): Promise<boolean> {
   const row = await firstRow(
     em,
     sql<{ value: unknown }>`select value from settings where key = 'voucher_activation_enabled'`,

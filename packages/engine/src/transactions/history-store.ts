@@ -1,4 +1,4 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
@@ -57,12 +57,12 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
 
 /** The total and one page of `userId`'s history, newest first, from one snapshot (snapshot-store.ts). */
 export function readHistory(
-  em: SqlEntityManager,
+  db: Database,
   userId: number,
   filter: HistoryFilter,
 ): Promise<{ total: number; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
-  return readSnapshot(em, async (tx) => {
+  return readSnapshot(db, async (tx) => {
     const counted = await firstRow(tx, queries.count, queries.countName);
     return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
   });

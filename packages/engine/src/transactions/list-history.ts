@@ -46,7 +46,7 @@ export async function listHistory(
 ): Promise<HistoryPage> {
   requireAccess(actor, ["merchant"]);
   const filter = readHistoryFilter(input);
-  const { total, rows: found } = await deps.db.read((em) => readHistory(em, actor.userId, filter));
+  const { total, rows: found } = await readHistory(deps.db, actor.userId, filter);
   return {
     items: found.map(itemView),
     meta: {

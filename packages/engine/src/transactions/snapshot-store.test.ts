@@ -18,7 +18,7 @@ describe("a history or search read sees one snapshot", () => {
   afterAll(() => engine.close());
 
   it("does not see a transfer committed between its two statements, and runs read-only without parallel workers", async () => {
-    const seen = await readSnapshot(engine.deps.db.em(), async (tx) => {
+    const seen = await readSnapshot(engine.deps.db, async (tx) => {
       const before = (await firstRow(tx, countTransactions))?.n;
       // Committed on another pooled connection while this read is open.
       await transferFunds(engine.deps, acme, {

@@ -1,5 +1,4 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
-import { rows, sql } from "../persistence/sql.ts";
+import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
@@ -32,7 +31,7 @@ export interface SearchNodeRow {
  * at most `limit` index entries per wallet and side wherever it starts.
  */
 export function findSearchPage(
-  em: SqlEntityManager,
+  em: SqlRunner,
   userId: number,
   filter: TransactionFilter,
   page: { limit: number; afterId?: number | null },
@@ -68,7 +67,7 @@ export interface SearchTotalRow {
 
 /** The totals from the daily counts where they answer (history-count-store.ts), per currency. */
 export function findSearchTotals(
-  em: SqlEntityManager,
+  em: SqlRunner,
   userId: number,
   filter: TransactionFilter,
 ): Promise<SearchTotalRow[]> {

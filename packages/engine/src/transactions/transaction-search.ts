@@ -84,12 +84,10 @@ export async function searchTransactions(
   }
   const filter = readSearch(search);
   // One snapshot: the totals always count the page's transactions.
-  const { found, totals } = await deps.db.read((em) =>
-    readSnapshot(em, async (tx) => ({
-      found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
-      totals: await findSearchTotals(tx, actor.userId, filter),
-    })),
-  );
+  const { found, totals } = await readSnapshot(deps.db, async (tx) => ({
+    found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
+    totals: await findSearchTotals(tx, actor.userId, filter),
+  }));
   return {
     nodes: found.slice(0, page.first).map((row) => {
       const precession = Number(row.precession);

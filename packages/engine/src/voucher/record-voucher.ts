@@ -1,10 +1,10 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
 import { recordMovement } from "../ledger/record-movement.ts";
 import {
   TransactionStatus,
   type TransactionStatusCode,
   TransactionType,
 } from "../ledger/transaction-codes.ts";
+import type { SqlRunner } from "../persistence/sql.ts";
 import { insertVoucher, type VoucherInsert } from "./voucher-store.ts";
 
 export interface NewVoucher extends VoucherInsert {
@@ -17,7 +17,7 @@ export interface NewVoucher extends VoucherInsert {
  * moves from equity to the voucher account, from which activation later pays. (A voucher bought
  * through the API pays from the buyer's wallet instead: `buy-voucher.ts`.)
  */
-export async function recordVoucher(em: SqlEntityManager, voucher: NewVoucher): Promise<void> {
+export async function recordVoucher(em: SqlRunner, voucher: NewVoucher): Promise<void> {
   const amount = voucher.amountMinor;
   const held = voucher.purchaseStatus === TransactionStatus.SUCCESS && voucher.status === 0;
   const purchase = await recordMovement(em, {

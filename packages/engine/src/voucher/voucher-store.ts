@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
-import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { firstRow, rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { VoucherStatus } from "./index.ts";
 import type { StoredVoucherCode } from "./voucher-code.ts";
 
@@ -40,7 +40,7 @@ interface VoucherRow extends CurrencyColumns {
  * constant time, so a lookup costs the same however many vouchers exist.
  * With `lock`, the voucher row is locked: concurrent confirms of one voucher queue, one wins. */
 export async function findVoucher(
-  em: SqlEntityManager,
+  em: SqlRunner,
   number: string,
   options: { lock: boolean },
 ): Promise<VoucherRecord | null> {
@@ -87,7 +87,7 @@ export interface VoucherInsert {
 
 /** The voucher row itself, pointing at the transaction that paid for it. */
 export async function insertVoucher(
-  em: SqlEntityManager,
+  em: SqlRunner,
   voucher: VoucherInsert,
   purchaseTransactionId: number,
 ): Promise<number> {
@@ -106,14 +106,17 @@ export async function insertVoucher(
 
 /** Marks a voucher activated by `userId` through the transaction `transactionId`. */
 export async function markVoucherActivated(
-  em: SqlEntityManager,
+  em: SqlRunner,
   voucherId: number,
   transactionId: number,
   userId: number,
 ): Promise<void> {
-  await sql`update vouchers set status = ${VoucherStatus.ACTIVATED}, activation_transaction_id = ${transactionId},
-      activated_by_user_id = ${userId}, activated_at = now(), updated_at = now()
-    where id = ${voucherId}`.execute(em.getKysely());
+  await rows(
+    em,
+    sql`update vouchers set status = ${VoucherStatus.ACTIVATED}, activation_transaction_id = ${transactionId},
+        activated_by_user_id = ${userId}, activated_at = now(), updated_at = now()
+      where id = ${voucherId}`,
+  );
 }
 
 /** Closes every pending voucher whose `expired_at` is at or before `now`; returns how many. */

@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
-import { rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { type WalletStatusName, walletStatusName } from "./wallet-status.ts";
 
 /** A wallet with what every rule about it needs: owner state and currency policy. */
@@ -50,7 +50,7 @@ export const selectWallets = sql.raw(`
  * waits for it nor, taking the two wallets in the other order, deadlocks with it.
  */
 export async function findWalletsByNumber(
-  em: SqlEntityManager,
+  em: SqlRunner,
   numbers: readonly string[],
   options: { lock: boolean },
 ): Promise<Map<string, WalletRecord>> {

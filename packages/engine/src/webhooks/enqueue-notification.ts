@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SqlEntityManager } from "@mikro-orm/sql";
+import type { SqlRunner } from "../persistence/sql.ts";
 import { insertDelivery } from "./webhook-store.ts";
 
 /**
@@ -8,7 +8,7 @@ import { insertDelivery } from "./webhook-store.ts";
  * on it).
  */
 export async function enqueueNotification(
-  em: SqlEntityManager,
+  em: SqlRunner,
   delivery: { checkoutId: number; clientId: number; url: string; body: string },
 ): Promise<void> {
   if (delivery.url === "") return;

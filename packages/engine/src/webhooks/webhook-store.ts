@@ -1,5 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, rows, sql, toId } from "../persistence/sql.ts";
+import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 import { receiverPattern } from "./receiver.ts";
 
 /** A delivery leased to this worker, as the outbox row holds it. */
@@ -60,12 +60,13 @@ export async function leaseDeliveries(
 
 /** Writes a delivery into the outbox (on the caller's transaction). */
 export async function insertDelivery(
-  em: SqlEntityManager,
+  em: SqlRunner,
   delivery: { messageId: string; checkoutId: number; clientId: number; url: string; body: string },
 ): Promise<void> {
-  await sql`insert into webhook_deliveries (message_id, checkout_id, client_id, url, body)
-    values (${delivery.messageId}, ${delivery.checkoutId}, ${delivery.clientId}, ${delivery.url}, ${delivery.body})`.execute(
-    em.getKysely(),
+  await rows(
+    em,
+    sql`insert into webhook_deliveries (message_id, checkout_id, client_id, url, body)
+      values (${delivery.messageId}, ${delivery.checkoutId}, ${delivery.clientId}, ${delivery.url}, ${delivery.body})`,
   );
 }
 

@@ -1,0 +1,162 @@
+import type pg from "pg";
+
+/** One statement for the driver: named statements are parsed once per connection, then only bound. */
+export interface Statement {
+  readonly name?: string | undefined;
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * A database transaction on a pooled `pg` connection of its own, in the driver's documented
+ * pipeline mode (`pipeline: true`, node-postgres.com/features/pipelining): a statement whose
+ * answer nobody reads (`begin`, a transaction's bounds) is sent at once and not awaited, so it
+ * leaves with the next statement and both are answered in one round trip; the transaction's last
+ * statement can take the COMMIT along (`rowsThenCommit`). Each statement still gets its own answer
+ * (its own Sync), and PostgreSQL's own rule keeps the guarantees: after a failed statement the
+ * transaction is aborted, every later statement fails and a COMMIT only rolls back.
+ *
+ * Statements with a name go out as `{ name, text, values }` (named prepared statements, a
+ * documented form of `client.query`) unless `named` is off (a PgBouncer that does not track
+ * them, PURSE_DATABASE_PREPARED=off).
+ */
+export class PgTransaction {
+  readonly #client: pg.PoolClient;
+  readonly #named: boolean;
+  /** Sent and not yet awaited: their failure is the failure of the next awaited statement. */
+  #ahead: Promise<unknown>[] = [];
+  #committed = false;
+
+  constructor(client: pg.PoolClient, named: boolean) {
+    this.#client = client;
+    this.#named = named;
+  }
+
+  /** Sends `statement` without waiting for its answer: it travels with the next one. */
+  sendAhead(statement: Statement): void {
+    const sent = this.#send(statement);
+    sent.catch(() => undefined); // observed by the next awaited statement
+    this.#ahead.push(sent);
+  }
+
+  async rows<Row>(statement: Statement): Promise<Row[]> {
+    const answer = this.#send(statement);
+    answer.catch(() => undefined); // awaited below, once what was sent ahead has answered
+    await this.#settleAhead();
+    return (await answer).rows as Row[];
+  }
+
+  /**
+   * `statement` as the transaction's last, with the COMMIT sent right behind it: one round trip.
+   * If the statement fails, PostgreSQL answers the COMMIT with a rollback and nothing is kept.
+   */
+  async rowsThenCommit<Row>(statement: Statement): Promise<Row[]> {
+    const ahead = this.#ahead;
+    this.#ahead = [];
+    const answer = this.#send(statement);
+    const commit = this.#client.query("commit");
+    this.#committed = true;
+    // Every answer is awaited, so the connection goes back to the pool with nothing in flight; the
+    // first failure in the order sent is the cause (what follows it was only aborted by it).
+    const settled = await Promise.allSettled([...ahead, answer, commit]);
+    const failed = settled.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
+    const [result, committed] = [await answer, await commit];
+    // An aborted transaction answers COMMIT with ROLLBACK, not an error.
+    if (committed.command !== "COMMIT")
+      throw new Error(`the transaction ended in ${committed.command}, not COMMIT`);
+    return result.rows as Row[];
+  }
+
+  /** True once the COMMIT went out with the last statement (`rowsThenCommit`). */
+  get committed(): boolean {
+    return this.#committed;
+  }
+
+  /** Begins: sent ahead, so it leaves with the transaction's first statement. */
+  begin(mode: TransactionMode): void {
+    this.sendAhead({ text: beginStatements[mode], values: [] });
+  }
+
+  async commit(): Promise<void> {
+    await this.rows({ text: "commit", values: [] });
+  }
+
+  async rollback(): Promise<void> {
+    await this.rows({ text: "rollback", values: [] });
+  }
+
+  #send({ name, text, values }: Statement): Promise<pg.QueryResult> {
+    const config: pg.QueryConfig = { text, values: [...values] };
+    if (name !== undefined && this.#named) config.name = name;
+    return this.#client.query(config);
+  }
+
+  /**
+   * Awaits what was sent ahead, in order: the first failure is the cause (the statements behind it
+   * were only aborted by it, and their rejections are already observed).
+   */
+  async #settleAhead(): Promise<void> {
+    const ahead = this.#ahead;
+    this.#ahead = [];
+    for (const sent of ahead) await sent;
+  }
+}
+
+/**
+ * Single statements outside any transaction, each on whichever pooled connection is free
+ * (`pool.query`): a named statement is parsed once on each connection that runs it.
+ */
+export class PgPoolStatements {
+  readonly #pool: () => Promise<pg.Pool>;
+  readonly #named: boolean;
+
+  constructor(pool: () => Promise<pg.Pool>, named: boolean) {
+    this.#pool = pool;
+    this.#named = named;
+  }
+
+  async rows<Row>({ name, text, values }: Statement): Promise<Row[]> {
+    const config: pg.QueryConfig = { text, values: [...values] };
+    if (name !== undefined && this.#named) config.name = name;
+    return (await (await this.#pool()).query(config)).rows as Row[];
+  }
+}
+
+/** How a transaction begins: read-write and read committed, or a read-only snapshot. */
+export type TransactionMode = "read-write" | "snapshot";
+
+const beginStatements: Record<TransactionMode, string> = {
+  "read-write": "begin",
+  snapshot: "begin isolation level repeatable read read only",
+};
+
+/**
+ * Runs `work` in one transaction on a connection from `pool`: COMMIT when it resolves (unless its
+ * last statement took the COMMIT along), ROLLBACK when it throws. A connection that could not
+ * even roll back is closed rather than pooled again.
+ */
+export async function transactOnPool<T>(
+  pool: pg.Pool,
+  { named, mode }: { named: boolean; mode: TransactionMode },
+  work: (transaction: PgTransaction) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const transaction = new PgTransaction(client, named);
+  try {
+    transaction.begin(mode);
+    const result = await work(transaction);
+    if (!transaction.committed) await transaction.commit();
+    return result;
+  } catch (error) {
+    // A transaction whose COMMIT already went out has ended either way: nothing to roll back.
+    if (!transaction.committed)
+      await transaction.rollback().catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
