@@ -18,7 +18,9 @@ const name = process.argv[2];
 if (!name) throw new Error("usage: export-measure.ts <database kept by the history phase>");
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
-const profileDir = process.env["PURSE_BENCH_PROFILE"] ? await mkdtemp(join(tmpdir(), "purse-export-")) : undefined;
+const profileDir = process.env["PURSE_BENCH_PROFILE"]
+  ? await mkdtemp(join(tmpdir(), "purse-export-"))
+  : undefined;
 const server = await startPurse(
   {
     DATABASE_URL: url.toString(),
@@ -31,7 +33,11 @@ const server = await startPurse(
 try {
   const token = await merchantToken(server.url);
   const lag = async () =>
-    Number(/^purse_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]) * 1000;
+    Number(
+      /^purse_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(
+        await (await fetch(`${server.url}/metrics`)).text(),
+      )?.[1],
+    ) * 1000;
   await lag();
   const before = await rss(server.pid);
   server.sampleMemory();

@@ -1,9 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
+import pg from "pg";
 import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
 import { growMerchantHistory, historyMerchant } from "./history-load.ts";
 import { startPurse } from "./purse-process.ts";
-import { createScratchDatabase } from "./scratch-database.ts";
+import { adminUrl, createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 /**
  * Every statement one history request makes, with its plan as Purse runs it (named, generic, in
@@ -14,7 +15,9 @@ import { createScratchDatabase } from "./scratch-database.ts";
  *
  * `tsx --conditions=source bench/history-explain.ts [sizes] [request path]`, e.g.
  * `10000,1000000 '/api/transactions/histories?startDate=…'`; the default is page 1 of 20 of the
- * last day (today, UTC). PostgreSQL's log must be readable (`PURSE_BENCH_PG_LOG`, default Debian's
+ * last day (today, UTC). `requests` (PURSE_BENCH_EXPLAIN_REQUESTS, 150) sequential requests are
+ * timed first without auto_explain. PURSE_BENCH_DATABASE=<name> measures a ledger kept by an
+ * earlier run instead of loading one. PostgreSQL's log must be readable (`PURSE_BENCH_PG_LOG`, default Debian's
  * `/var/log/postgresql/postgresql-15-main.log`) and its `log_line_prefix` must name the database
  * (`%d`). PURSE_BENCH_KEEP_DATABASE=1 keeps the ledger for psql.
  */
@@ -22,22 +25,43 @@ const sizes = (process.argv[2] ?? "10000,1000000").split(",").map(Number);
 const today = new Date().toISOString().slice(0, 10);
 const path =
   process.argv[3] ?? `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=20`;
-const requests = Number(process.env["PURSE_BENCH_EXPLAIN_REQUESTS"] ?? 40);
+const requests = Number(process.env["PURSE_BENCH_EXPLAIN_REQUESTS"] ?? 150);
 const log = process.env["PURSE_BENCH_PG_LOG"] ?? "/var/log/postgresql/postgresql-15-main.log";
 
-const database = await createScratchDatabase("purse_explain");
+const reused = process.env["PURSE_BENCH_DATABASE"];
+const database = reused ? existingDatabase(reused) : await createScratchDatabase("purse_explain");
 try {
-  const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
-  await db.migrate();
-  await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
-  await db.close();
-  let loaded = 0;
-  for (const size of sizes) {
-    const started = performance.now();
-    await growMerchantHistory(database, loaded, size);
-    loaded = size;
-    console.log(`# ${size} transactions (loaded in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
-    await explainEverything(database.name, true);
+  if (reused) {
+    console.log(`# ${reused}, as loaded`);
+    await measure();
+  } else {
+    const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
+    await db.migrate();
+    await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
+    await db.close();
+    let loaded = 0;
+    for (const size of sizes) {
+      const started = performance.now();
+      await growMerchantHistory(database, loaded, size);
+      loaded = size;
+      console.log(
+        `# ${size} transactions (loaded in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
+      await measure();
+    }
+  }
+} finally {
+  if (process.env["PURSE_BENCH_KEEP_DATABASE"] || reused) console.log(`kept database ${database.name}`);
+  else await database.drop();
+}
+
+/**
+ * `requests` sequential requests timed on a plain server, then a few more on one whose every
+ * statement auto_explain logs, and the last request's plans printed.
+ */
+async function measure(): Promise<void> {
+  for (const explained of [false, true]) {
+    if (explained) await explainEverything(database.name, true);
     const server = await startPurse({
       DATABASE_URL: database.url,
       PURSE_SECRET_KEY: benchSecretKey,
@@ -47,11 +71,11 @@ try {
     try {
       const token = await merchantToken(server.url);
       const get = () => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      // Warm: the connections prepare their statements; then the plans the requests run are logged.
+      // Warm: the connections prepare their statements and plan them.
       for (let warm = 0; warm < 10; warm += 1) await (await get()).arrayBuffer();
       const times: number[] = [];
       const logFrom = (await stat(log)).size;
-      for (let request = 0; request < requests; request += 1) {
+      for (let request = 0; request < (explained ? 5 : requests); request += 1) {
         const at = performance.now();
         const response = await get();
         await response.arrayBuffer();
@@ -61,17 +85,33 @@ try {
       times.sort((a, b) => a - b);
       const at = (q: number) =>
         times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]?.toFixed(1);
-      console.log(`  ${requests} requests: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms (auto_explain on)`);
-      const text = (await readFile(log, "utf8")).slice(logFrom);
-      console.log(lastRequest(text, database.name));
+      if (!explained) console.log(`  ${requests} requests: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
+      else console.log(lastRequest((await readFile(log, "utf8")).slice(logFrom), database.name));
     } finally {
       await server.stop();
-      await explainEverything(database.name, false);
+      if (explained) await explainEverything(database.name, false);
     }
   }
-} finally {
-  if (process.env["PURSE_BENCH_KEEP_DATABASE"]) console.log(`kept database ${database.name}`);
-  else await database.drop();
+}
+
+/** A database loaded and kept by an earlier run (PURSE_BENCH_KEEP_DATABASE=1). */
+function existingDatabase(name: string): ScratchDatabase {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    sql: async (text) => {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        await client.query(text);
+      } finally {
+        await client.end();
+      }
+    },
+    drop: async () => undefined,
+  };
 }
 
 /** auto_explain for every statement of the sessions opened from now on, on this database only. */
