@@ -72,17 +72,20 @@ export async function growLedger(database: ScratchDatabase, from: number, total:
   // As autovacuum would leave a table that grew over months: statistics, hint bits and the
   // visibility map set, and the load's dirty pages written out, so the measured phase neither pays
   // for the bulk load's write-back nor sets hint bits on every page it reads first.
-  await database.sql("vacuum (analyze) transactions, postings, wallets, history_counts");
+  await database.sql("vacuum (analyze) transactions, postings, wallets, history_counts, wallet_days");
   await database.sql("checkpoint");
 }
 
 /**
- * The daily history counts (migration 0009) are kept by a statement trigger, which replica mode
- * skips like the foreign key triggers: it fires `always` during a bulk load, so the counts stay
- * exact (`purse audit` recounts them afterwards) at the cost of one grouped upsert per load.
+ * The daily history counts (migration 0009) and the wallets' daily nets (migration 0011) are kept
+ * by statement triggers, which replica mode skips like the foreign key triggers: they fire `always`
+ * during a bulk load, so both stay exact (`purse audit` recomputes them afterwards) at the cost of
+ * one grouped upsert each per load.
  */
-const keepCounts = "alter table transactions enable always trigger history_counts_insert;";
-const countsAsUsual = "alter table transactions enable trigger history_counts_insert;";
+const keepCounts = `alter table transactions enable always trigger history_counts_insert;
+  alter table postings enable always trigger wallet_days_insert;`;
+const countsAsUsual = `alter table transactions enable trigger history_counts_insert;
+  alter table postings enable trigger wallet_days_insert;`;
 
 /** The merchant whose own history grows in `growMerchantHistory`: one transaction every 30 s. */
 export const historySpacingSeconds = 30;
@@ -141,7 +144,7 @@ export async function growMerchantHistory(
     ${countsAsUsual}
     set session_replication_role = origin;`);
   await rechain(database);
-  await database.sql("vacuum (analyze) transactions, postings, wallets, history_counts");
+  await database.sql("vacuum (analyze) transactions, postings, wallets, history_counts, wallet_days");
   await database.sql("checkpoint");
 }
 

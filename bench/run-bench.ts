@@ -108,6 +108,9 @@ async function purseDatabase(): Promise<ScratchDatabase> {
   // the audit then reports the counts as breached.
   if (process.env["PURSE_BENCH_WITHOUT_HISTORY_COUNTS"])
     await database.sql("alter table transactions disable trigger history_counts_insert");
+  // PURSE_BENCH_WITHOUT_WALLET_DAYS=1: likewise without the wallets' daily nets (migration 0011).
+  if (process.env["PURSE_BENCH_WITHOUT_WALLET_DAYS"])
+    await database.sql("alter table postings disable trigger wallet_days_insert");
   return database;
 }
 

@@ -188,6 +188,40 @@ describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logL
       );
       live.on("message", () => live.close());
       await socketClosed(live);
+      // The dashboard's path (issue 23): sign in over GraphQL with a password, read with the
+      // session cookie, export the history as CSV with the cookie and with a bearer token, sign out.
+      const graphql = (query: string, headers: Record<string, string>, variables = {}) =>
+        fetch(`${server.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-purse-csrf": "1", ...headers },
+          body: JSON.stringify({ query, variables }),
+        });
+      const signedIn = await graphql(
+        `mutation ($login: String!, $password: String!) {
+          signIn(login: $login, password: $password) { __typename }
+        }`,
+        {},
+        { login: "acme", password: "acme-pass" },
+      );
+      const cookie = signedIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+      expect(cookie).toMatch(/^purse_session=./);
+      secrets.set("acme dashboard password", "acme-pass");
+      secrets.set("session cookie value", cookie.slice(cookie.indexOf("=") + 1));
+      const me = await (await graphql("{ me { id } }", { cookie })).json();
+      expect(me).toEqual({ data: { me: { id: 1 } } });
+      const byCookie = await fetch(`${server.url}/api/transactions/export?from=2000-01-01`, {
+        headers: { cookie, "sec-fetch-site": "same-origin" },
+      });
+      expect(byCookie.status).toBe(200);
+      expect(await byCookie.text()).toContain("U100000010");
+      const byBearer = await fetch(`${server.url}/api/transactions/export?from=2000-01-01`, {
+        headers: { authorization: `Bearer ${acme}` },
+      });
+      expect(byBearer.status).toBe(200);
+      await byBearer.text();
+      await graphql("mutation { signOut }", { cookie });
+      const refused = await (await graphql("{ me { id } }", { cookie })).json();
+      expect(refused).not.toEqual(me);
       await call("POST", "/token/revoke", { token: acme, body: { token: acme } });
     } finally {
       log = await server.stop();
@@ -199,6 +233,8 @@ describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logL
 
   it("logged the requests, by route pattern", () => {
     expect(log).toContain('"url":"/pay/:token"');
+    expect(log).toContain('"url":"/api/transactions/export"');
+    expect(log).toContain('"url":"/graphql"');
     expect(log).toContain('"url":"/api/vouchers/activation/info"');
     expect(log).toContain("incoming request");
   });

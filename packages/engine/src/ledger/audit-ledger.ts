@@ -8,6 +8,7 @@ import {
   negativeWalletRows,
   unbalancedTransactionRows,
   walletBalanceMismatchRows,
+  walletDayMismatchRows,
 } from "./audit-store.ts";
 import { brokenChainLinks } from "./verify-chains.ts";
 
@@ -33,7 +34,8 @@ const breachesShown = 50;
  * Verifies the ledger's invariants in one repeatable-read snapshot: postings balance per
  * transaction and currency, wallet balances equal their postings, no account is below zero,
  * every posting is in its wallet's currency, the history's daily counts count the transactions
- * (migration 0009: a drift would make totals wrong while every page looks right), and the hash chains verify (ledger/verify-chains.ts):
+ * (migration 0009: a drift would make totals wrong while every page looks right), the wallets'
+ * daily nets equal their postings (migration 0011: statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
@@ -45,6 +47,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await negativeAccounts(em),
         await foreignCurrencyPostings(em),
         await historyCountMismatches(em),
+        await walletDayMismatches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
       checks.push(...chains.checks);
@@ -109,6 +112,17 @@ async function historyCountMismatches(em: SqlEntityManager): Promise<AuditCheck>
     breaches: found.map(
       (r) =>
         `wallet ${r.number ?? `id ${r.wallet_id}`} on ${r.day}, type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but ${r.expected} transactions (or their amounts differ)`,
+    ),
+  };
+}
+
+async function walletDayMismatches(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await walletDayMismatchRows(em, breachesShown);
+  return {
+    name: "the wallets' daily nets equal their postings",
+    breaches: found.map(
+      (r) =>
+        `wallet ${r.number ?? `id ${r.wallet_id}`} on ${r.day}: ${r.kept} kept but its postings sum to ${r.expected}`,
     ),
   };
 }

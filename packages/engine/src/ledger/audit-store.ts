@@ -208,3 +208,40 @@ export async function historyCountMismatchRows(
       order by d.wallet_id, d.day, d.type, d.status, d.internal limit ${limit}`,
   );
 }
+
+/** A wallet's day whose kept net differs from its postings that day (migration 0011). */
+export interface WalletDayMismatchRow {
+  number: string | null;
+  wallet_id: string;
+  day: string;
+  kept: string;
+  expected: string;
+}
+
+/**
+ * `wallet_days` recomputed from the wallet postings, per wallet and UTC day of `created_at`, as
+ * its triggers keep it: every day whose net differs; a row the triggers brought back to zero is
+ * as good as no row.
+ */
+export async function walletDayMismatchRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<WalletDayMismatchRow[]> {
+  return rows(
+    em,
+    sql<WalletDayMismatchRow>`
+      with expected as (
+        select wallet_id, (created_at at time zone 'UTC')::date as day, sum(amount_minor)::numeric as net
+        from postings where wallet_id is not null group by 1, 2
+      ), differing as (
+        select coalesce(e.wallet_id, k.wallet_id) as wallet_id, coalesce(e.day, k.day) as day,
+          coalesce(k.net_minor, 0) as kept, coalesce(e.net, 0) as expected
+        from expected e full join (select * from wallet_days where net_minor <> 0) k
+          on k.wallet_id = e.wallet_id and k.day = e.day
+        where coalesce(k.net_minor, 0) <> coalesce(e.net, 0)
+      )
+      select w.number, d.wallet_id::text, d.day::text, d.kept::text, d.expected::text
+      from differing d left join wallets w on w.id = d.wallet_id
+      order by d.wallet_id, d.day limit ${limit}`,
+  );
+}

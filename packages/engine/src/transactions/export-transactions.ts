@@ -7,8 +7,9 @@ import { transactionStatusName, transactionTypeName } from "../ledger/transactio
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import { findWalletOwnerships } from "../wallet/wallet-summary-store.ts";
+import type { TransactionFilter } from "./transaction-filter.ts";
 import { readSearch, type TransactionSearch } from "./transaction-search.ts";
-import { findSearchPage } from "./transaction-search-store.ts";
+import { findCountedDays, findSearchPage, type SearchNodeRow } from "./transaction-search-store.ts";
 
 /** The export's columns, in order (contract: "Merchant dashboard"). */
 export const transactionCsvHeader =
@@ -24,6 +25,12 @@ const defaultPageSize = 5_000;
  * pages and stopping at the next page once `signal` aborts (the client went away). The filter
  * and the caller's rights are checked before anything is returned, so a refusal is an ordinary
  * error answer, not a broken download.
+ *
+ * A keyset page reads up to `pageSize` index entries per wallet and side to find its rows (32
+ * wallets: 64 × 5 000 entries for 5 000 rows), so the period is first cut into windows of about
+ * a page by the daily counts (`findCountedDays`, O(days)), newest first, and each page reads only
+ * its window's entries: about one per row exported. The windows tile the whole period, so a
+ * transaction the counts did not see yet is still found.
  */
 export function exportTransactions(
   deps: EngineDependencies,
@@ -36,48 +43,86 @@ export function exportTransactions(
   const pageSize = options.pageSize ?? defaultPageSize;
   return (async function* () {
     yield `${transactionCsvHeader}\r\n`;
-    let afterId: number | null = null;
-    while (!options.signal?.aborted) {
-      const found = await findSearchPage(deps.db.em(), actor.userId, filter, { limit: pageSize, afterId });
-      if (found.length === 0) return;
-      const walletIds = new Set<number>();
-      for (const row of found) {
-        if (row.wallet_from_id !== null) walletIds.add(toId(row.wallet_from_id));
-        if (row.wallet_to_id !== null) walletIds.add(toId(row.wallet_to_id));
+    for (const window of windowsOf(
+      filter,
+      await findCountedDays(deps.db.em(), actor.userId, filter),
+      pageSize,
+    )) {
+      let afterId: number | null = null;
+      while (!options.signal?.aborted) {
+        const found = await findSearchPage(deps.db.em(), actor.userId, window, { limit: pageSize, afterId });
+        if (found.length > 0) yield await csvRows(deps, found);
+        if (found.length < pageSize) break;
+        afterId = toId(found[found.length - 1]?.id ?? 0);
+        // Other requests run between pages, however long the export.
+        await nextTurn();
       }
-      const wallets = new Map(
-        (await findWalletOwnerships(deps.db.em(), [...walletIds])).map((wallet) => [
-          wallet.id,
-          wallet.number,
-        ]),
-      );
-      const currencies = await loadCurrencies(deps, [
-        ...new Set(found.map((row) => Number(row.currency_id))),
-      ]);
-      const walletNumber = (id: string | null) => (id === null ? "" : (wallets.get(toId(id)) ?? ""));
-      let text = "";
-      for (const row of found) {
-        const precession = Number(row.precession);
-        text += `${[
-          row.id,
-          new Date(row.created_at).toISOString(),
-          transactionTypeName(Number(row.type)),
-          transactionStatusName(Number(row.status)),
-          csvField(walletNumber(row.wallet_from_id)),
-          csvField(walletNumber(row.wallet_to_id)),
-          csvField(currencies.get(Number(row.currency_id))?.code ?? ""),
-          formatMinor(toBigInt(row.amount_from_minor), precession),
-          formatMinor(toBigInt(row.amount_to_minor), precession),
-          csvField(row.description),
-        ].join(",")}\r\n`;
-      }
-      yield text;
-      if (found.length < pageSize) return;
-      afterId = toId(found[found.length - 1]?.id ?? 0);
-      // Other requests run between pages, however long the export.
-      await nextTurn();
+      if (options.signal?.aborted) return;
     }
   })();
+}
+
+/**
+ * The filter's period cut at UTC day starts into windows of at least `pageSize` counted
+ * transactions each (the last, oldest, may hold fewer), newest first; together they are exactly
+ * the period. `days` is newest first.
+ */
+function windowsOf(
+  filter: TransactionFilter,
+  days: readonly { day: Date; count: number }[],
+  pageSize: number,
+): TransactionFilter[] {
+  const cuts: Date[] = [];
+  let counted = 0;
+  for (const { day, count } of days) {
+    counted += count;
+    if (counted >= pageSize && (filter.from === null || day > filter.from)) {
+      cuts.push(day);
+      counted = 0;
+    }
+  }
+  const windows: TransactionFilter[] = [];
+  let upper: Date | null = null;
+  for (const cut of [...cuts, null]) {
+    windows.push({
+      ...filter,
+      ...(cut === null ? {} : { from: cut, fromExclusive: false }),
+      ...(upper === null ? {} : { until: upper, untilInclusive: false }),
+    });
+    upper = cut;
+  }
+  return windows;
+}
+
+/** One page of rows as CSV lines. */
+async function csvRows(deps: EngineDependencies, found: readonly SearchNodeRow[]): Promise<string> {
+  const walletIds = new Set<number>();
+  for (const row of found) {
+    if (row.wallet_from_id !== null) walletIds.add(toId(row.wallet_from_id));
+    if (row.wallet_to_id !== null) walletIds.add(toId(row.wallet_to_id));
+  }
+  const wallets = new Map(
+    (await findWalletOwnerships(deps.db.em(), [...walletIds])).map((wallet) => [wallet.id, wallet.number]),
+  );
+  const currencies = await loadCurrencies(deps, [...new Set(found.map((row) => Number(row.currency_id)))]);
+  const walletNumber = (id: string | null) => (id === null ? "" : (wallets.get(toId(id)) ?? ""));
+  let text = "";
+  for (const row of found) {
+    const precession = Number(row.precession);
+    text += `${[
+      row.id,
+      new Date(row.created_at).toISOString(),
+      transactionTypeName(Number(row.type)),
+      transactionStatusName(Number(row.status)),
+      csvField(walletNumber(row.wallet_from_id)),
+      csvField(walletNumber(row.wallet_to_id)),
+      csvField(currencies.get(Number(row.currency_id))?.code ?? ""),
+      formatMinor(toBigInt(row.amount_from_minor), precession),
+      formatMinor(toBigInt(row.amount_to_minor), precession),
+      csvField(row.description),
+    ].join(",")}\r\n`;
+  }
+  return text;
 }
 
 /**

@@ -140,3 +140,26 @@ export function countedName(name: string, filter: TransactionFilter): string {
   const ends = splitPeriod(filter).edges.length;
   return ends === 0 ? name : `${name}_${ends}`;
 }
+
+/**
+ * How many transactions each UTC day of the filter's period holds at most, newest day first, from
+ * the daily counts alone (no partial day is counted, amount bounds are ignored: an upper bound
+ * per day). The export cuts the period into windows of about a page by these, so that each page
+ * reads the index entries of its own window only. Empty when the counts cannot say (a wallet
+ * filter naming someone else's wallet): the export then reads the period as one window.
+ */
+export function countedDays(userId: number, filter: TransactionFilter) {
+  const { walletNumber, type, status } = filter;
+  const scanned = scannedWallets(userId, walletNumber);
+  const day = (date: Date | null) => (date === null ? null : date.toISOString().slice(0, 10));
+  return sql<{ day: string; n: string }>`
+    select to_char(h.day, 'YYYY-MM-DD') as day, sum(h.n)::text as n
+    from ${scanned} as s join history_counts h on h.wallet_id = s.id
+    where s.own
+      and h.day >= coalesce(${day(filter.from)}::date, '-infinity') and h.day <= coalesce(${day(filter.until)}::date, 'infinity')
+      and (${type}::smallint is null or h.type = ${type}::smallint)
+      and (${status}::smallint is null or h.status = ${status}::smallint)
+      and (${walletNumber}::text is not null or not h.internal)
+    group by h.day having sum(h.n) > 0
+    order by h.day desc`;
+}

@@ -10,17 +10,31 @@ export interface StatementWallet {
   readonly openingMinor: bigint;
 }
 
+const dayMs = 86_400_000;
+
+/**
+ * The wallet and its balance at `from`, in O(days): the days before `from`'s UTC day from
+ * `wallet_days` (migration 0011), plus the postings of the part of that day before `from`, or less
+ * those of the part after it, whichever is the shorter half (through `postings_wallet_created_idx`).
+ * It read every posting of the wallet before `from` until then: a scan of its whole history.
+ */
 export async function findStatementWallet(
   em: SqlEntityManager,
   number: string,
   from: Date,
 ): Promise<StatementWallet | undefined> {
+  const dayStart = Math.floor(from.getTime() / dayMs) * dayMs;
+  const early = from.getTime() - dayStart <= dayMs / 2;
+  const daysBefore = new Date(early ? dayStart : dayStart + dayMs).toISOString().slice(0, 10);
+  const [partFrom, partUntil] = early ? [new Date(dayStart), from] : [from, new Date(dayStart + dayMs)];
   const wallet = await firstRow(
     em,
     sql<{ id: string; user_id: string; code: string; precession: number; opening: string }>`
           select w.id, w.user_id, c.code, c.precession,
-            (select coalesce(sum(amount_minor), 0)::text from postings
-             where wallet_id = w.id and created_at < ${from}) as opening
+            ((select coalesce(sum(d.net_minor), 0) from wallet_days d
+              where d.wallet_id = w.id and d.day < ${daysBefore}::date)
+             + ${early ? 1 : -1}::integer * (select coalesce(sum(p.amount_minor), 0) from postings p
+              where p.wallet_id = w.id and p.created_at >= ${partFrom} and p.created_at < ${partUntil}))::text as opening
           from wallets w join currencies c on c.id = w.currency_id where w.number = ${number}`,
   );
   if (!wallet) return undefined;

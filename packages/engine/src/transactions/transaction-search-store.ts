@@ -1,5 +1,5 @@
 import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
-import { countedName, countedTotals } from "./history-count-store.ts";
+import { countedDays, countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
@@ -81,4 +81,14 @@ export function findSearchTotals(
       order by c.code`,
     countedName("purse_search_totals", filter),
   );
+}
+
+/** Per UTC day of the filter's period, newest first: at most how many transactions it holds (history-count-store.ts). */
+export async function findCountedDays(
+  em: SqlRunner,
+  userId: number,
+  filter: TransactionFilter,
+): Promise<{ day: Date; count: number }[]> {
+  const found = await rows(em, countedDays(userId, filter), "purse_export_days");
+  return found.map((row) => ({ day: new Date(`${row.day}T00:00:00Z`), count: Number(row.n) }));
 }

@@ -12,10 +12,10 @@ export interface BalanceHistoryRows {
 }
 
 /**
- * Reads the wallet's postings from `from` on, by the (wallet_id, created_at) index (migration
- * 0010): those inside [from, to) summed per UTC day, those after `to` summed into one number, and
- * the balance row, all in one statement so they agree. The opening balance is never summed from
- * the wallet's first posting.
+ * Reads the wallet's net change per UTC day from `wallet_days` (migration 0011: one row per day
+ * the wallet moved), those inside [from, to) per day and those from `to` on summed, with the
+ * balance row, in one statement so they agree. `from` and `to` are whole UTC days, so no posting
+ * is read: O(days) whatever the wallet's history.
  */
 export async function findBalanceHistoryRows(
   em: SqlEntityManager,
@@ -23,16 +23,15 @@ export async function findBalanceHistoryRows(
   from: Date,
   to: Date,
 ): Promise<BalanceHistoryRows | undefined> {
+  const day = (date: Date) => date.toISOString().slice(0, 10);
   const row = await firstRow(
     em,
     sql<{ user_id: string; precession: number; closing: string; deltas: [string, string][] | null }>`
       select w.user_id, c.precession,
-        (w.balance_minor - (select coalesce(sum(p.amount_minor), 0) from postings p
-           where p.wallet_id = w.id and p.created_at >= ${to}))::text as closing,
-        (select json_agg(json_build_array(day, delta::text)) from (
-           select to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(p.amount_minor) as delta
-           from postings p where p.wallet_id = w.id and p.created_at >= ${from} and p.created_at < ${to}
-           group by 1) days) as deltas
+        (w.balance_minor - (select coalesce(sum(d.net_minor), 0) from wallet_days d
+           where d.wallet_id = w.id and d.day >= ${day(to)}::date))::text as closing,
+        (select json_agg(json_build_array(to_char(d.day, 'YYYY-MM-DD'), d.net_minor::text)) from wallet_days d
+           where d.wallet_id = w.id and d.day >= ${day(from)}::date and d.day < ${day(to)}::date) as deltas
       from wallets w join currencies c on c.id = w.currency_id
       where w.number = ${number}`,
   );

@@ -30,7 +30,8 @@ const dayMs = 86_400_000;
  * A wallet's closing balance for each UTC day of a range, for its owner (another user's wallet is
  * NOT_FOUND). Computed backwards from the balance row: the closing balance of the last day is the
  * balance less what moved after it, and each day before is the next one's less that day's postings.
- * The cost is the postings from `from` to now, through one index; exact (bigint minor units).
+ * The cost is one row per day the wallet moved from `from` on (`wallet_days`, migration 0011),
+ * never its postings; exact (bigint minor units).
  */
 export async function balanceHistory(
   deps: EngineDependencies,

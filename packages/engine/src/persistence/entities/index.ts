@@ -11,6 +11,7 @@ import { TransactionEntity } from "./transaction.ts";
 import { UserEntity } from "./user.ts";
 import { VoucherEntity } from "./voucher.ts";
 import { WalletEntity } from "./wallet.ts";
+import { WalletDayEntity } from "./wallet-day.ts";
 import { WebhookAttemptEntity } from "./webhook-attempt.ts";
 import { WebhookDeliveryEntity } from "./webhook-delivery.ts";
 
@@ -27,6 +28,7 @@ export {
   TransactionEntity,
   UserEntity,
   VoucherEntity,
+  WalletDayEntity,
   WalletEntity,
   WebhookAttemptEntity,
   WebhookDeliveryEntity,
@@ -45,6 +47,7 @@ export const allEntities = [
   PostingEntity,
   IdempotencyKeyEntity,
   HistoryCountEntity,
+  WalletDayEntity,
   VoucherEntity,
   CheckoutEntity,
   WebhookDeliveryEntity,

@@ -16,6 +16,34 @@ export const PostingEntity = defineEntity({
     },
     { name: "postings_system_idx", properties: ["account", "currency"], where: "wallet_id is null" },
   ],
+  // Keep `wallet_days` (migration 0011, entities/wallet-day.ts); MikroORM matches them by name.
+  triggers: [
+    {
+      name: "wallet_days_insert",
+      timing: "after",
+      events: ["insert"],
+      forEach: "statement",
+      expression: `create trigger wallet_days_insert after insert on postings
+      referencing new table as new_rows for each statement execute function wallet_days_apply()`,
+    },
+    {
+      name: "wallet_days_delete",
+      timing: "after",
+      events: ["delete"],
+      forEach: "statement",
+      expression: `create trigger wallet_days_delete after delete on postings
+      referencing old table as old_rows for each statement execute function wallet_days_apply()`,
+    },
+    {
+      name: "wallet_days_update",
+      timing: "after",
+      events: ["update"],
+      forEach: "statement",
+      expression: `create trigger wallet_days_update after update on postings
+      referencing old table as old_rows new table as new_rows
+      for each statement execute function wallet_days_apply()`,
+    },
+  ],
   checks: [{ name: "postings_check", expression: "(account = 'wallet') = (wallet_id is not null)" }],
   properties: {
     id: p.bigint("number").primary().generated("by default as identity"),

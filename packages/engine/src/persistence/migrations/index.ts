@@ -8,6 +8,7 @@ import { Migration0007VoucherActivationIndex } from "./0007-voucher-activation-i
 import { Migration0008IdempotencyKeys } from "./0008-idempotency-keys.ts";
 import { Migration0009HistoryCounts } from "./0009-history-counts.ts";
 import { Migration0010Dashboard } from "./0010-dashboard.ts";
+import { Migration0011WalletDays } from "./0011-wallet-days.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -24,4 +25,5 @@ export const migrationsList = [
   { name: "0008-idempotency-keys", class: Migration0008IdempotencyKeys },
   { name: "0009-history-counts", class: Migration0009HistoryCounts },
   { name: "0010-dashboard", class: Migration0010Dashboard },
+  { name: "0011-wallet-days", class: Migration0011WalletDays },
 ];
