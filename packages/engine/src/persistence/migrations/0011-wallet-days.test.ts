@@ -2,7 +2,7 @@ import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
-import { walletStatement } from "../../statement/wallet-statement.ts";
+import { walletStatement } from "../../transactions/wallet-statement.ts";
 import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { balanceHistory } from "../../wallet/balance-history.ts";
 import { firstRow, sql } from "../sql.ts";
