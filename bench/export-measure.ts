@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchSecretKey } from "./bench-fixture.ts";
-import { historyMerchant } from "./history-load.ts";
+import { merchantToken } from "./history-load.ts";
 import { startPurse } from "./purse-process.ts";
 import { adminUrl } from "./scratch-database.ts";
 
@@ -104,17 +104,4 @@ async function longestStretches(directory: string): Promise<string> {
       return `${run.ms.toFixed(0)} ms busy: ${top.map(([key, n]) => `${key} (${n})`).join(", ")}`;
     })
     .join("\n");
-}
-
-async function merchantToken(base: string): Promise<string> {
-  const response = await fetch(`${base}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: `bench${historyMerchant}`,
-      client_secret: "bench-secret",
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }

@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import pg from "pg";
 import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
-import { growMerchantHistory, historyMerchant } from "./history-load.ts";
+import { growMerchantHistory, merchantToken } from "./history-load.ts";
 import { startPurse } from "./purse-process.ts";
 import { adminUrl, createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
@@ -141,17 +141,4 @@ function lastRequest(text: string, name: string): string {
   const plans = entries.filter((entry) => entry.includes("duration:"));
   const last = plans.slice(-8);
   return last.map((entry) => entry.replace(/^.*?LOG: {2}/, "")).join("\n");
-}
-
-async function merchantToken(url: string): Promise<string> {
-  const response = await fetch(`${url}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: `bench${historyMerchant}`,
-      client_secret: "bench-secret",
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }

@@ -9,6 +9,20 @@ import type { ScratchDatabase } from "./scratch-database.ts";
 
 /** The merchant whose history is read: its share is loaded once, then only others' rows grow. */
 export const historyMerchant = 1;
+
+/** A bearer token for the history merchant, from `purse serve` at `url`. */
+export async function merchantToken(url: string): Promise<string> {
+  const response = await fetch(`${url}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: `bench${historyMerchant}`,
+      client_secret: "bench-secret",
+    }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
 /** Its transactions, spread over the last `historyDays` days. */
 export const merchantTransactions = 2_000;
 export const historyDays = 365;

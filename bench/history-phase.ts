@@ -2,7 +2,7 @@ import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse
 import { readHistoryFilter } from "../packages/engine/src/transactions/history-filter.ts";
 import { historyQueries } from "../packages/engine/src/transactions/history-store.ts";
 import { benchFixture, benchSecretKey, walletNumber } from "./bench-fixture.ts";
-import { growMerchantHistory, historyMerchant } from "./history-load.ts";
+import { growMerchantHistory, historyMerchant, merchantToken } from "./history-load.ts";
 import { explain, explainGeneric, query, resetStatementStats, statementStats } from "./history-probe.ts";
 import { startPurse } from "./purse-process.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
@@ -244,16 +244,3 @@ const countBefore = `
     select id from transactions where wallet_from_id in (select w.id from wallets w where w.user_id = $1)
     union
     select id from transactions where wallet_to_id in (select w.id from wallets w where w.user_id = $1)) as m`;
-
-async function merchantToken(url: string): Promise<string> {
-  const response = await fetch(`${url}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      grant_type: "client_credentials",
-      client_id: `bench${historyMerchant}`,
-      client_secret: "bench-secret",
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
