@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { readOnlyTransactionState } from "./primary-only-client.ts";
 
 /** One statement for the driver: named statements are parsed once per connection, then only bound. */
 export interface Statement {
@@ -150,6 +151,8 @@ export async function transactOnPool<T>(
     if (!transaction.committed) await transaction.commit();
     return result;
   } catch (error) {
+    // Its node turned read-only under it: pooled again, it would fail the next movement too.
+    if ((error as { code?: unknown } | null)?.code === readOnlyTransactionState) broken = error as Error;
     // A transaction whose COMMIT already went out has ended either way: nothing to roll back.
     if (!transaction.committed)
       await transaction.rollback().catch((rollbackError: unknown) => {

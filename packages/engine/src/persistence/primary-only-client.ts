@@ -1,4 +1,3 @@
-import type { EventEmitter } from "node:events";
 import type pg from "pg";
 
 /** SQLSTATE 25006 read_only_sql_transaction: a write reached a node that takes none. */
@@ -20,54 +19,27 @@ export class ReadOnlyNodeError extends Error {
   }
 }
 
-/**
- * Parameters PostgreSQL (14 and later) reports to the client at connect and whenever they change,
- * so a connection knows it sits on a read-only node without asking (libpq's
- * `target_session_attrs=read-write` reads the same two).
- */
-const readOnlyParameters = new Set(["in_hot_standby", "default_transaction_read_only"]);
-
 // biome-ignore lint/suspicious/noExplicitAny: a mixin's base must take any[] (TS2545).
 type ClientClass = new (...args: any[]) => pg.Client;
 
 /**
- * The connection class for DATABASE_URL's pool, on top of `base` (the prepared-statement client or
- * pg's own). During a primary failover behind HAProxy, new connections can land on the old
- * primary, restarted by Patroni as a read-only replica, for as long as HAProxy's checks take to
- * mark it down; such a connection would fail every movement with 25006 and, pooled again, the next
- * one too. So:
- * - a connection that opens on a read-only node fails to connect (ReadOnlyNodeError): the pool
- *   never hands it out, the caller gets a retryable refusal, the next call connects anew;
- * - a connection on which a statement fails with 25006 (its node turned read-only under it) is
- *   closed once the error is delivered, so the pool discards it on release instead of reusing it.
+ * The connection class for DATABASE_URL's pool, on top of pg's own. During a primary failover
+ * behind HAProxy, new connections can land on the old primary, restarted by Patroni as a
+ * read-only replica, for as long as HAProxy's checks take to mark it down; such a connection would
+ * fail every movement with 25006 and, pooled again, the next one too. So a connection asks, once
+ * when it opens, whether its session is read-only (`show transaction_read_only`: on on a hot
+ * standby and under `default_transaction_read_only`, what libpq's `target_session_attrs=read-write`
+ * asks servers that do not report it): on a read-only node it fails to connect
+ * (ReadOnlyNodeError), the pool never hands it out, the caller gets a retryable refusal and the
+ * next call connects anew. One round trip per connection opened, none per statement.
  *
- * It listens on `pg`'s connection object, which carries the protocol's messages (ParameterStatus,
- * ErrorResponse) and is what pg.Client itself listens on; the client offers no event for either.
+ * A connection whose node turns read-only under it (a demotion restarts PostgreSQL, which closes
+ * it; a changed setting does not) is discarded by whoever holds it when a write fails with 25006:
+ * a movement's transaction releases it as broken (pg-transaction.ts) and `pool.query` releases a
+ * failed statement's connection as broken itself.
  */
 export function primaryOnly<Base extends ClientClass>(base: Base): Base {
-  class PrimaryOnlyClient extends base {
-    readonly #readOnly = new Map<string, boolean>();
-
-    // biome-ignore lint/suspicious/noExplicitAny: a mixin's constructor must take any[] (TS2545).
-    constructor(...args: any[]) {
-      super(...args);
-      const connection = (this as unknown as { connection: EventEmitter }).connection;
-      connection.on("parameterStatus", (message: { parameterName: string; parameterValue: string }) => {
-        if (readOnlyParameters.has(message.parameterName)) {
-          this.#readOnly.set(message.parameterName, message.parameterValue === "on");
-        }
-      });
-      connection.on("errorMessage", (message: { code?: string }) => {
-        // After pg has handed the error to the statement's caller (its own listener runs next).
-        if (message.code === readOnlyTransactionState)
-          process.nextTick(() => void this.end().catch(() => {}));
-      });
-    }
-
-    get onReadOnlyNode(): boolean {
-      return [...this.#readOnly.values()].some(Boolean);
-    }
-  }
+  class PrimaryOnlyClient extends base {}
   const connect = base.prototype.connect;
   // pg-pool connects with a callback, a caller of its own without: both learn of a read-only node.
   PrimaryOnlyClient.prototype.connect = function (
@@ -75,7 +47,8 @@ export function primaryOnly<Base extends ClientClass>(base: Base): Base {
     callback?: (error?: Error) => void,
   ) {
     const connecting = (connect.call(this) as Promise<void>).then(async () => {
-      if (!this.onReadOnlyNode) return;
+      const answer = await this.query<{ transaction_read_only: string }>("show transaction_read_only");
+      if (answer.rows[0]?.transaction_read_only !== "on") return;
       await this.end().catch(() => {});
       throw new ReadOnlyNodeError();
     });
