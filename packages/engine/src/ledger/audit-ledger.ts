@@ -3,6 +3,7 @@ import type { Database } from "../persistence/database.ts";
 import {
   foreignCurrencyPostingRows,
   historyCountMismatchRows,
+  historyMonthMismatchRows,
   ledgerCounts,
   negativeSystemAccountRows,
   negativeWalletRows,
@@ -34,8 +35,8 @@ const breachesShown = 50;
  * Verifies the ledger's invariants in one repeatable-read snapshot: postings balance per
  * transaction and currency, wallet balances equal their postings, no account is below zero,
  * every posting is in its wallet's currency, the history's daily counts count the transactions
- * (migration 0009: a drift would make totals wrong while every page looks right), the wallets'
- * daily nets equal their postings (migration 0011: statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
+ * (migration 0009: a drift would make totals wrong while every page looks right) and each month's
+ * counts their days (migration 0012), the wallets' daily nets equal their postings (migration 0011: statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
@@ -47,6 +48,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await negativeAccounts(em),
         await foreignCurrencyPostings(em),
         await historyCountMismatches(em),
+        await historyMonthMismatches(em),
         await walletDayMismatches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
@@ -112,6 +114,17 @@ async function historyCountMismatches(em: SqlEntityManager): Promise<AuditCheck>
     breaches: found.map(
       (r) =>
         `wallet ${r.number ?? `id ${r.wallet_id}`} on ${r.day}, type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but ${r.expected} transactions (or their amounts differ)`,
+    ),
+  };
+}
+
+async function historyMonthMismatches(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await historyMonthMismatchRows(em, breachesShown);
+  return {
+    name: "the history's monthly counts equal their days",
+    breaches: found.map(
+      (r) =>
+        `wallet ${r.number ?? `id ${r.wallet_id}`} in the month of ${r.month}, type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but its days count ${r.expected}`,
     ),
   };
 }

@@ -245,3 +245,49 @@ export async function walletDayMismatchRows(
       order by d.wallet_id, d.day limit ${limit}`,
   );
 }
+
+/** A month's history counts that differ from the sum of its day counts (migration 0012). */
+export interface HistoryMonthMismatchRow {
+  number: string | null;
+  wallet_id: string;
+  month: string;
+  type: number;
+  status: number;
+  internal: boolean;
+  counted: string;
+  expected: string;
+}
+
+/**
+ * `history_month_counts` against its month's `history_counts` rows (themselves checked against the
+ * transactions): every key whose count, amounts or fees differ; rows brought back to nothing on
+ * either side are as good as no row.
+ */
+export async function historyMonthMismatchRows(
+  em: SqlEntityManager,
+  limit: number,
+): Promise<HistoryMonthMismatchRow[]> {
+  return rows(
+    em,
+    sql<HistoryMonthMismatchRow>`
+      with expected as (
+        select wallet_id, date_trunc('month', day::timestamp)::date as month, currency_id, type, status,
+          internal, sum(n) as n, sum(amount_minor) as amount_minor, sum(commission_minor) as commission_minor
+        from history_counts group by 1, 2, 3, 4, 5, 6
+        having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(commission_minor) <> 0
+      ), kept as (
+        select * from history_month_counts where n <> 0 or amount_minor <> 0 or commission_minor <> 0
+      )
+      select w.number, coalesce(e.wallet_id, k.wallet_id)::text as wallet_id,
+        coalesce(e.month, k.month)::text as month, coalesce(e.type, k.type) as type,
+        coalesce(e.status, k.status) as status, coalesce(e.internal, k.internal) as internal,
+        coalesce(k.n, 0)::text as counted, coalesce(e.n, 0)::text as expected
+      from expected e full join kept k
+        on k.wallet_id = e.wallet_id and k.month = e.month and k.currency_id = e.currency_id
+          and k.type = e.type and k.status = e.status and k.internal = e.internal
+      left join wallets w on w.id = coalesce(e.wallet_id, k.wallet_id)
+      where e.n is distinct from k.n or e.amount_minor is distinct from k.amount_minor
+        or e.commission_minor is distinct from k.commission_minor
+      order by 2, 3, 4, 5, 6 limit ${limit}`,
+  );
+}

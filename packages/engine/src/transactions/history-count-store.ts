@@ -91,9 +91,10 @@ export interface CountedRow {
 
 /**
  * The count, amounts and fees per currency of what `matched(userId, filter)` finds, without
- * reading what it finds: the whole days from `history_counts` (migration 0009; a few rows per
+ * reading what it finds: the whole months from `history_month_counts` (migration 0012), the days
+ * of the partial months at either end from `history_counts` (migration 0009; a few rows per
  * wallet and day), the partial days at the ends from the transactions (at most a day's rows per
- * wallet). O(days) whatever the history's size.
+ * wallet). O(months + 62 days) per wallet whatever the history's size.
  *
  * Two cases count every match instead, as before the counts existed: amount bounds (the counts
  * are not kept per amount; keeping them exact per amount needs more than a count per day, see
@@ -116,22 +117,75 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
   const { walletNumber, type, status } = filter;
   const scanned = scannedWallets(userId, walletNumber);
   const counted = sql`coalesce((select bool_and(s.own) from ${scanned} as s), true)`;
-  const day = (date: Date | null) => (date === null ? null : date.toISOString().slice(0, 10));
   // A text per number of ends (0 to 2, the sign is a parameter): each prepared once per connection.
   const ends = edges.map(
     (edge) => sql`union all select * from (${everyMatch(edge.filter, edge.sign)}) as edge where ${counted}`,
   );
-  return perCurrency(sql`
+  const { months, daysBefore, daysAfter } = wholeMonths(fromDay, untilDay);
+  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `column`.
+  const kept = (
+    table: "history_counts" | "history_month_counts",
+    column: "day" | "month",
+    span: DateSpan,
+  ) => sql`
     select h.currency_id, h.n, h.amount_minor, h.commission_minor
-    from ${scanned} as s join history_counts h on h.wallet_id = s.id
+    from ${scanned} as s join ${sql.raw(table)} h on h.wallet_id = s.id
     where s.own
-      and h.day >= coalesce(${day(fromDay)}::date, '-infinity') and h.day < coalesce(${day(untilDay)}::date, 'infinity')
+      and h.${sql.raw(column)} >= coalesce(${isoDay(span.from)}::date, '-infinity')
+      and h.${sql.raw(column)} < coalesce(${isoDay(span.until)}::date, 'infinity')
       and (${type}::smallint is null or h.type = ${type}::smallint)
       and (${status}::smallint is null or h.status = ${status}::smallint)
       -- One user's own transfer between two of its wallets counts once, unless one wallet is asked.
-      and (${walletNumber}::text is not null or not h.internal)
+      and (${walletNumber}::text is not null or not h.internal)`;
+  return perCurrency(sql`
+    ${kept("history_month_counts", "month", months)}
+    union all ${kept("history_counts", "day", daysBefore)}
+    union all ${kept("history_counts", "day", daysAfter)}
     ${sql.join(ends, sql` `)}
     union all select * from (${everyMatch(filter)}) as other where not ${counted}`);
+}
+
+/** `[from, until)` in whole UTC days; null is unbounded on that side. */
+interface DateSpan {
+  readonly from: Date | null;
+  readonly until: Date | null;
+}
+
+const nothing: DateSpan = { from: new Date(0), until: new Date(0) };
+
+function monthStart(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+}
+
+/**
+ * The whole days `[fromDay, untilDay)` as the calendar months wholly inside them (read from the
+ * month counts) and the days before the first and after the last of those months (read from the
+ * day counts): at most two partial months of days, whatever the period's length. A period inside
+ * one month is all days.
+ */
+export function wholeMonths(
+  fromDay: Date | null,
+  untilDay: Date | null,
+): { months: DateSpan; daysBefore: DateSpan; daysAfter: DateSpan } {
+  const firstMonth =
+    fromDay === null
+      ? null
+      : monthStart(fromDay).getTime() === fromDay.getTime()
+        ? fromDay
+        : new Date(Date.UTC(fromDay.getUTCFullYear(), fromDay.getUTCMonth() + 1, 1));
+  const endMonth = untilDay === null ? null : monthStart(untilDay);
+  if (firstMonth !== null && endMonth !== null && firstMonth >= endMonth) {
+    return { months: nothing, daysBefore: { from: fromDay, until: untilDay }, daysAfter: nothing };
+  }
+  return {
+    months: { from: firstMonth, until: endMonth },
+    daysBefore: fromDay === null ? nothing : { from: fromDay, until: firstMonth },
+    daysAfter: untilDay === null ? nothing : { from: endMonth, until: untilDay },
+  };
+}
+
+function isoDay(date: Date | null): string | null {
+  return date === null ? null : date.toISOString().slice(0, 10);
 }
 
 /** The prepared statement's name for `countedTotals(filter)` under `name`: one per text. */

@@ -11,8 +11,8 @@ import { listHistory } from "./list-history.ts";
 import { searchTransactions } from "./transaction-search.ts";
 
 /**
- * The history's totals come from daily counts kept by triggers (migration 0009), not from the
- * rows: here they are compared with a count done in JavaScript over the very rows inserted, for
+ * The history's totals come from daily and monthly counts kept by triggers (migrations 0009 and
+ * 0012), not from the rows: here they are compared with a count done in JavaScript over the very rows inserted, for
  * random filters (period, wallet, type, status, amounts), after inserts, status changes and
  * deletions, on both the REST history (total, last page, page items) and the search (totals per
  * currency, first page).
@@ -103,8 +103,9 @@ describe("history totals from the daily counts", () => {
         status: fc.constantFrom(1, 2, 3, 4),
         amount: fc.bigInt({ min: 0n, max: 2_000n }),
         commission: fc.bigInt({ min: 0n, max: 50n }),
-        // Days before today, and a time in the day: midnight itself now and then.
-        day: fc.integer({ min: 0, max: 6 }),
+        // Days before today (the last week mostly, then about three months: whole calendar months
+        // are read from the month counts), and a time in the day: midnight itself now and then.
+        day: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 95 })),
         second: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 86_399 })),
       }),
       { numRuns: count, seed },
@@ -127,8 +128,8 @@ describe("history totals from the daily counts", () => {
 
   const filterArbitrary = () =>
     fc.record({
-      fromDay: fc.integer({ min: 0, max: 7 }),
-      days: fc.integer({ min: 0, max: 8 }),
+      fromDay: fc.oneof(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 100 })),
+      days: fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 100 })),
       // Partial days at either end (the search takes instants).
       fromSecond: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 86_399 })),
       untilSecond: fc.oneof(fc.constant(86_399), fc.integer({ min: 0, max: 86_399 })),
@@ -268,6 +269,24 @@ describe("history totals from the daily counts", () => {
     const page = await searchTransactions(engine.deps, acme, {}, { first: 4, afterId: 999_999_999 });
     expect(page.nodes).toEqual([]);
     expect(page.hasNextPage).toBe(false);
+  });
+
+  it("audits each month against its days, and a tampered month is a breach", async () => {
+    const breaches = async () =>
+      (await auditLedger(engine.deps.db)).checks.find(
+        (check) => check.name === "the history's monthly counts equal their days",
+      )?.breaches;
+    expect(await breaches()).toEqual([]);
+    await engine.deps.db
+      .em()
+      .execute(
+        "update history_month_counts set amount_minor = amount_minor + 1 where (wallet_id, month, type, status, internal) in (select wallet_id, month, type, status, internal from history_month_counts order by wallet_id, month limit 1)",
+      );
+    const found = await breaches();
+    expect(found).toHaveLength(1);
+    expect(found?.[0]).toMatch(
+      /^wallet \S+ in the month of \d{4}-\d{2}-01, type \d, status \d.*: \d+ counted but its days count \d+/,
+    );
   });
 
   it("is what the audit recounts, and a tampered count is a breach", async () => {

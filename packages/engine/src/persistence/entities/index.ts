@@ -3,6 +3,7 @@ import { CheckoutEntity } from "./checkout.ts";
 import { ClientEntity } from "./client.ts";
 import { CurrencyEntity } from "./currency.ts";
 import { HistoryCountEntity } from "./history-count.ts";
+import { HistoryMonthCountEntity } from "./history-month-count.ts";
 import { IdempotencyKeyEntity } from "./idempotency-key.ts";
 import { PostingEntity } from "./posting.ts";
 import { RateEntity } from "./rate.ts";
@@ -21,6 +22,7 @@ export {
   ClientEntity,
   CurrencyEntity,
   HistoryCountEntity,
+  HistoryMonthCountEntity,
   IdempotencyKeyEntity,
   PostingEntity,
   RateEntity,
@@ -47,6 +49,7 @@ export const allEntities = [
   PostingEntity,
   IdempotencyKeyEntity,
   HistoryCountEntity,
+  HistoryMonthCountEntity,
   WalletDayEntity,
   VoucherEntity,
   CheckoutEntity,

@@ -9,6 +9,7 @@ import { Migration0008IdempotencyKeys } from "./0008-idempotency-keys.ts";
 import { Migration0009HistoryCounts } from "./0009-history-counts.ts";
 import { Migration0010Dashboard } from "./0010-dashboard.ts";
 import { Migration0011WalletDays } from "./0011-wallet-days.ts";
+import { Migration0012HistoryMonthCounts } from "./0012-history-month-counts.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -26,4 +27,5 @@ export const migrationsList = [
   { name: "0009-history-counts", class: Migration0009HistoryCounts },
   { name: "0010-dashboard", class: Migration0010Dashboard },
   { name: "0011-wallet-days", class: Migration0011WalletDays },
+  { name: "0012-history-month-counts", class: Migration0012HistoryMonthCounts },
 ];

@@ -1,0 +1,24 @@
+import { defineEntity, p } from "@mikro-orm/core";
+
+/**
+ * A wallet's transactions of one UTC calendar month, type, status and currency: the sum of that
+ * month's `history_counts` rows (migration 0012), upserted by the same trigger statement; read by
+ * transactions/history-count-store.ts for the whole months of a period, checked by `purse audit`.
+ */
+export const HistoryMonthCountEntity = defineEntity({
+  name: "HistoryMonthCount",
+  tableName: "history_month_counts",
+  properties: {
+    walletId: p.bigint("number").primary().autoincrement(false),
+    /** The month's first day. */
+    month: p.date().primary(),
+    type: p.smallint().primary(),
+    status: p.smallint().primary(),
+    /** The receiving side of a transaction between two wallets of one user (counted once per user). */
+    internal: p.boolean().primary(),
+    currencyId: p.integer().primary().autoincrement(false),
+    n: p.bigint("bigint"),
+    amountMinor: p.decimal("string").columnType("numeric"),
+    commissionMinor: p.decimal("string").columnType("numeric"),
+  },
+});
