@@ -113,6 +113,16 @@ export function postgresCpuBetween(before: Map<number, number>, after: Map<numbe
 }
 
 /** utime + stime from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
+/**
+ * How many write system calls (`write`, `writev`, `sendmsg`...: /proc's `syscw`) the process has
+ * made: per transfer, the socket writes its requests cost (HTTP answers, PostgreSQL, Redis).
+ */
+export async function writeCallsOf(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  const io = await readFile(`/proc/${pid}/io`, "utf8").catch(() => "");
+  return Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? 0);
+}
+
 export async function cpuMsOf(pid: number | undefined): Promise<number> {
   if (pid === undefined) return 0;
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
