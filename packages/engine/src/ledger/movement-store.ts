@@ -31,26 +31,6 @@ function boundSettings(boundMs: number) {
 }
 
 /**
- * `SET LOCAL plan_cache_mode = force_generic_plan`, by name (`purse_generic_plans`), as a
- * movement's first statement; nothing waits for it, so it leaves with the next one (sql.ts
- * `sendAhead`).
- *
- * Why: PostgreSQL plans a named statement with parameters afresh on each call (a "custom plan")
- * until it judges its reusable plan no dearer, and it never does for the movement statements:
- * their CTEs and `= any($n)` arrays make the reusable plan's estimate look worse. Replanning them
- * cost about a third of PostgreSQL's CPU per transfer (perf, docs/benchmark.md). Their plans do
- * not depend on the values (index lookups by key), so one plan per connection serves every call.
- * Scoped to the movement's transaction: every other query keeps PostgreSQL's own choice.
- */
-export async function planStatementsOnce(tx: SqlRunner): Promise<void> {
-  await sendAhead(
-    tx,
-    sql`select set_config('plan_cache_mode', 'force_generic_plan', true) as plan_cache_mode`,
-    "purse_generic_plans",
-  );
-}
-
-/**
  * `SET LOCAL` lock_timeout and statement_timeout to `boundMs`, by name (`purse_bounds`). Nothing
  * waits for its answer, so it leaves with the transaction's next statement (`sendAhead`).
  */

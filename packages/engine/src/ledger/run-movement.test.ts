@@ -273,8 +273,7 @@ describe("runMovement round trips", () => {
     );
     expect(fresh.roundTrips).toBe(2);
     expect(fresh.statements.map((statement) => statement.name ?? statement.text)).toEqual([
-      "begin",
-      "purse_generic_plans",
+      "begin; set local", // begin and the settings in one simple query (pg-transaction.ts)
       "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
       "purse_bounds", // the bounds again, to the time left, for the ledger write
       "purse_record_movement",
@@ -286,8 +285,7 @@ describe("runMovement round trips", () => {
     );
     expect(replay.roundTrips).toBe(2);
     expect(replay.statements.map((statement) => statement.name ?? statement.text)).toEqual([
-      "begin",
-      "purse_generic_plans",
+      "begin; set local",
       "purse_bounds_wallets",
       "commit",
     ]);

@@ -11,7 +11,6 @@ import {
   type IdempotencyKeys,
 } from "./bound-transaction.ts";
 import type { Movement, RecordedMovement } from "./movement.ts";
-import { planStatementsOnce } from "./movement-store.ts";
 import { recordMovementAndCommit } from "./record-movement.ts";
 
 /** What subscribers and webhooks are told after commit. */
@@ -208,7 +207,6 @@ async function transact<Checked, Result>(
   boundMs: number,
   commitBy: number,
 ): Promise<Outcome<Result>> {
-  await planStatementsOnce(tx);
   const keys = plan.idempotency?.keys ?? null;
   const { prior, wallets } = plan.lockWallets
     ? await boundTransactionLockingWallets(tx, boundMs, keys, plan.lockWallets)

@@ -5,7 +5,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type pg from "pg";
 import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
-import { PgPoolStatements, transactOnPool } from "./pg-transaction.ts";
+import { PgPoolStatements, transactionSettings, transactOnPool } from "./pg-transaction.ts";
 import { primaryOnly } from "./primary-only-client.ts";
 import { ReadRouting } from "./read-replica.ts";
 import type { SqlRunner } from "./sql.ts";
@@ -214,7 +214,7 @@ function pgPaths(
     transactOnPool(await primaryPool(), { named, mode: "snapshot" }, read);
   const statements = new PgPoolStatements(primaryPool, named);
   return {
-    transact: async (work) => transactOnPool(await primaryPool(), { named, mode: "read-write" }, work),
+    transact: async (work) => transactOnPool(await primaryPool(), { named, mode: "movement" }, work),
     snapshot:
       replica && replicaPool
         ? (read) =>
@@ -230,12 +230,19 @@ function pgPaths(
 /** On the embedded PGlite, whose one connection MikroORM owns: the same SQL through MikroORM. */
 function pglitePaths(em: () => SqlEntityManager): Paths {
   return {
-    transact: (work) => em().transactional((tx) => work(tx)),
-    snapshot: (read) =>
-      em().transactional((tx) => read(tx), {
-        isolationLevel: IsolationLevel.REPEATABLE_READ,
-        readOnly: true,
+    transact: (work) =>
+      em().transactional(async (tx) => {
+        for (const setting of transactionSettings.movement) await tx.execute(setting);
+        return work(tx);
       }),
+    snapshot: (read) =>
+      em().transactional(
+        async (tx) => {
+          for (const setting of transactionSettings.snapshot) await tx.execute(setting);
+          return read(tx);
+        },
+        { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+      ),
     queries: em,
   };
 }

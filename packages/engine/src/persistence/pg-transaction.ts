@@ -74,7 +74,7 @@ export class PgTransaction {
     return this.#committed;
   }
 
-  /** Begins: sent ahead, so it leaves with the transaction's first statement. */
+  /** Begins, with the mode's settings: sent ahead, so it leaves with the transaction's first statement. */
   begin(mode: TransactionMode): void {
     this.sendAhead({ text: beginStatements[mode], values: [] });
   }
@@ -124,12 +124,38 @@ export class PgPoolStatements {
   }
 }
 
-/** How a transaction begins: read-write and read committed, or a read-only snapshot. */
-export type TransactionMode = "read-write" | "snapshot";
+/** A money movement's transaction (read committed), or a read-only snapshot (repeatable read). */
+export type TransactionMode = "movement" | "snapshot";
+
+/**
+ * Settings local to each kind of transaction (`set local`, which PgBouncer's transaction mode
+ * keeps, unlike a session `set`). On PostgreSQL they travel in the BEGIN's own simple query
+ * (`begin; set local ...`: one message, no statement of their own); on PGlite they run after
+ * MikroORM's BEGIN (persistence/database.ts).
+ *
+ * `plan_cache_mode = force_generic_plan`, both: PostgreSQL plans a named statement with parameters
+ * afresh on each call (a "custom plan") until it judges its reusable plan no dearer, and it never
+ * does for the movement statements (their CTEs and `= any($n)` arrays make the reusable plan's
+ * estimate look worse): replanning them cost about a third of PostgreSQL's CPU per transfer (perf,
+ * docs/benchmark.md), and planning the history's page cost more than running it. Their plans do
+ * not depend on the values (index lookups by key), so one plan per connection serves every call.
+ * Scoped to these transactions: every other query keeps PostgreSQL's own choice.
+ *
+ * `max_parallel_workers_per_gather = 0`, snapshots: a user's history or search touches a few
+ * hundred rows, and starting workers for it cost more than the read at 1M transactions
+ * (docs/benchmark.md, "History as the ledger grows").
+ */
+export const transactionSettings: Record<TransactionMode, readonly string[]> = {
+  movement: ["set local plan_cache_mode = force_generic_plan"],
+  snapshot: [
+    "set local max_parallel_workers_per_gather = 0",
+    "set local plan_cache_mode = force_generic_plan",
+  ],
+};
 
 const beginStatements: Record<TransactionMode, string> = {
-  "read-write": "begin",
-  snapshot: "begin isolation level repeatable read read only",
+  movement: ["begin", ...transactionSettings.movement].join("; "),
+  snapshot: ["begin isolation level repeatable read read only", ...transactionSettings.snapshot].join("; "),
 };
 
 /**
