@@ -1,5 +1,5 @@
 import { sql } from "../persistence/sql.ts";
-import { matched, scannedWallets } from "./matched-transactions-store.ts";
+import { everyMatchOnce, matched, scannedWallets } from "./matched-transactions-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 const dayMs = 86_400_000;
@@ -111,7 +111,9 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
     select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
       sum(commission_minor)::text as commission
     from (${parts}) as part group by currency_id`;
-  if (filter.minAmount !== null || filter.maxAmount !== null) return perCurrency(everyMatch(filter));
+  if (filter.minAmount !== null || filter.maxAmount !== null)
+    return perCurrency(sql`select m.currency_id, 1 as n, m.amount_minor, m.commission_minor
+      from ${everyMatchOnce(userId, filter)} as m`);
 
   const { fromDay, untilDay, edges } = splitPeriod(filter);
   const { walletNumber, type, status } = filter;

@@ -85,3 +85,32 @@ export function matched(userId: number, filter: TransactionFilter, page?: PageBo
   };
   return sql`(${side("wallet_from_id", "wallet_to_id")} union ${side("wallet_to_id", "wallet_from_id")})`;
 }
+
+/**
+ * Every transaction `matched(userId, filter)` finds, as `(currency_id, amount_minor,
+ * commission_minor)` rows, each once without deduplicating: on its sending side when that wallet
+ * is scanned, else on its receiving side (a transaction found on both sides, between two of the
+ * user's wallets, is taken from its sending side only). No `union`, no second read of the rows by
+ * id, and the amount bounds are compared in each currency's minor units (the currency joined once
+ * per row, not a subquery per row): for the totals that the counts cannot give (amount bounds,
+ * history-count-store.ts), which read every match.
+ */
+export function everyMatchOnce(userId: number, filter: TransactionFilter) {
+  const where = rowConditions({ ...filter, minAmount: null, maxAmount: null });
+  const { minAmount, maxAmount } = filter;
+  const scale = sql`power(10::numeric, c.precession)`;
+  const amount = sql`(${minAmount}::numeric is null or t.amount_minor >= ${minAmount}::numeric * ${scale})
+    and (${maxAmount}::numeric is null or t.amount_minor <= ${maxAmount}::numeric * ${scale})`;
+  const owned = sql`(select o.id from wallets o where o.user_id = ${userId})`;
+  const scanned = scannedWallets(userId, filter.walletNumber);
+  const side = (column: "wallet_from_id" | "wallet_to_id", other: "wallet_from_id" | "wallet_to_id") => sql`
+    select t.currency_id, t.amount_minor, t.commission_minor
+    from ${scanned} as s
+    join transactions t on t.${sql.raw(column)} = s.id
+    join currencies c on c.id = t.currency_id
+    where (s.own or t.${sql.raw(other)} in ${owned}) and ${where} and ${amount}`;
+  return sql`(${side("wallet_from_id", "wallet_to_id")}
+    union all
+    select * from (${side("wallet_to_id", "wallet_from_id")}
+      and (t.wallet_from_id is null or t.wallet_from_id not in (select f.id from ${scanned} as f))) as received)`;
+}
