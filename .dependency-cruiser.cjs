@@ -115,12 +115,21 @@ module.exports = {
       severity: "error",
       comment: "The engine is the centre: no other Purse package.",
       from: { path: "^packages/engine/" },
+      to: { path: "^packages/(http-kernel|rest|graphql|trpc|server)/" },
+    },
+    {
+      name: "http-kernel-knows-no-door",
+      severity: "error",
+      comment:
+        "@purse/http-kernel holds what the doors share at the HTTP edge (exact JSON, refusal words, live-socket bounds): it sits under the doors and knows the engine only.",
+      from: { path: "^packages/http-kernel/" },
       to: { path: "^packages/(rest|graphql|trpc|server)/" },
     },
     {
       name: "doors-do-not-import-each-other",
       severity: "error",
-      comment: "REST, GraphQL and tRPC talk to the engine only; the server package composes them.",
+      comment:
+        "REST, GraphQL and tRPC talk to the engine and the shared HTTP kernel only; the server package composes them.",
       from: { path: "^packages/(rest|graphql|trpc)/" },
       to: { path: "^packages/(rest|graphql|trpc|server)/", pathNot: "^packages/$1/" },
     },
@@ -129,7 +138,7 @@ module.exports = {
       severity: "error",
       comment:
         "The engine is the only place that talks to the database; a door calls a use case. Tests and their harnesses may arrange rows.",
-      from: { path: "^packages/(rest|graphql|trpc)/", pathNot: "\\.test\\.ts$" },
+      from: { path: "^packages/(http-kernel|rest|graphql|trpc)/", pathNot: "\\.test\\.ts$" },
       to: { path: sql },
     },
     {

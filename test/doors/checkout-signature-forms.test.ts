@@ -1,8 +1,7 @@
 import { checkoutSignature } from "@purse/engine";
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
 
 /** The signature forms clients compute, accepted on each door that can carry them. */
 describe("checkout signatures as each language computes them, on every door", () => {
@@ -40,7 +39,7 @@ describe("checkout signatures as each language computes them, on every door", ()
   });
 
   it("tRPC: the amount sent as a number, signed as that number", async () => {
-    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc` })] });
+    const client = trpcClient(api.url);
     const signed = fields("trpc-1");
     const created = await client.checkout.mutate({
       walletTo: signed.wallet_to,
@@ -83,7 +82,7 @@ describe("checkout signatures as each language computes them, on every door", ()
     });
     expect(rest.status).toBe(422);
     expect(rest.body).toEqual(expect.objectContaining({ message: "Signature not identical" }));
-    const client = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${api.url}/trpc` })] });
+    const client = trpcClient(api.url);
     const trpc = await client.checkout
       .mutate({
         walletTo: unsigned.wallet_to,

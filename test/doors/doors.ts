@@ -1,6 +1,6 @@
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { TRPCClientError } from "@trpc/client";
 import type { TestServer } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
 
 export type Outcome = { ok: true; id: number; replayed?: boolean } | { ok: false; message: string };
 
@@ -102,10 +102,7 @@ export function graphqlDoor(api: TestServer): Door {
 }
 
 export function trpcDoor(api: TestServer): Door {
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
-    });
+  const client = (token: string) => trpcClient(api.url, token);
   const attempt = async (work: () => Promise<Outcome>): Promise<Outcome> => {
     try {
       return await work();

@@ -1,7 +1,7 @@
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstEvent, graphqlSubscription, openEventStream } from "../support/event-stream.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
 
 interface Update {
   transactionId: number;
@@ -9,37 +9,11 @@ interface Update {
   status: unknown;
 }
 
-/**
- * Opens an SSE stream with the caller's bearer token and returns the first event of `id`, read
- * from the wire as a browser's EventSource would see it; `openStream` settles once the headers came.
- */
-async function openStream(url: string, init: RequestInit, pick: (data: unknown) => Update | undefined) {
-  const response = await fetch(url, { ...init, headers: { ...init.headers, accept: "text/event-stream" } });
-  expect(response.headers.get("content-type")).toContain("text/event-stream");
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error("no event stream");
-  return async (id: number, timeoutMs = 10_000): Promise<Update | null> => {
-    const decoder = new TextDecoder();
-    const deadline = setTimeout(() => reader.cancel(), timeoutMs);
-    let buffer = "";
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return null;
-        buffer += decoder.decode(value, { stream: true });
-        const lines = buffer.split("\n");
-        buffer = lines.pop() ?? "";
-        for (const line of lines) {
-          if (!line.startsWith("data:")) continue;
-          const update = pick(JSON.parse(line.slice(5)));
-          if (update?.transactionId === id) return update;
-        }
-      }
-    } finally {
-      clearTimeout(deadline);
-      await reader.cancel().catch(() => undefined);
-    }
-  };
+/** One event of `transactionUpdated`, tRPC's or GraphQL's, if `data` is one and its id is `id`. */
+function updateOf(data: unknown, id: number): Update | undefined {
+  const graphql = (data as { data?: { transactionUpdated?: unknown } } | null)?.data?.transactionUpdated;
+  const update = (graphql ?? data) as Partial<Update> | null;
+  return update?.transactionId === id ? (update as Update) : undefined;
 }
 
 describe("one vocabulary: transaction type and status by name on tRPC and GraphQL (contract: Enum names)", () => {
@@ -56,23 +30,17 @@ describe("one vocabulary: transaction type and status by name on tRPC and GraphQ
 
   it("names agree across tRPC and GraphQL queries and both subscriptions' events; REST keeps numbers", async () => {
     const authorization = `Bearer ${token}`;
-    const trpcEvent = await openStream(
-      `${api.url}/trpc/transactionUpdated`,
-      { headers: { authorization } },
-      (data) =>
-        typeof data === "object" && data !== null && "transactionId" in data ? (data as Update) : undefined,
+    const trpcStream = await openEventStream(`${api.url}/trpc/transactionUpdated`, {
+      headers: { authorization },
+    });
+    const graphqlStream = await graphqlSubscription(
+      api.url,
+      token,
+      "subscription { transactionUpdated { transactionId type status at } }",
     );
-    const graphqlEvent = await openStream(
-      `${api.url}/graphql`,
-      {
-        method: "POST",
-        headers: { authorization, "content-type": "application/json" },
-        body: JSON.stringify({
-          query: "subscription { transactionUpdated { transactionId type status at } }",
-        }),
-      },
-      (data) => (data as { data?: { transactionUpdated?: Update } }).data?.transactionUpdated,
-    );
+    for (const stream of [trpcStream, graphqlStream]) {
+      expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    }
     // Both streams are open (their headers came back), so the transfer's event reaches both.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const transfer = await api.call("POST", "/api/transaction/transfer", {
@@ -82,9 +50,7 @@ describe("one vocabulary: transaction type and status by name on tRPC and GraphQ
     expect(transfer.status).toBe(200);
     const id = transfer.body.data.id as number;
 
-    const trpc = createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: () => ({ authorization }) })],
-    });
+    const trpc = trpcClient(api.url, token);
     const trpcPage = await trpc.transactions.query({ first: 5 });
     const trpcNode = trpcPage.nodes.find((node) => node.id === id);
     const trpcDetail = await trpc.transaction.query({ id });
@@ -102,8 +68,8 @@ describe("one vocabulary: transaction type and status by name on tRPC and GraphQ
       })
     ).transaction;
 
-    const trpcUpdate = await trpcEvent(id);
-    const graphqlUpdate = await graphqlEvent(id);
+    const trpcUpdate = await firstEvent(trpcStream, (data) => updateOf(data, id));
+    const graphqlUpdate = await firstEvent(graphqlStream, (data) => updateOf(data, id));
     const names = {
       trpcQuery: [trpcNode?.type, trpcNode?.status],
       trpcDetail: [trpcDetail.type, trpcDetail.status],

@@ -1,7 +1,6 @@
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
 
 /**
  * REST's history and the GraphQL and tRPC transaction search are one search: for the same filter
@@ -54,9 +53,7 @@ describe("history on every door is one search", () => {
       (edge: { node: { id: number; amount: string } }) => edge.node,
     );
 
-    const trpc = createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
-    });
+    const trpc = trpcClient(api.url, token);
     const trpcIds = (await trpc.transactions.query({ first: 100, ...filter, ...period })).nodes.map(
       (node) => node.id,
     );
@@ -79,9 +76,7 @@ describe("history on every door is one search", () => {
       (edge: { node: { id: number } }) => edge.node.id,
     );
     expect(graphqlIds).toHaveLength(2);
-    const trpc = createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
-    });
+    const trpc = trpcClient(api.url, token);
     const found = await trpc.transactions.query({ first: 100, ...filter, from: today, until: today });
     expect(found.nodes.map((node) => node.id)).toEqual(graphqlIds);
     const refused = await trpc.transactions

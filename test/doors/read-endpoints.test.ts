@@ -1,8 +1,7 @@
 import { sampleFixture } from "@purse/testing";
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { trpcClient, trpcOutcome } from "../support/trpc-client.ts";
 
 /**
  * GET /api/currencies and GET /api/user/me, and the same reads through GraphQL and tRPC: the same
@@ -79,18 +78,8 @@ function graphqlRead(api: TestServer): Read {
 }
 
 function trpcRead(api: TestServer): Read {
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
-    });
-  const attempt = async <T>(work: () => Promise<T>): Promise<T | string> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof TRPCClientError) return error.message;
-      throw error;
-    }
-  };
+  const client = (token: string) => trpcClient(api.url, token);
+  const attempt = trpcOutcome;
   return {
     currencies: (token) =>
       attempt(async () =>

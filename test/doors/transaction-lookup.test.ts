@@ -1,7 +1,6 @@
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
 
 /** Transaction show's contract (id a positive integer, externalId at most 64) on GraphQL and tRPC. */
 describe("transaction show validates with one contract on GraphQL and tRPC", () => {
@@ -14,9 +13,7 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
   afterAll(() => api.close());
 
   it("refuses an id below 1 and an external id over 64 characters before the engine", async () => {
-    const trpc = createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
-    });
+    const trpc = trpcClient(api.url, token);
     for (const input of [{ id: 0 }, { externalId: "x".repeat(65) }]) {
       const refused = await trpc.transaction
         .query(input)

@@ -1,7 +1,5 @@
 import { auditLedger } from "@purse/engine";
 import { dropDatabase, sampleFixture } from "@purse/testing";
-import type { AppRouter } from "@purse/trpc";
-import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from "../support/test-server.ts";
+import { trpcClient, trpcOutcome } from "../support/trpc-client.ts";
 import { graphqlDoor, restDoor, trpcDoor } from "./doors.ts";
 
 /**
@@ -93,18 +92,8 @@ function graphqlVouchers(api: TestServer): VoucherDoor {
 }
 
 function trpcVouchers(api: TestServer): VoucherDoor {
-  const client = (token: string) =>
-    createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${api.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
-    });
-  const attempt = async <T>(work: () => Promise<T>): Promise<T | string> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof TRPCClientError) return error.message;
-      throw error;
-    }
-  };
+  const client = (token: string) => trpcClient(api.url, token);
+  const attempt = trpcOutcome;
   return {
     buy: (token, walletFrom, amount) =>
       attempt(async () => asBought(await client(token).buyVoucher.mutate({ walletFrom, amount }))),

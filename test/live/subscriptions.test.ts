@@ -1,6 +1,7 @@
 import { dropDatabase } from "@purse/testing";
 import { appRouter } from "@purse/trpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstEvent, graphqlSubscription } from "../support/event-stream.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
 import {
   callerFor,
@@ -10,33 +11,13 @@ import {
   type TestServer,
 } from "../support/test-server.ts";
 
-/** Reads a GraphQL-over-SSE response until `accept` approves an event, or the time runs out. */
-async function firstEvent(
-  response: Response,
-  accept: (payload: { transactionId: number; status: string }) => boolean,
-  timeoutMs: number,
-) {
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error("no event stream");
-  const decoder = new TextDecoder();
-  const deadline = setTimeout(() => reader.cancel(), timeoutMs);
-  let buffer = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return null;
-      buffer += decoder.decode(value, { stream: true });
-      for (const line of buffer.split("\n")) {
-        if (!line.startsWith("data:")) continue;
-        const data = JSON.parse(line.slice(5)).data?.transactionUpdated;
-        if (data && accept(data)) return data;
-      }
-      buffer = buffer.slice(buffer.lastIndexOf("\n") + 1);
-    }
-  } finally {
-    clearTimeout(deadline);
-    await reader.cancel().catch(() => undefined);
-  }
+/** A `transactionUpdated` event of a GraphQL-over-SSE stream that `accept` approves. */
+function updateIf(accept: (payload: { transactionId: number; status: string }) => boolean) {
+  return (data: unknown) => {
+    const update = (data as { data?: { transactionUpdated?: { transactionId: number; status: string } } })
+      .data?.transactionUpdated;
+    return update && accept(update) ? update : undefined;
+  };
 }
 
 describe("transactionUpdated across two purse serve processes (one in its own OS process)", () => {
@@ -65,15 +46,11 @@ describe("transactionUpdated across two purse serve processes (one in its own OS
 
   it("delivers a transfer made through one process to a subscriber on the other", async () => {
     const subscriberToken = await first.token("bolt");
-    const response = await fetch(`${first.url}/graphql`, {
-      method: "POST",
-      headers: {
-        accept: "text/event-stream",
-        "content-type": "application/json",
-        authorization: `Bearer ${subscriberToken}`,
-      },
-      body: JSON.stringify({ query: "subscription { transactionUpdated { transactionId type status at } }" }),
-    });
+    const response = await graphqlSubscription(
+      first.url,
+      subscriberToken,
+      "subscription { transactionUpdated { transactionId type status at } }",
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
 
@@ -92,7 +69,11 @@ describe("transactionUpdated across two purse serve processes (one in its own OS
         if (seen) return;
       }
     })();
-    const event = await firstEvent(response, (payload) => made.includes(payload.transactionId), 10_000);
+    const event = await firstEvent(
+      response,
+      updateIf((payload) => made.includes(payload.transactionId)),
+      10_000,
+    );
     seen = true;
     await producer;
     expect(event).toMatchObject({ type: "TRANSFER", status: "SUCCESS" });
@@ -100,21 +81,23 @@ describe("transactionUpdated across two purse serve processes (one in its own OS
 
   it("does not tell a user about transactions that are not theirs", async () => {
     const cafe = await first.token("cafe");
-    const response = await fetch(`${first.url}/graphql`, {
-      method: "POST",
-      headers: {
-        accept: "text/event-stream",
-        "content-type": "application/json",
-        authorization: `Bearer ${cafe}`,
-      },
-      body: JSON.stringify({ query: "subscription { transactionUpdated { transactionId } }" }),
-    });
+    const response = await graphqlSubscription(
+      first.url,
+      cafe,
+      "subscription { transactionUpdated { transactionId } }",
+    );
     const acme = await second.token("acme");
     await second.call("POST", "/api/transaction/transfer", {
       token: acme,
       body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" },
     });
-    expect(await firstEvent(response, () => true, 1_500)).toBeNull();
+    expect(
+      await firstEvent(
+        response,
+        updateIf(() => true),
+        1_500,
+      ),
+    ).toBeNull();
   });
 });
 

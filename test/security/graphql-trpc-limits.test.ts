@@ -125,6 +125,10 @@ describe("GraphQL and tRPC refuse oversized and hostile requests", () => {
     });
     expect(poisoned.status).toBe(400);
     expect(poisoned.body.error.data.code).toBe("BAD_REQUEST");
+    // REST's words for it (@purse/http-kernel's request-refusals.ts), in tRPC's envelope.
+    expect(poisoned.body.error.message).toBe(
+      "The body may not contain a __proto__ or constructor.prototype key.",
+    );
   });
 
   it("tRPC: the router's own refusals on a tRPC path are in tRPC's envelope too, never REST's", async () => {

@@ -11,10 +11,8 @@ export {
   answerError,
   answerFrameworkError,
   installErrorHandling,
-  requestRefusal,
   retryAfterSeconds,
 } from "./http/error-handling.ts";
-export { isForbiddenJsonKey, parseExactJson } from "./http/exact-json.ts";
 export { docsPath, openApiPath } from "./http/openapi.ts";
 export { restServerOptions } from "./http/server-options.ts";
 export { registerSecurityHeaders, type SecurityHeadersOptions } from "./security-headers.ts";

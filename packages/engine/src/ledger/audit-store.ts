@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { chainGenesisSql } from "../persistence/entities/wallet.ts";
+import { walletSidesSql } from "../persistence/migrations/0009-history-counts.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 
@@ -13,6 +14,7 @@ const recomputedHash = sql.raw(
 );
 const expectedLink = sql.raw(chainLinkSql("w.previous", "w.hash"));
 const genesis = sql.raw(chainGenesisSql);
+const walletSides = sql.raw(walletSidesSql);
 
 /** Transactions whose postings do not sum to zero in a currency. */
 export async function unbalancedTransactionRows(
@@ -167,7 +169,7 @@ export interface HistoryCountMismatchRow {
 /**
  * `history_counts` recounted from the transactions, as its triggers keep it: each transaction on
  * its sending wallet, and on its receiving wallet unless that is the same wallet (`internal` when
- * the two wallets have one owner). Every key whose count, amounts or fees differ; a row the
+ * the two wallets have one owner), with the triggers' own text (migration 0009's walletSidesSql). Every key whose count, amounts or fees differ; a row the
  * triggers brought back to nothing is as good as no row.
  */
 export async function historyCountMismatchRows(
@@ -181,13 +183,7 @@ export async function historyCountMismatchRows(
         select side.wallet_id, (t.created_at at time zone 'UTC')::date as day, t.currency_id, t.type, t.status,
           side.internal, count(*) as n, sum(t.amount_minor) as amount_minor, sum(t.commission_minor) as commission_minor
         from transactions t
-        left join wallets wf on wf.id = t.wallet_from_id
-        left join wallets wt on wt.id = t.wallet_to_id
-        cross join lateral (values
-          (t.wallet_from_id, false),
-          (case when t.wallet_to_id is distinct from t.wallet_from_id then t.wallet_to_id end,
-           coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, internal)
-        where side.wallet_id is not null
+        ${walletSides}
         group by 1, 2, 3, 4, 5, 6
       ), kept as (
         select * from history_counts where n <> 0 or amount_minor <> 0 or commission_minor <> 0

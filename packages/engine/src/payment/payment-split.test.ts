@@ -12,78 +12,30 @@ function rule(percent: string, fixedMinor = 0n): CommissionRule {
 
 const operations: readonly Operation[] = ["transfer", "checkout", "voucher"];
 
+/** A payment of `amount` under `rule`, and the split it must give: [debit, credit, fee], minor units. */
+type Split = [why: string, Operation, amount: bigint, CommissionRule, [bigint, bigint, bigint]];
+
+const splits: Split[] = [
+  // A transfer's sender pays the commission on top; a checkout's or voucher's receiver gets the
+  // amount less the commission.
+  ["a transfer: commission on top", "transfer", 1000n, rule("1", 10n), [1020n, 1000n, 20n]],
+  ["a checkout: commission taken out", "checkout", 1000n, rule("1.5"), [1000n, 985n, 15n]],
+  ["a voucher: commission taken out", "voucher", 5000n, rule("2"), [5000n, 4900n, 100n]],
+  ...operations.map((op): Split => [`a ${op}: no commission`, op, 777n, rule("0"), [777n, 777n, 0n]]),
+  // A checkout's or voucher's commission that reaches the amount is all of it: the receiver gets
+  // zero, never less, and the payer no more than the amount. A transfer's sender pays it in full.
+  ["a checkout: fee exactly the amount", "checkout", 10n, rule("0", 10n), [10n, 0n, 10n]],
+  ["a checkout: fee capped at the amount", "checkout", 5n, rule("0", 10n), [5n, 0n, 5n]],
+  ["a voucher: fee capped at the amount", "voucher", 1n, rule("150"), [1n, 0n, 1n]],
+  ["a transfer: fee past the amount, in full", "transfer", 1n, rule("1", 10n), [11n, 1n, 10n]],
+  // Rounded half-up before splitting: 1% of 2.50 = 0.025 → 0.03.
+  ["a checkout: commission rounded half-up", "checkout", 250n, rule("1"), [250n, 247n, 3n]],
+  ["a transfer: commission rounded half-up", "transfer", 250n, rule("1"), [253n, 250n, 3n]],
+];
+
 describe("splitPayment", () => {
-  it("charges a transfer's commission to the sender on top of the amount", () => {
-    expect(splitPayment("transfer", 1000n, rule("1", 10n))).toEqual({
-      debitMinor: 1020n,
-      creditMinor: 1000n,
-      feeMinor: 20n,
-    });
-  });
-
-  it("takes checkout and voucher commission out of what the receiver gets", () => {
-    expect(splitPayment("checkout", 1000n, rule("1.5"))).toEqual({
-      debitMinor: 1000n,
-      creditMinor: 985n,
-      feeMinor: 15n,
-    });
-    expect(splitPayment("voucher", 5000n, rule("2"))).toEqual({
-      debitMinor: 5000n,
-      creditMinor: 4900n,
-      feeMinor: 100n,
-    });
-  });
-
-  it("moves the amount untouched when there is no commission", () => {
-    for (const operation of operations) {
-      expect(splitPayment(operation, 777n, rule("0"))).toEqual({
-        debitMinor: 777n,
-        creditMinor: 777n,
-        feeMinor: 0n,
-      });
-    }
-  });
-
-  it("credits zero, never less, when a checkout or voucher commission reaches the amount", () => {
-    // exactly the amount: everything goes to the fee account
-    expect(splitPayment("checkout", 10n, rule("0", 10n))).toEqual({
-      debitMinor: 10n,
-      creditMinor: 0n,
-      feeMinor: 10n,
-    });
-    // more than the amount: the fee is capped, the payer pays no more than the amount
-    expect(splitPayment("checkout", 5n, rule("0", 10n))).toEqual({
-      debitMinor: 5n,
-      creditMinor: 0n,
-      feeMinor: 5n,
-    });
-    expect(splitPayment("voucher", 1n, rule("150"))).toEqual({
-      debitMinor: 1n,
-      creditMinor: 0n,
-      feeMinor: 1n,
-    });
-  });
-
-  it("charges a transfer sender the full commission even when it exceeds the amount", () => {
-    expect(splitPayment("transfer", 1n, rule("1", 10n))).toEqual({
-      debitMinor: 11n,
-      creditMinor: 1n,
-      feeMinor: 10n,
-    });
-  });
-
-  it("rounds the commission half-up before splitting", () => {
-    // 1% of 2.50 = 0.025 → 0.03
-    expect(splitPayment("checkout", 250n, rule("1"))).toEqual({
-      debitMinor: 250n,
-      creditMinor: 247n,
-      feeMinor: 3n,
-    });
-    expect(splitPayment("transfer", 250n, rule("1"))).toEqual({
-      debitMinor: 253n,
-      creditMinor: 250n,
-      feeMinor: 3n,
-    });
+  it.each(splits)("%s", (_why, operation, amount, commission, [debitMinor, creditMinor, feeMinor]) => {
+    expect(splitPayment(operation, amount, commission)).toEqual({ debitMinor, creditMinor, feeMinor });
   });
 
   it("always balances (debit = credit + fee) and never credits or charges below zero", () => {

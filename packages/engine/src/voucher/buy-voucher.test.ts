@@ -152,66 +152,28 @@ describe("buyVoucher and listVouchers", () => {
     );
   });
 
-  it.each<[string, Actor, Record<string, string>, string]>([
-    [
-      "a EUR wallet",
-      acme,
-      { walletFrom: "E100000011", amount: "10" },
-      "ONLY_USD_WALLET: Only USD wallet allowed",
-    ],
-    [
-      "below the minimum",
-      acme,
-      { walletFrom: "U100000010", amount: "0.50" },
-      "MIN_AMOUNT: Minimum amount exceeded 1.00 for USD",
-    ],
-    [
-      "above the maximum",
-      acme,
-      { walletFrom: "U100000010", amount: "10000.01" },
-      "MAX_AMOUNT: Maximum amount exceeded 10000.00 for USD",
-    ],
-    [
-      "short of funds",
-      cafe,
-      { walletFrom: "U100000030", amount: "70.01" },
-      "INSUFFICIENT_FUNDS: balance - amount - commission < 0",
-    ],
-    [
-      "a blocked buyer",
-      { ...bolt, userId: 4 },
-      { walletFrom: "U100000040", amount: "10" },
-      "SENDER_BLOCKED: User is blocked",
-    ],
-    [
-      "another user's wallet",
-      acme,
-      { walletFrom: "U100000020", amount: "10" },
-      "WALLET_FROM_NOT_EXISTS: Wallet from not exists",
-    ],
-    [
-      "an inactive wallet",
-      bolt,
-      { walletFrom: "U100000022", amount: "10" },
-      "WALLET_FROM_NOT_EXISTS: Wallet from not exists",
-    ],
+  // [the case, the buyer, the wallet it pays from, the amount, the refusal]
+  it.each<[string, Actor, string, string, string]>([
+    ["a EUR wallet", acme, "E100000011", "10", "ONLY_USD_WALLET: Only USD wallet allowed"],
+    ["below the minimum", acme, "U100000010", "0.50", "MIN_AMOUNT: Minimum amount exceeded 1.00 for USD"],
+    ["over the max", acme, "U100000010", "10000.01", "MAX_AMOUNT: Maximum amount exceeded 10000.00 for USD"],
+    ["short of funds", cafe, "U100000030", "70.01", "INSUFFICIENT_FUNDS: balance - amount - commission < 0"],
+    ["a blocked buyer", { ...bolt, userId: 4 }, "U100000040", "10", "SENDER_BLOCKED: User is blocked"],
+    ["another user's wallet", acme, "U100000020", "10", "WALLET_FROM_NOT_EXISTS: Wallet from not exists"],
+    ["an inactive wallet", bolt, "U100000022", "10", "WALLET_FROM_NOT_EXISTS: Wallet from not exists"],
     [
       "too many decimals",
       acme,
-      { walletFrom: "U100000010", amount: "10.001" },
+      "U100000010",
+      "10.001",
       "TOO_PRECISE: This value should have at most 2 decimal places.",
     ],
-    ["no amount", acme, { walletFrom: "U100000010", amount: "" }, "BLANK: This value should not be blank."],
-    [
-      "a negative amount",
-      acme,
-      { walletFrom: "U100000010", amount: "-5" },
-      "NOT_POSITIVE: This value should be positive.",
-    ],
-  ])("refuses %s and moves nothing", async (_case, actor, input, expected) => {
-    const before = await balance(input["walletFrom"] ?? "");
-    expect(await refusal(buyVoucher(engine.deps, actor, input))).toBe(expected);
-    expect(await balance(input["walletFrom"] ?? "")).toBe(before);
+    ["no amount", acme, "U100000010", "", "BLANK: This value should not be blank."],
+    ["a negative amount", acme, "U100000010", "-5", "NOT_POSITIVE: This value should be positive."],
+  ])("refuses %s and moves nothing", async (_case, actor, walletFrom, amount, expected) => {
+    const before = await balance(walletFrom);
+    expect(await refusal(buyVoucher(engine.deps, actor, { walletFrom, amount }))).toBe(expected);
+    expect(await balance(walletFrom)).toBe(before);
   });
 
   it("answers a retry with the same Idempotency-Key with the same voucher; another body is refused", async () => {

@@ -1,6 +1,7 @@
 /**
- * The GraphQL door's address and bounds, importable without loading GraphQL itself: the server
- * mounts the door at start and loads yoga, Pothos and the schema only on the first request.
+ * The GraphQL door's address and bounds, importable without loading GraphQL itself: the door's
+ * mount (http/mount-graphql.ts) runs at start and loads yoga, Pothos and the schema only on the
+ * first request.
  */
 export const graphqlPath = "/graphql";
 

@@ -1,8 +1,8 @@
 import formBody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
+import { forbiddenJsonKeyError, isForbiddenJsonKey, parseExactJson } from "@purse/http-kernel";
 import type { FastifyInstance } from "fastify";
 import qs from "qs";
-import { isForbiddenJsonKey, parseExactJson } from "./exact-json.ts";
 
 /** Fields a request of this API may carry, bounded generously: no route has more than ten. */
 const maxFields = 32;
@@ -23,7 +23,7 @@ const formOptions: qs.IParseOptions = {
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The JSON body's `amount` was a number whose exact text it now carries (exact-json.ts). */
+    /** The JSON body's `amount` was a number whose exact text it now carries (@purse/http-kernel's exact-json.ts). */
     amountSentAsNumber: boolean;
   }
 }
@@ -60,7 +60,7 @@ function registerJsonBodies(app: FastifyInstance): void {
       request.amountSentAsNumber = parsed.amountSentAsNumber;
       done(null, parsed.body);
     } catch (error) {
-      done(bodyError(isForbiddenJsonKey(error) ? "PURSE_FORBIDDEN_JSON_KEY" : "PURSE_MALFORMED_JSON", 400));
+      done(isForbiddenJsonKey(error) ? forbiddenJsonKeyError(error) : bodyError("PURSE_MALFORMED_JSON", 400));
     }
   });
 }

@@ -1,4 +1,5 @@
 import { asPurseError } from "@purse/engine";
+import { knownRequestRefusal, requestRefusal } from "@purse/http-kernel";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { errorBody, purseErrorBody } from "./error-body.ts";
@@ -8,22 +9,18 @@ const notJson = "The body is not valid JSON; send a JSON object.";
 const tooLarge = "The body is too large.";
 const mediaTypes = "application/json, application/x-www-form-urlencoded or multipart/form-data";
 
-/** Fastify's (and its body plugins') own request errors that a client causes, in the contract's shape. */
+/**
+ * Fastify's (and its body plugins') own request errors that a client causes, in the contract's
+ * shape; the router's refusals and a prototype key are worded in @purse/http-kernel, for every door.
+ */
 const clientErrors: Readonly<Record<string, { status: number; message: string }>> = {
   PURSE_MALFORMED_JSON: { status: 400, message: notJson },
-  PURSE_FORBIDDEN_JSON_KEY: {
-    status: 400,
-    message: "The body may not contain a __proto__ or constructor.prototype key.",
-  },
   PURSE_MULTIPART_FILE: { status: 415, message: "Files are not accepted; send form fields only." },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: notJson },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: "The body is empty; send a JSON object." },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: `Send the body as ${mediaTypes}.` },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: "The Content-Length does not match the body." },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: tooLarge },
-  FST_ERR_BAD_URL: { status: 400, message: "The URL is not valid (bad percent-encoding)." },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: "The URL is too long." },
-  FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: "The request cannot be routed." },
   FST_PROTO_VIOLATION: { status: 400, message: "The body may not contain a __proto__ field." },
   FST_FILES_LIMIT: { status: 415, message: "Files are not accepted; send form fields only." },
   FST_FIELDS_LIMIT: { status: 413, message: tooLarge },
@@ -68,7 +65,7 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
     const failure = validationFailure(error.validation, error.validationContext, request);
     return reply.code(failure.status).send(purseErrorBody(failure));
   }
-  const known = clientErrors[error.code];
+  const known = clientErrors[error.code] ?? knownRequestRefusal(error);
   if (known) return reply.code(known.status).send(errorBody(known.message));
   if (isClientError(error)) return reply.code(error.statusCode).send(errorBody(error.message));
   if (isMalformedMultipart(error, request)) {
@@ -95,11 +92,6 @@ function isMalformedMultipart(error: FastifyError, request: FastifyRequest): boo
   return (
     multipart && error.statusCode === undefined && /multipart|unexpected end|malformed/i.test(error.message)
   );
-}
-
-/** The status and words for a refusal of the request itself (its URL, its body), for doors with other shapes. */
-export function requestRefusal(error: FastifyError): { status: number; message: string } {
-  return clientErrors[error.code] ?? { status: 400, message: "Bad request" };
 }
 
 /**

@@ -1,13 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { installErrorHandling, registerSecurityHeaders, restApi, restServerOptions } from "@purse/rest";
-import Fastify, { type FastifyInstance } from "fastify";
+import { mountGraphQL } from "@purse/graphql/http";
+import { registerLiveSockets } from "@purse/http-kernel";
+import {
+  answerFrameworkError,
+  installErrorHandling,
+  registerSecurityHeaders,
+  restApi,
+  restServerOptions,
+} from "@purse/rest";
+import { answerTrpcFrameworkError, isTrpcRequest, mountTrpc } from "@purse/trpc/http";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
+import { graphQLDoorOptions } from "./graphql-door-options.ts";
 import { registerHealth } from "./health.ts";
-import { registerLiveSockets } from "./live-sockets.ts";
 import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
-import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
-import { answerFrameworkErrorByDoor, mountTrpc } from "./mount-trpc.ts";
 import { registerDashboard } from "./register-dashboard.ts";
 
 /**
@@ -50,4 +62,13 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   await mountTrpc(app, runtime.deps);
   registerDashboard(app);
   return app;
+}
+
+/**
+ * The router's own refusals (bad percent-encoding, an over-long path) come before any route or
+ * door scope exists: the host hands each to the door whose path it is, in that door's envelope.
+ */
+function answerFrameworkErrorByDoor(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (isTrpcRequest(request)) return answerTrpcFrameworkError(error, request, reply);
+  return answerFrameworkError(error, request, reply);
 }

@@ -76,6 +76,20 @@ export class Migration0009HistoryCounts extends Migration {
   }
 }
 
+/**
+ * The wallets a transaction `t` counts on (`side.wallet_id`): its sending wallet, and its receiving
+ * wallet unless that is the same one, `internal` when the two have one owner. Part of this
+ * migration's triggers as shipped; `purse audit` recounts with the same text
+ * (ledger/audit-store.ts), so the two can never count differently.
+ */
+export const walletSidesSql = `left join wallets wf on wf.id = t.wallet_from_id
+    left join wallets wt on wt.id = t.wallet_to_id
+    cross join lateral (values
+      (t.wallet_from_id, false),
+      (case when t.wallet_to_id is distinct from t.wallet_from_id then t.wallet_to_id end,
+       coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, internal)
+    where side.wallet_id is not null`;
+
 /** Adds each of `signed`'s transactions (a row of `transactions` and a sign) to its wallets' counts. */
 function upsert(signed: string): string {
   return `insert into history_counts as h
@@ -83,13 +97,7 @@ function upsert(signed: string): string {
     select side.wallet_id, (t.created_at at time zone 'UTC')::date, t.currency_id, t.type, t.status,
       side.internal, sum(t.sign), sum(t.sign * t.amount_minor), sum(t.sign * t.commission_minor)
     from (${signed}) as t
-    left join wallets wf on wf.id = t.wallet_from_id
-    left join wallets wt on wt.id = t.wallet_to_id
-    cross join lateral (values
-      (t.wallet_from_id, false),
-      (case when t.wallet_to_id is distinct from t.wallet_from_id then t.wallet_to_id end,
-       coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, internal)
-    where side.wallet_id is not null
+    ${walletSidesSql}
     group by 1, 2, 3, 4, 5, 6
     order by 1, 2, 4, 5, 6, 3
     on conflict (wallet_id, day, type, status, internal, currency_id) do update

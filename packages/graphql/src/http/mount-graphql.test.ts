@@ -1,40 +1,14 @@
-import type { GraphQLDoorOptions } from "@purse/graphql";
-import { graphiqlPolicy } from "@purse/graphql/graphiql";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readConfig } from "../config/config.ts";
-import { graphQLDoorOptions, mountGraphQL } from "./mount-graphql.ts";
+import { graphiqlPolicy } from "../graphiql/graphiql-assets.ts";
+import type { GraphQLDoorOptions } from "../yoga.ts";
+import { mountGraphQL } from "./mount-graphql.ts";
 
-const secret = { PURSE_SECRET_KEY: "a-secret-key-of-at-least-32-characters!!" };
-
-describe("the GraphQL door's options from the configuration", () => {
-  it("opens the schema and GraphiQL on the embedded default", () => {
-    expect(graphQLDoorOptions(readConfig({}))).toEqual({
-      production: false,
-      openIntrospection: true,
-      graphiql: true,
-    });
-  });
-
-  it("keeps introspection for authenticated callers and no GraphiQL with a DATABASE_URL", () => {
-    const config = readConfig({ DATABASE_URL: "postgresql://127.0.0.1/purse" });
-    expect(graphQLDoorOptions(config)).toEqual({
-      production: false,
-      openIntrospection: false,
-      graphiql: false,
-    });
-  });
-
-  it("turns everything off in production, embedded or not", () => {
-    const config = readConfig({ NODE_ENV: "production", ...secret });
-    expect(graphQLDoorOptions(config)).toEqual({
-      production: true,
-      openIntrospection: false,
-      graphiql: false,
-    });
-  });
-});
+/** The embedded demo's options (the server's graphql-door-options.ts), and a database's or production's. */
+const demo: GraphQLDoorOptions = { production: false, openIntrospection: true, graphiql: true };
+const database: GraphQLDoorOptions = { production: false, openIntrospection: false, graphiql: false };
+const production: GraphQLDoorOptions = { production: true, openIntrospection: false, graphiql: false };
 
 describe("GraphiQL from Purse's own files", () => {
   let engine: TestEngine;
@@ -53,7 +27,7 @@ describe("GraphiQL from Purse's own files", () => {
   const browser = { accept: "text/html,application/xhtml+xml" };
 
   it("answers a browser's GET /graphql with a page that runs no inline script and loads only its own files", async () => {
-    const app = await serve(graphQLDoorOptions(readConfig({})));
+    const app = await serve(demo);
     const page = await app.inject({ url: "/graphql", headers: browser });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
@@ -82,7 +56,7 @@ describe("GraphiQL from Purse's own files", () => {
   });
 
   it("serves Monaco's workers as files, revalidated by ETag, and nothing but its own names", async () => {
-    const app = await serve(graphQLDoorOptions(readConfig({})));
+    const app = await serve(demo);
     for (const name of ["editor.worker.js", "json.worker.js", "graphql.worker.js"]) {
       const worker = await app.inject({ url: `/graphql/ide/${name}` });
       expect(worker.statusCode, name).toBe(200);
@@ -103,11 +77,8 @@ describe("GraphiQL from Purse's own files", () => {
   });
 
   it("serves neither the page nor its files with a DATABASE_URL or in production", async () => {
-    for (const env of [
-      { DATABASE_URL: "postgresql://127.0.0.1/purse" },
-      { NODE_ENV: "production", ...secret },
-    ]) {
-      const app = await serve(graphQLDoorOptions(readConfig(env)));
+    for (const options of [database, production]) {
+      const app = await serve(options);
       const page = await app.inject({ url: "/graphql", headers: browser });
       expect(page.headers["content-type"] ?? "").not.toMatch(/text\/html/);
       expect(page.headers["content-security-policy"]).toBeUndefined();

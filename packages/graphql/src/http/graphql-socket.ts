@@ -1,7 +1,7 @@
 import type { WebsocketHandler } from "@fastify/websocket";
-import type { LiveSocketExtra } from "@purse/graphql";
+import { liveSocketLimits } from "@purse/http-kernel";
 import { CloseCode, makeServer, type ServerOptions } from "graphql-ws";
-import { liveSocketLimits } from "./live-sockets.ts";
+import type { LiveSocketExtra } from "../live/graphql-ws-options.ts";
 
 /**
  * graphql-ws's server on a @fastify/websocket socket. graphql-ws's own fastify handler writes

@@ -1,28 +1,21 @@
 import type { WebsocketHandler } from "@fastify/websocket";
 import type { EngineDependencies } from "@purse/engine";
-import type { GraphQLDoorOptions, PurseYoga } from "@purse/graphql";
-import { graphqlPath, queryLimits } from "@purse/graphql/bounds";
-import { graphiqlAsset, graphiqlAssetsPath, graphiqlPolicy } from "@purse/graphql/graphiql";
+import { admitLiveSockets, liveSocketLimits } from "@purse/http-kernel";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { PurseConfig } from "../config/config.ts";
+import { graphiqlAsset, graphiqlAssetsPath, graphiqlPolicy } from "../graphiql/graphiql-assets.ts";
+import { graphqlPath, queryLimits } from "../limits/query-bounds.ts";
+import type { GraphQLDoorOptions, PurseYoga } from "../yoga.ts";
 import { graphqlSocketHandler } from "./graphql-socket.ts";
-import { admitLiveSockets, liveSocketLimits } from "./live-sockets.ts";
 
 /**
- * The embedded default (no DATABASE_URL, not production) is a local demo: the schema is open to
- * IDEs and GraphiQL is served. In production neither, and errors suggest no field names.
- */
-export function graphQLDoorOptions(config: PurseConfig): GraphQLDoorOptions {
-  const embeddedDemo = !config.production && config.databaseUrl === undefined;
-  return { production: config.production, openIntrospection: embeddedDemo, graphiql: embeddedDemo };
-}
-
-/**
- * GraphQL at /graphql on the same fastify server (queries, mutations, SSE subscriptions, and
- * subscriptions over WebSocket with the graphql-ws protocol), in its own scope: its own body
+ * GraphQL at /graphql on the host's fastify server (queries, mutations, SSE subscriptions, and
+ * subscriptions over WebSocket with the graphql-ws protocol; the host registers the live sockets
+ * first, @purse/http-kernel's registerLiveSockets), in its own scope: its own body
  * limit and JSON parser, and refusals in GraphQL's `{"errors": [...]}`.
  * GraphQL (yoga, Pothos, graphql-js and the schema) is loaded on the first request, not at start:
- * it is a third of what a start would otherwise compile, and most processes serve REST first.
+ * it is a third of what a start would otherwise compile, and most processes serve REST first. So
+ * this file imports only the door's bounds and GraphiQL's file list (`@purse/graphql/http`, apart
+ * from the package's index), and the rest by dynamic import.
  */
 export async function mountGraphQL(
   app: FastifyInstance,
@@ -31,12 +24,10 @@ export async function mountGraphQL(
 ): Promise<void> {
   let yoga: Promise<PurseYoga> | undefined;
   const loadYoga = () =>
-    (yoga ??= import("@purse/graphql").then(({ createGraphQLHandler }) =>
-      createGraphQLHandler(deps, options),
-    ));
+    (yoga ??= import("../yoga.ts").then(({ createGraphQLHandler }) => createGraphQLHandler(deps, options)));
   let socketHandler: Promise<WebsocketHandler> | undefined;
   const loadSocketHandler = () =>
-    (socketHandler ??= Promise.all([loadYoga(), import("@purse/graphql")]).then(
+    (socketHandler ??= Promise.all([loadYoga(), import("../live/graphql-ws-options.ts")]).then(
       ([loaded, { graphqlWsOptions }]) =>
         graphqlSocketHandler(graphqlWsOptions(loaded, deps, liveSocketLimits)),
     ));
@@ -53,6 +44,7 @@ export async function mountGraphQL(
       if (status >= 500) request.log.error({ err: error }, "GraphQL request failed");
       return reply.status(status).send({ errors: [{ message: refusalMessage(error, status) }] });
     });
+    // No route here needs OpenAPI's `hide`: REST's document sees REST's own scope only.
     if (options.graphiql && !options.production) registerGraphiQLAssets(scope);
     const answer = async (request: FastifyRequest, reply: FastifyReply) => {
       const response = await (await loadYoga()).handleNodeRequestAndResponse(request, reply, {
@@ -66,14 +58,12 @@ export async function mountGraphQL(
       url: graphqlPath,
       method: ["POST", "OPTIONS"],
       bodyLimit: queryLimits.maxBodyBytes,
-      schema: { hide: true },
       handler: answer,
     });
     // GET also takes the WebSocket upgrade (@fastify/websocket allows it on GET routes only).
     scope.route({
       url: graphqlPath,
       method: "GET",
-      schema: { hide: true },
       preHandler: admitLiveSockets(deps, (message) => ({ errors: [{ message }] })),
       handler: answer,
       wsHandler(socket, request) {
@@ -97,19 +87,15 @@ export async function mountGraphQL(
  * names carry no version, so they are revalidated (ETag) rather than cached for good.
  */
 function registerGraphiQLAssets(scope: FastifyInstance): void {
-  scope.get<{ Params: { file: string } }>(
-    `${graphiqlAssetsPath}/:file`,
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const asset = await graphiqlAsset(request.params.file);
-      // Workers get their policy from their own answer; the other files carry it too.
-      reply.header("content-security-policy", graphiqlPolicy);
-      if (!asset) return reply.code(404).send({ errors: [{ message: "Not found." }] });
-      reply.header("cache-control", "no-cache").header("etag", asset.etag);
-      if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
-      return reply.type(asset.type).send(asset.body);
-    },
-  );
+  scope.get<{ Params: { file: string } }>(`${graphiqlAssetsPath}/:file`, async (request, reply) => {
+    const asset = await graphiqlAsset(request.params.file);
+    // Workers get their policy from their own answer; the other files carry it too.
+    reply.header("content-security-policy", graphiqlPolicy);
+    if (!asset) return reply.code(404).send({ errors: [{ message: "Not found." }] });
+    reply.header("cache-control", "no-cache").header("etag", asset.etag);
+    if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  });
 }
 
 const invalidJson = "Request body is not valid JSON, or has a __proto__ or constructor.prototype key.";
