@@ -1,4 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
+import { walletSidesSql } from "./0009-history-counts.ts";
 
 /**
  * The history's counts per calendar month (UTC) beside the daily ones (migration 0009), so a total
@@ -12,7 +13,8 @@ import { Migration } from "@mikro-orm/migrations";
  * same contention argument as the days': the rows are keyed by wallets the movement holds locked.
  * `purse audit` checks each month against its days.
  *
- * Its own SQL (frozen). Writers are held off (SHARE on transactions) while the function is
+ * Its own SQL (frozen; the wallets a transaction counts on are 0009's shipped text, as the audit's).
+ * Writers are held off (SHARE on transactions) while the function is
  * replaced and the months are summed from the days, so no transaction is counted by the old
  * function after the backfill has read the days.
  */
@@ -64,13 +66,7 @@ function upsert(signed: string): string {
         t.status, side.internal, sum(t.sign) as n, sum(t.sign * t.amount_minor) as amount_minor,
         sum(t.sign * t.commission_minor) as commission_minor
       from (${signed}) as t
-      left join wallets wf on wf.id = t.wallet_from_id
-      left join wallets wt on wt.id = t.wallet_to_id
-      cross join lateral (values
-        (t.wallet_from_id, false),
-        (case when t.wallet_to_id is distinct from t.wallet_from_id then t.wallet_to_id end,
-         coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, internal)
-      where side.wallet_id is not null
+      ${walletSidesSql}
       group by 1, 2, 3, 4, 5, 6
     ), days as (
       insert into history_counts as h
