@@ -387,6 +387,20 @@ export interface components {
             /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
             expiredAt: string;
         };
+        CurrencyListItem: {
+            id: number;
+            /** @description Currency code, e.g. USD */
+            code: string;
+            name: string;
+            /** @description Symbol shown before amounts, e.g. $ */
+            prefix: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
+            timeUpdatedRate: string;
+            /** @description Decimal places (the wallet list's precession) */
+            decimals: number;
+        };
         TokenResponse: {
             /** @constant */
             token_type: "Bearer";
@@ -402,20 +416,6 @@ export interface components {
         OAuthTemporarilyUnavailable: {
             /** @constant */
             error: "temporarily_unavailable";
-        };
-        CurrencyListItem: {
-            id: number;
-            /** @description Currency code, e.g. USD */
-            code: string;
-            name: string;
-            /** @description Symbol shown before amounts, e.g. $ */
-            prefix: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
-            timeUpdatedRate: string;
-            /** @description Decimal places (the wallet list's precession) */
-            decimals: number;
         };
         HistoryItem: {
             id: number;
