@@ -276,6 +276,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/currencies/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One enabled currency with its rate and decimal places */
+        get: operations["showCurrency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/me": {
         parameters: {
             query?: never;
@@ -2018,6 +2035,87 @@ export interface operations {
             };
             /** @description The token's role or scope does not allow this: Sorry scope missed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showCurrency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Currency code, e.g. USD (2 to 10 capital letters or digits) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One enabled currency by code (a disabled or unknown code: Not found) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["CurrencyListItem"];
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing of the caller's matches: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
