@@ -1,4 +1,4 @@
-import { type AnyOperation, errorCatalogue, operations, requireScope } from "@purse/engine";
+import { type AnyOperation, errorCatalogue, operations } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
@@ -25,7 +25,8 @@ export const registerDeclaredOperations: RegisterRoute = (app, deps) => {
     app.route({
       method: rest.method,
       url: rest.path,
-      onRequest: bearerAuth(deps),
+      // The declared scope, before the body or any work: 401 without a token, 403 without the scope.
+      onRequest: bearerAuth(deps, scope),
       schema: {
         operationId: rest.operationId,
         tags: [...rest.tags],
@@ -40,10 +41,7 @@ export const registerDeclaredOperations: RegisterRoute = (app, deps) => {
         },
       },
       handler: async (request: FastifyRequest) => {
-        const actor = actorOf(request);
-        // bearerAuth admits users; a narrower scope is checked here, before any work.
-        if (scope !== "user") requireScope(actor, [scope]);
-        const output = await operation.run(deps, actor, shapes.input(request) as never);
+        const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
         return ok(shapes.toWire(output, toNumber));
       },
     });
