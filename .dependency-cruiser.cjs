@@ -34,6 +34,8 @@ const engineLayers = [
       "signature",
       "auth",
       "webhooks",
+      // The operation declaration's type (`defineOperation`), which every area's operations use.
+      "declaration",
     ],
     shared: true,
   },
@@ -43,7 +45,8 @@ const engineLayers = [
   { name: "ledger and payment rules", rooms: ["ledger", "payment"] },
   { name: "areas", rooms: ["transfer", "checkout", "voucher", "transactions", "user"] },
   { name: "operator verbs", rooms: ["admin", "fixture", "retention"] },
-  { name: "public face", rooms: ["index.ts"] },
+  // The public face, and the list of declared operations, which gathers every area's.
+  { name: "public face", rooms: ["operations", "index.ts"], shared: true },
 ];
 const engineSrc = "^packages/engine/src/";
 const roomPath = (room) => `${engineSrc}${room.replaceAll(".", "\\.")}${room.endsWith(".ts") ? "$" : "/"}`;

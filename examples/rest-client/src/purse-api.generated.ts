@@ -276,6 +276,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/currencies/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One enabled currency with its rate and decimal places */
+        get: operations["showCurrency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/me": {
         parameters: {
             query?: never;
@@ -387,6 +404,20 @@ export interface components {
             /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
             expiredAt: string;
         };
+        CurrencyListItem: {
+            id: number;
+            /** @description Currency code, e.g. USD */
+            code: string;
+            name: string;
+            /** @description Symbol shown before amounts, e.g. $ */
+            prefix: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
+            timeUpdatedRate: string;
+            /** @description Decimal places (the wallet list's precession) */
+            decimals: number;
+        };
         TokenResponse: {
             /** @constant */
             token_type: "Bearer";
@@ -402,20 +433,6 @@ export interface components {
         OAuthTemporarilyUnavailable: {
             /** @constant */
             error: "temporarily_unavailable";
-        };
-        CurrencyListItem: {
-            id: number;
-            /** @description Currency code, e.g. USD */
-            code: string;
-            name: string;
-            /** @description Symbol shown before amounts, e.g. $ */
-            prefix: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
-            timeUpdatedRate: string;
-            /** @description Decimal places (the wallet list's precession) */
-            decimals: number;
         };
         HistoryItem: {
             id: number;
@@ -2018,6 +2035,87 @@ export interface operations {
             };
             /** @description The token's role or scope does not allow this: Sorry scope missed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showCurrency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Currency code, e.g. USD (2 to 10 capital letters or digits) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One enabled currency by code (a disabled or unknown code: Not found) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["CurrencyListItem"];
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing of the caller's matches: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

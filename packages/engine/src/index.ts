@@ -68,6 +68,14 @@ export type { CurrencyView } from "./currency/currency-view.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
 export { listRates, type RateView } from "./currency/list-rates.ts";
 export { loadCurrencies } from "./currency/load-currencies.ts";
+export {
+  type AnyOperation,
+  defineOperation,
+  type InputContract,
+  type OperationDeclaration,
+  type OperationInput,
+  type RestBinding,
+} from "./declaration/declare-operation.ts";
 export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
 export {
@@ -110,6 +118,7 @@ export {
   refusalReason,
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
+export { operations } from "./operations/index.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";
 export {

@@ -4,7 +4,6 @@ import "./schema/errors.ts";
 import "./schema/wallets.ts";
 import "./schema/transactions.ts";
 import "./schema/operations.ts";
-import "./schema/currencies.ts";
 import "./schema/checkouts.ts";
 import "./schema/profile.ts";
 import "./schema/vouchers.ts";
@@ -12,6 +11,8 @@ import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";
 import "./schema/session.ts";
 import "./schema/balance-history.ts";
+// The operations declared once in the engine (currencies, ...).
+import "./schema/declared-operations.ts";
 
 let built: GraphQLSchema | undefined;
 

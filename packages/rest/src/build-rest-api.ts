@@ -16,9 +16,9 @@ import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
+import { registerDeclaredOperations } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { registerListCurrencies } from "./routes/list-currencies.ts";
 import { registerListHistory } from "./routes/list-history.ts";
 import { registerListRates } from "./routes/list-rates.ts";
 import { registerListVouchers } from "./routes/list-vouchers.ts";
@@ -49,7 +49,8 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerCheckWalletsExist,
   registerSearchWallet,
   registerListRates,
-  registerListCurrencies,
+  // The operations declared once in the engine (GET /api/currencies, ...), here for the document's order.
+  registerDeclaredOperations,
   registerShowProfile,
 ];
 

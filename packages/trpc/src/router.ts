@@ -1,4 +1,5 @@
-import { currencies } from "./procedures/list-currencies.ts";
+import { operations } from "@purse/engine";
+import { declaredProcedures } from "./procedures/declared.ts";
 import { transactionUpdated } from "./procedures/live.ts";
 import {
   operatorCredit,
@@ -18,7 +19,8 @@ export const appRouter = router({
   wallets,
   wallet: walletByNumber,
   rates,
-  currencies,
+  // The operations declared once in the engine (currencies, ...).
+  ...declaredProcedures(operations),
   profile,
   transactions,
   transaction,

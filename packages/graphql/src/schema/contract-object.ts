@@ -7,7 +7,7 @@ type Parent = Record<string, unknown>;
 
 /**
  * A GraphQL object type derived from an engine result contract: `Int` for numbers, `String`
- * for text, `Boolean` for flags, each described as the contract describes it. A field added to
+ * for text, `Boolean` for flags, the type and each field described as the contract describes them. A field added to
  * the contract appears here; a kind of field this does not know fails at start, not silently.
  */
 export function contractObjectType<Shape extends Record<string, z.ZodType>>(
@@ -15,6 +15,7 @@ export function contractObjectType<Shape extends Record<string, z.ZodType>>(
   contract: z.ZodObject<Shape>,
 ): ObjectRef<Types, z.output<z.ZodObject<Shape>>> {
   const ref = builder.objectRef<Parent>(name).implement({
+    ...(contract.description ? { description: contract.description } : {}),
     fields: (t) =>
       Object.fromEntries(
         Object.entries(contract.shape).map(([key, field]) => {

@@ -1,10 +1,12 @@
 import {
+  type AccessScope,
   type Actor,
   authenticate,
   csrfRefusalMessages,
   type EngineDependencies,
   requestCredential,
   requireAccess,
+  requireScope,
 } from "@purse/engine";
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { errorBody } from "./error-body.ts";
@@ -19,13 +21,15 @@ declare module "fastify" {
 /**
  * Resolves `Authorization: Bearer <token>` to the caller; anything else is 401 Unauthorized. A
  * valid token without the API scope is 403 Sorry scope missed on every bearer route; the use
- * cases then apply their own role rules (history: merchants only).
+ * cases then apply their own role rules (history: merchants only). A declared operation passes
+ * its own scope instead (an operator's token holds no API scope).
  */
-export function bearerAuth(deps: EngineDependencies): onRequestAsyncHookHandler {
+export function bearerAuth(deps: EngineDependencies, scope?: AccessScope): onRequestAsyncHookHandler {
   return async (request) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "");
     const actor = await authenticate(deps, match?.[1] ?? null);
-    requireAccess(actor);
+    if (scope) requireScope(actor, [scope]);
+    else requireAccess(actor);
     request.actor = actor;
   };
 }

@@ -238,6 +238,8 @@ describe("the OpenAPI document and the reference page", () => {
     "/api/vouchers/confirm": ["post"],
     // Beyond the specification: the dashboard's CSV export (contract: "Merchant dashboard").
     "/api/transactions/export": ["get"],
+    // A Purse extension: one currency by code (declared once in the engine).
+    "/api/currencies/{code}": ["get"],
   };
 
   it("is valid OpenAPI 3.1 and describes every path of the specification and the client extras, only those", async () => {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { operations } from "./index.ts";
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** Each door publishes every declaration under one name: two of them under the same name would collide. */
+describe("the declared operations", () => {
+  it("name each REST route, GraphQL field and tRPC procedure once", () => {
+    const names = {
+      rest: operations.map((operation) => `${operation.rest.method} ${operation.rest.path}`),
+      operationId: operations.map((operation) => operation.rest.operationId),
+      graphql: operations.map((operation) => operation.graphql.field),
+      trpc: operations.map((operation) => operation.trpc as string),
+    };
+    for (const list of Object.values(names)) expect(new Set(list).size).toBe(list.length);
+  });
+
+  it("take every REST path parameter from an input field, and send only exact text as numbers", () => {
+    for (const operation of operations) {
+      const { rest } = operation;
+      const inputs = Object.keys(operation.input?.shape ?? {}).map((name) =>
+        rest.names === "snake_case" ? snakeCase(name) : (rest.names?.[name] ?? name),
+      );
+      const parameters = rest.path
+        .split("/")
+        .filter((segment) => segment.startsWith(":"))
+        .map((segment) => segment.slice(1));
+      expect(inputs).toEqual(expect.arrayContaining(parameters));
+      const output: z.ZodType = operation.output;
+      const item = output instanceof z.ZodArray ? output.element : output;
+      expect(item).toBeInstanceOf(z.ZodObject);
+      for (const field of rest.numbers ?? []) {
+        expect((item as z.ZodObject).shape[field]).toBeInstanceOf(z.ZodString);
+      }
+    }
+  });
+});
