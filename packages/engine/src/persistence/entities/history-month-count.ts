@@ -1,4 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { countedColumns } from "./history-count.ts";
 
 /**
  * A wallet's transactions of one UTC calendar month, type, status and currency: the sum of that
@@ -12,13 +13,6 @@ export const HistoryMonthCountEntity = defineEntity({
     walletId: p.bigint("number").primary().autoincrement(false),
     /** The month's first day. */
     month: p.date().primary(),
-    type: p.smallint().primary(),
-    status: p.smallint().primary(),
-    /** The receiving side of a transaction between two wallets of one user (counted once per user). */
-    internal: p.boolean().primary(),
-    currencyId: p.integer().primary().autoincrement(false),
-    n: p.bigint("bigint"),
-    amountMinor: p.decimal("string").columnType("numeric"),
-    commissionMinor: p.decimal("string").columnType("numeric"),
+    ...countedColumns,
   },
 });
