@@ -15,7 +15,7 @@ import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse
 import { bareSchema } from "./bare-transfer-server.ts";
 import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
 import { type ProfileSummary, summariseProfileDetail } from "./cpu-profile-summary.ts";
-import { type HistoryFigures, measureHistory } from "./history-phase.ts";
+import { type HistoryFigures, measureHistory, requestsPerCase } from "./history-phase.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
 import {
   cpuMsOf,
@@ -441,7 +441,7 @@ function historyReport(history: HistoryFigures): string {
   };
   return [
     "",
-    `History as a merchant grows: one merchant, a transaction every 30 s going back in time; page 1 of 20 and its exact total, ${smoke ? 20 : 150} sequential requests per case; p99 and its ratio to the first size:`,
+    `History as a merchant grows: one merchant, a transaction every 30 s going back in time; page 1 of 20 and its exact total, ${requestsPerCase} sequential requests per case; p99 and its ratio to the first size:`,
     "",
     `| case | ${history.sizes.map((size) => `${size.transactions.toLocaleString("en")} (loaded in ${(size.loadMs / 1000).toFixed(0)} s)`).join(" | ")} |`,
     `|---|${history.sizes.map(() => "---").join("|")}|`,
