@@ -58,7 +58,7 @@ export async function explain(url: string, text: string, parameters: readonly un
 
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of one statement as Purse's history and search run it
- * (transactions/snapshot-store.ts): prepared under a name with one plan for every value (a
+ * (`Database.snapshot`, persistence/pg-transaction.ts): prepared under a name with one plan for every value (a
  * generic plan) and no parallel workers. An unnamed statement with its values would get a plan
  * made for those values, which Purse never runs.
  */

@@ -36,8 +36,10 @@ export interface Database {
   transact<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /**
    * One read-only, repeatable-read transaction, so every statement in it sees the same snapshot
-   * (history, search: transactions/snapshot-store.ts), routed as `read` is (the replica when there
-   * is one); past the ORM on PostgreSQL, as `transact` is, so its statements may be named.
+   * (the history's and the search's page beside its total), routed as `read` is (the replica when
+   * there is one); past the ORM on PostgreSQL, as `transact` is, so its statements may be named.
+   * Parallel query is off and named statements keep one plan per connection for that transaction
+   * only (pg-transaction.ts, `transactionSettings`).
    */
   snapshot<T>(read: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /**

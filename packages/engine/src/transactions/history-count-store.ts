@@ -165,7 +165,7 @@ function monthStart(date: Date): Date {
  * day counts): at most two partial months of days, whatever the period's length. A period inside
  * one month is all days.
  */
-export function wholeMonths(
+function wholeMonths(
   fromDay: Date | null,
   untilDay: Date | null,
 ): { months: DateSpan; daysBefore: DateSpan; daysAfter: DateSpan } {
@@ -207,12 +207,11 @@ export function countedName(name: string, filter: TransactionFilter): string {
 export function countedDays(userId: number, filter: TransactionFilter) {
   const { walletNumber, type, status } = filter;
   const scanned = scannedWallets(userId, walletNumber);
-  const day = (date: Date | null) => (date === null ? null : date.toISOString().slice(0, 10));
   return sql<{ day: string; n: string }>`
     select to_char(h.day, 'YYYY-MM-DD') as day, sum(h.n)::text as n
     from ${scanned} as s join history_counts h on h.wallet_id = s.id
     where s.own
-      and h.day >= coalesce(${day(filter.from)}::date, '-infinity') and h.day <= coalesce(${day(filter.until)}::date, 'infinity')
+      and h.day >= coalesce(${isoDay(filter.from)}::date, '-infinity') and h.day <= coalesce(${isoDay(filter.until)}::date, 'infinity')
       and (${type}::smallint is null or h.type = ${type}::smallint)
       and (${status}::smallint is null or h.status = ${status}::smallint)
       and (${walletNumber}::text is not null or not h.internal)

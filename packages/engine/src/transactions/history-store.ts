@@ -3,7 +3,6 @@ import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
 import { matched } from "./matched-transactions-store.ts";
-import { readSnapshot } from "./snapshot-store.ts";
 
 /** A history item as read: amounts in minor units of the transaction's currency. */
 export interface HistoryRow {
@@ -55,14 +54,14 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
   };
 }
 
-/** The total and one page of `userId`'s history, newest first, from one snapshot (snapshot-store.ts). */
+/** The total and one page of `userId`'s history, newest first, from one snapshot (`Database.snapshot`). */
 export function readHistory(
   db: Database,
   userId: number,
   filter: HistoryFilter,
 ): Promise<{ total: number; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
-  return readSnapshot(db, async (tx) => {
+  return db.snapshot(async (tx) => {
     const counted = await firstRow(tx, queries.count, queries.countName);
     return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
   });

@@ -47,6 +47,11 @@ export interface PageBound {
   readonly afterId: number | null;
 }
 
+/** The ids of `userId`'s wallets, as a subquery. */
+function ownedWallets(userId: number) {
+  return sql`(select o.id from wallets o where o.user_id = ${userId})`;
+}
+
 /**
  * The filter's transactions that moved money from or to one of `userId`'s wallets, as
  * `(id, created_at)`: per scanned wallet and side, one range scan of `transactions_wallet_from_time_idx`
@@ -65,7 +70,7 @@ export interface PageBound {
  */
 export function matched(userId: number, filter: TransactionFilter, page?: PageBound) {
   const where = rowConditions(filter);
-  const owned = sql`(select o.id from wallets o where o.user_id = ${userId})`;
+  const owned = ownedWallets(userId);
   const scanned = scannedWallets(userId, filter.walletNumber);
   const side = (column: "wallet_from_id" | "wallet_to_id", other: "wallet_from_id" | "wallet_to_id") => {
     const mine = sql`t.${sql.raw(column)} = s.id and (s.own or t.${sql.raw(other)} in ${owned}) and ${where}`;
@@ -101,7 +106,7 @@ export function everyMatchOnce(userId: number, filter: TransactionFilter) {
   const scale = sql`power(10::numeric, c.precession)`;
   const amount = sql`(${minAmount}::numeric is null or t.amount_minor >= ${minAmount}::numeric * ${scale})
     and (${maxAmount}::numeric is null or t.amount_minor <= ${maxAmount}::numeric * ${scale})`;
-  const owned = sql`(select o.id from wallets o where o.user_id = ${userId})`;
+  const owned = ownedWallets(userId);
   const scanned = scannedWallets(userId, filter.walletNumber);
   const side = (column: "wallet_from_id" | "wallet_to_id", other: "wallet_from_id" | "wallet_to_id") => sql`
     select t.currency_id, t.amount_minor, t.commission_minor

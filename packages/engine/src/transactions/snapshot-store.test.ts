@@ -4,7 +4,6 @@ import type { Actor } from "../auth/actor.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { listHistory } from "./list-history.ts";
-import { readSnapshot } from "./snapshot-store.ts";
 import { searchTransactions } from "./transaction-search.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
@@ -18,7 +17,7 @@ describe("a history or search read sees one snapshot", () => {
   afterAll(() => engine.close());
 
   it("does not see a transfer committed between its two statements, and runs read-only without parallel workers", async () => {
-    const seen = await readSnapshot(engine.deps.db, async (tx) => {
+    const seen = await engine.deps.db.snapshot(async (tx) => {
       const before = (await firstRow(tx, countTransactions))?.n;
       // Committed on another pooled connection while this read is open.
       await transferFunds(engine.deps, acme, {

@@ -12,7 +12,6 @@ import {
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { readSnapshot } from "./snapshot-store.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 import { findSearchPage, findSearchTotals } from "./transaction-search-store.ts";
 
@@ -84,7 +83,7 @@ export async function searchTransactions(
   }
   const filter = readSearch(search);
   // One snapshot: the totals always count the page's transactions.
-  const { found, totals } = await readSnapshot(deps.db, async (tx) => ({
+  const { found, totals } = await deps.db.snapshot(async (tx) => ({
     found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
     totals: await findSearchTotals(tx, actor.userId, filter),
   }));
