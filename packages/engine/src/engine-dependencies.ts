@@ -52,6 +52,17 @@ export interface EngineOptions {
   readonly routeLockTtlMs: number;
   /** Checkout redirect and notification URLs must be `https` (NODE_ENV=production). */
   readonly requireHttpsUrls: boolean;
+  /**
+   * Group commit of transfers (ledger/movement-queue.ts): at most `inFlight` transfer transactions
+   * per database handle, those that arrive meanwhile leaving together, up to `batchSize` in one
+   * transaction. Absent or null: each transfer in a transaction of its own.
+   */
+  readonly movementBatches?: MovementBatches | null;
+}
+
+export interface MovementBatches {
+  readonly inFlight: number;
+  readonly batchSize: number;
 }
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {

@@ -76,7 +76,12 @@ export {
   type OperationInput,
   type RestBinding,
 } from "./declaration/declare-operation.ts";
-export { defaultEngineOptions, type EngineDependencies, type EngineOptions } from "./engine-dependencies.ts";
+export {
+  defaultEngineOptions,
+  type EngineDependencies,
+  type EngineOptions,
+  type MovementBatches,
+} from "./engine-dependencies.ts";
 export * from "./errors/index.ts";
 export {
   eventStream,

@@ -2,7 +2,7 @@ import { PurseError } from "../errors/index.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
 import { type WalletRecord, type WalletRow, walletFromRow } from "../wallet/wallet-store.ts";
-import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorAndLockWallets } from "./movement-store.ts";
+import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorsAndLockWallets } from "./movement-store.ts";
 
 export interface IdempotencyKeys {
   /** The user the keys belong to: keys are unique per user. */
@@ -50,35 +50,50 @@ export async function boundTransaction(
   return priorTransaction(prior?.id ?? null, prior?.request_hash ?? null, keys);
 }
 
+/** A prior request found for a movement's keys: its transaction id and fingerprint. */
+export interface PriorRequestFound {
+  readonly id: string;
+  readonly requestHash: string | null;
+}
+
 /**
- * `boundTransaction` for a movement that names its wallets up front (a transfer): the same bounds
- * and prior-request lookup, and in the same statement the wallets' row locks in id order. The
- * wallets come back by number; a number no wallet has is absent.
+ * `boundTransaction` for movements that name their wallets up front (transfers, one or a batch:
+ * ledger/movement-batch.ts): the same bounds, each movement's prior-request lookup, and in the same
+ * statement the row locks of all their wallets in id order. The wallets come back by number (a
+ * number no wallet has is absent); `priors[i]` is what `keys[i]` found (checked by `priorOf`).
  */
 export async function boundTransactionLockingWallets(
   tx: SqlRunner,
   boundMs: number,
-  keys: IdempotencyKeys | null,
+  keys: readonly (IdempotencyKeys | null)[],
   numbers: readonly string[],
-): Promise<{ prior: number | null; wallets: Map<string, WalletRecord> }> {
-  if (keys?.scope === "operator") throw new Error("operator keys are looked up by boundTransaction");
-  const found = await setBoundsFindPriorAndLockWallets(
+): Promise<{ priors: (PriorRequestFound | null)[]; wallets: Map<string, WalletRecord> }> {
+  if (keys.some((key) => key?.scope === "operator"))
+    throw new Error("operator keys are looked up by boundTransaction");
+  const found = await setBoundsFindPriorsAndLockWallets(
     tx,
     boundMs,
-    {
-      userId: keys?.userId ?? 0,
-      externalId: keys?.externalId ?? null,
-      idempotencyKey: keys?.idempotencyKey ?? null,
-    },
+    keys.map((key) => ({
+      userId: key?.userId ?? 0,
+      externalId: key?.externalId ?? null,
+      idempotencyKey: key?.idempotencyKey ?? null,
+    })),
     numbers,
   );
-  const first = found[0];
-  const prior = keys
-    ? priorTransaction(first?.prior_id ?? null, first?.prior_request_hash ?? null, keys)
-    : null;
+  const priors: (PriorRequestFound | null)[] = keys.map(() => null);
+  for (const [n, id, requestHash] of found[0]?.priors ?? []) priors[n - 1] = { id, requestHash };
   const wallets = new Map<string, WalletRecord>();
   for (const row of found) if (row.id !== null) wallets.set(row.number, walletFromRow(row as WalletRow));
-  return { prior, wallets };
+  return { priors, wallets };
+}
+
+/**
+ * The transaction of a prior request `found` for `keys`, if it is this request's (the movement is
+ * then answered again, nothing moves); the same keys on another request are refused.
+ */
+export function priorOf(found: PriorRequestFound | null, keys: IdempotencyKeys | null): number | null {
+  if (!keys || !found) return null;
+  return priorTransaction(found.id, found.requestHash, keys);
 }
 
 /**

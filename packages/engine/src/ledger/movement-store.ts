@@ -1,4 +1,12 @@
-import { firstRow, firstRowThenCommit, rows, type SqlRunner, sendAhead, sql } from "../persistence/sql.ts";
+import {
+  firstRow,
+  firstRowsThenCommit,
+  type NamedQuery,
+  rows,
+  type SqlRunner,
+  sendAhead,
+  sql,
+} from "../persistence/sql.ts";
 import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { Leg, Movement } from "./movement.ts";
@@ -42,9 +50,12 @@ export async function setBounds(tx: SqlRunner, boundMs: number): Promise<void> {
 /**
  * Where a prior request may be recorded. Operator keys live on their ledger rows; a user's
  * payment_id too (unique for good), and the Idempotency-Key in idempotency_keys until it is
- * pruned (migration 0008).
+ * pruned (migration 0008). The keys are values, or columns of a row they are looked up for.
  */
-function priorCandidates(keys: Omit<PriorKeys, "operator">, operator: boolean) {
+function priorCandidates(
+  keys: { userId: unknown; externalId: unknown; idempotencyKey: unknown },
+  operator: boolean,
+) {
   return operator
     ? sql`select id, request_hash from transactions
           where operator is not null and idempotency_key = ${keys.idempotencyKey}`
@@ -77,36 +88,56 @@ export async function setBoundsAndFindPrior(
   );
 }
 
-/** A row of `setBoundsFindPriorAndLockWallets`: the prior request beside one locked wallet. */
-export type PriorAndWalletRow = { prior_id: string | null; prior_request_hash: string | null } & (
+/** A prior request found for the `n`th keys asked (from 1): its transaction id and fingerprint. */
+export type FoundPrior = [n: number, id: string, requestHash: string | null];
+
+/** A row of `setBoundsFindPriorsAndLockWallets`: the priors found beside one locked wallet. */
+export type PriorsAndWalletRow = { priors: FoundPrior[] | null } & (
   | WalletRow
   | { [column in keyof WalletRow]: null }
 );
 
 /**
- * The bounds, the prior request a user's keys name, and the row locks of the wallets `numbers`
+ * The bounds, the prior requests each of `keys` names, and the row locks of the wallets `numbers`
  * name (in id order, as `findWalletsByNumber` takes them), in ONE statement (`purse_bounds_wallets`):
- * a movement that knows its wallets before it starts needs no round trip of its own for them.
+ * movements that know their wallets before they start (transfers, alone or in a batch:
+ * ledger/movement-batch.ts) need no round trip of their own for them, and a batch's wallets are
+ * all locked in one id order, so two batches never wait on each other crosswise.
  *
  * Order matters and is fixed by the plan, not left to chance: the locking scan is gated by a
  * one-time filter on the `bounds` CTE, which PostgreSQL evaluates before the scan reads its first
  * row, so `lock_timeout` is already set when a lock is waited for (tested: a held wallet row ends
  * in SERVICE_BUSY within the bound). `statement_timeout` applies from the next statement on.
- * Every row carries the prior request; with no wallet found there is one row of nulls.
+ * Every row carries the priors found (null for none); with no wallet found there is one row of nulls.
  */
-export async function setBoundsFindPriorAndLockWallets(
+export async function setBoundsFindPriorsAndLockWallets(
   tx: SqlRunner,
   boundMs: number,
-  keys: Omit<PriorKeys, "operator">,
+  keys: readonly Omit<PriorKeys, "operator">[],
   numbers: readonly string[],
-): Promise<PriorAndWalletRow[]> {
+): Promise<PriorsAndWalletRow[]> {
+  const asked = {
+    userId: sql.ref("asked.user_id"),
+    externalId: sql.ref("asked.external_id"),
+    idempotencyKey: sql.ref("asked.key"),
+  };
   return rows(
     tx,
-    sql<PriorAndWalletRow>`
+    sql<PriorsAndWalletRow>`
       with bounds as materialized (select ${boundSettings(boundMs)}),
+      asked as (
+        select * from unnest(
+          ${keys.map((key) => key.userId)}::bigint[],
+          ${keys.map((key) => key.externalId)}::text[],
+          ${keys.map((key) => key.idempotencyKey)}::text[]
+        ) with ordinality as asked(user_id, external_id, key, n)
+      ),
       prior as materialized (
-        select id, request_hash from (${priorCandidates(keys, false)}) as found
-        order by id limit 1
+        select asked.n, found.id, found.request_hash
+        from asked cross join lateral (
+          select id, request_hash from (${priorCandidates(asked, false)}) as candidates
+          order by id limit 1
+        ) as found
       ),
       locked as materialized (
         ${selectWallets}
@@ -114,9 +145,9 @@ export async function setBoundsFindPriorAndLockWallets(
           and (select lock_timeout from bounds) is not null
         order by w.id for no key update of w
       )
-      select prior.id as prior_id, prior.request_hash as prior_request_hash, locked.*
+      select (select json_agg(json_build_array(prior.n, prior.id::text, prior.request_hash)) from prior) as priors,
+        locked.*
       from (select 1) as one
-      left join prior on true
       left join locked on true`,
     "purse_bounds_wallets",
   );
@@ -140,20 +171,48 @@ export interface MovementWrite {
   readonly apiKeyHash: string | null;
 }
 
-/**
- * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
- * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key. With
- * `commit`, the transaction's COMMIT leaves in the same round trip (sql.ts `firstRowThenCommit`):
- * only as the transaction's last statement.
- */
+/** What a ledger write answers: the transaction's id and time. */
+export interface InsertedMovement {
+  readonly id: string | number;
+  readonly created_at: Date | string;
+}
+
+/** The ledger write, in a transaction that goes on after it (a plan's own `recordMovement`). */
 export async function insertMovement(
   tx: SqlRunner,
-  { movement, legs, deltas, ledgerKey, apiKey, apiKeyHash }: MovementWrite,
-  options: { commit: boolean } = { commit: false },
-): Promise<{ id: string | number; created_at: Date | string } | undefined> {
-  return (options.commit ? firstRowThenCommit : firstRow)(
-    tx,
-    sql<{ id: string | number; created_at: Date | string }>`
+  write: MovementWrite,
+): Promise<InsertedMovement | undefined> {
+  const { query, prepareAs } = movementInsert(write);
+  return firstRow(tx, query, prepareAs);
+}
+
+/**
+ * The ledger writes of one or more movements as the transaction's last statements, in order, the
+ * COMMIT sent right behind them (sql.ts `firstRowsThenCommit`): each sees the wallet balances and
+ * chain heads the one before it wrote.
+ */
+export async function insertMovementsThenCommit(
+  tx: SqlRunner,
+  writes: readonly MovementWrite[],
+): Promise<(InsertedMovement | undefined)[]> {
+  return firstRowsThenCommit(tx, writes.map(movementInsert));
+}
+
+/**
+ * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
+ * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key.
+ */
+function movementInsert({
+  movement,
+  legs,
+  deltas,
+  ledgerKey,
+  apiKey,
+  apiKeyHash,
+}: MovementWrite): NamedQuery<InsertedMovement> {
+  return {
+    prepareAs: "purse_record_movement",
+    query: sql<InsertedMovement>`
       with leg as (
         select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor, leg.n
         from unnest(
@@ -211,6 +270,5 @@ export async function insertMovement(
         from tx where ${apiKey}::text is not null
       )
       select id, created_at from tx`,
-    "purse_record_movement",
-  );
+  };
 }

@@ -2,7 +2,13 @@ import { tallyMovement } from "../metrics/recorded-movements.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { keyedRequestHash } from "./bound-transaction.ts";
 import type { Leg, Movement, RecordedMovement } from "./movement.ts";
-import { insertMovement, setBounds } from "./movement-store.ts";
+import {
+  type InsertedMovement,
+  insertMovement,
+  insertMovementsThenCommit,
+  type MovementWrite,
+  setBounds,
+} from "./movement-store.ts";
 
 export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.ts";
 
@@ -17,44 +23,42 @@ export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.
  * movement's Idempotency-Key is booked in the same statement; its primary key decides a race.
  */
 export async function recordMovement(tx: SqlRunner, movement: Movement): Promise<RecordedMovement> {
-  return record(tx, movement, null);
+  const row = await insertMovement(tx, movementWrite(movement));
+  return recorded(tx, movement, row);
 }
 
 /**
- * `recordMovement` as the transaction's last statement, committed in the same round trip: the
- * statement and every lock wait in it are first bounded to `withinMs` (the time left before the
- * route lock's deadline), and the COMMIT runs right behind it in PostgreSQL, or not at all if it
- * failed. Only for run-movement.ts, whose transaction commits next whatever happens.
+ * `recordMovement` for each of `movements`, in order, as the transaction's last statements,
+ * committed in the same round trip: the statements and every lock wait in them are first bounded
+ * to `withinMs` (the time left before the route locks' deadline), and the COMMIT runs right behind
+ * them in PostgreSQL, or not at all if one failed. Only for run-movement.ts and movement-batch.ts,
+ * whose transaction commits next whatever happens.
  */
-export async function recordMovementAndCommit(
+export async function recordMovementsAndCommit(
   tx: SqlRunner,
-  movement: Movement,
+  movements: readonly Movement[],
   withinMs: number,
-): Promise<RecordedMovement> {
-  return record(tx, movement, withinMs);
+): Promise<RecordedMovement[]> {
+  const writes = movements.map(movementWrite);
+  await setBounds(tx, withinMs);
+  const rows = await insertMovementsThenCommit(tx, writes);
+  return movements.map((movement, index) => recorded(tx, movement, rows[index]));
 }
 
-async function record(
-  tx: SqlRunner,
-  movement: Movement,
-  commitWithinMs: number | null,
-): Promise<RecordedMovement> {
+function movementWrite(movement: Movement): MovementWrite {
   assertBalanced(movement.legs);
   // A zero leg (no commission, say) records nothing; leaving it out keeps the ledger lean.
   const legs = movement.legs.filter((leg) => leg.amountMinor !== 0n);
-  const deltas = walletDeltas(legs);
   // An API caller's Idempotency-Key goes to its own table, pruned after a window (migration 0008),
   // so it stays out of the hashed ledger row; an operator's key stays on the row it attributes.
   const ledgerKey = movement.operator ? (movement.idempotencyKey ?? null) : null;
   const apiKey = movement.operator ? null : (movement.idempotencyKey ?? null);
   const apiKeyHash =
     apiKey === null ? null : keyedRequestHash(movement.requestHash ?? "", movement.externalId ?? null);
-  if (commitWithinMs !== null) await setBounds(tx, commitWithinMs);
-  const row = await insertMovement(
-    tx,
-    { movement, legs, deltas, ledgerKey, apiKey, apiKeyHash },
-    { commit: commitWithinMs !== null },
-  );
+  return { movement, legs, deltas: walletDeltas(legs), ledgerKey, apiKey, apiKeyHash };
+}
+
+function recorded(tx: SqlRunner, movement: Movement, row: InsertedMovement | undefined): RecordedMovement {
   if (!row) throw new Error("the transaction insert returned no row");
   tallyMovement(tx, movement); // for metrics after COMMIT (metrics/recorded-movements.ts)
   return { id: toId(row.id), createdAt: new Date(row.created_at) };

@@ -54,13 +54,24 @@ async function outcome(run: Promise<unknown>): Promise<string> {
 
 const busy = "SERVICE_BUSY 503 Service busy, please try again later";
 
-describe("runMovement: no movement commits after its route lock expired", () => {
+// Transfers alone, and through a movement queue that batches them (ledger/movement-queue.ts).
+describe.each([
+  { transfers: "alone", queued: false },
+  { transfers: "queued", queued: true },
+])("runMovement, transfers $transfers: no movement commits after its route lock expired", ({ queued }) => {
   let engine: TestEngine;
   /** The engine with a short route lock, so the bound is reached in a test's time. */
   let deps: EngineDependencies;
   beforeAll(async () => {
     engine = await createTestEngine();
-    deps = { ...engine.deps, options: { ...engine.deps.options, routeLockTtlMs: ttlMs } };
+    deps = {
+      ...engine.deps,
+      options: {
+        ...engine.deps.options,
+        routeLockTtlMs: ttlMs,
+        movementBatches: queued ? { inFlight: 1, batchSize: 8 } : null,
+      },
+    };
   });
   afterAll(() => engine.close());
 
@@ -266,28 +277,39 @@ describe("runMovement round trips", () => {
   });
   afterAll(() => engine.close());
 
-  it("moves a transfer in two round trips on the real driver: BEGIN with bounds, replay lookup and wallet locks; the ledger write with its COMMIT", async () => {
-    const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
-    const fresh = await countSent(engine.deps.db, () =>
-      transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }),
-    );
-    expect(fresh.roundTrips).toBe(2);
-    expect(fresh.statements.map((statement) => statement.name ?? statement.text)).toEqual([
-      "begin; set local", // begin and the settings in one simple query (pg-transaction.ts)
-      "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
-      "purse_bounds", // the bounds again, to the time left, for the ledger write
-      "purse_record_movement",
-      "commit",
-    ]);
-    // The replay finds the first transaction in its first round trip, and only commits after it.
-    const replay = await countSent(engine.deps.db, () =>
-      transferFunds(engine.deps, acme, { ...input, paymentId: "rt-1" }),
-    );
-    expect(replay.roundTrips).toBe(2);
-    expect(replay.statements.map((statement) => statement.name ?? statement.text)).toEqual([
-      "begin; set local",
-      "purse_bounds_wallets",
-      "commit",
-    ]);
-  });
+  it.each([
+    { transfers: "alone", queued: false },
+    { transfers: "queued", queued: true },
+  ])(
+    "moves a transfer ($transfers) in two round trips on the real driver: BEGIN with bounds, replay lookup and wallet locks; the ledger write with its COMMIT",
+    async ({ queued }) => {
+      const deps: EngineDependencies = queued
+        ? {
+            ...engine.deps,
+            options: { ...engine.deps.options, movementBatches: { inFlight: 1, batchSize: 8 } },
+          }
+        : engine.deps;
+      const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
+      const paymentId = `rt-${queued ? "queued" : "alone"}`;
+      const fresh = await countSent(engine.deps.db, () => transferFunds(deps, acme, { ...input, paymentId }));
+      expect(fresh.roundTrips).toBe(2);
+      expect(fresh.statements.map((statement) => statement.name ?? statement.text)).toEqual([
+        "begin; set local", // begin and the settings in one simple query (pg-transaction.ts)
+        "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
+        "purse_bounds", // the bounds again, to the time left, for the ledger write
+        "purse_record_movement",
+        "commit",
+      ]);
+      // The replay finds the first transaction in its first round trip, and only commits after it.
+      const replay = await countSent(engine.deps.db, () =>
+        transferFunds(deps, acme, { ...input, paymentId }),
+      );
+      expect(replay.roundTrips).toBe(2);
+      expect(replay.statements.map((statement) => statement.name ?? statement.text)).toEqual([
+        "begin; set local",
+        "purse_bounds_wallets",
+        "commit",
+      ]);
+    },
+  );
 });

@@ -2,79 +2,15 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { announce } from "../events/index.ts";
 import { routeLockKey } from "../locks/index.ts";
-import { type MovedFigures, noEngineMetrics, openTally } from "../metrics/index.ts";
+import { noEngineMetrics, openTally } from "../metrics/index.ts";
 import { isTransientConflict, isUniqueViolation, isWaitTimeout, type SqlRunner } from "../persistence/sql.ts";
-import type { WalletRecord } from "../wallet/wallet-store.ts";
-import {
-  boundTransaction,
-  boundTransactionLockingWallets,
-  type IdempotencyKeys,
-} from "./bound-transaction.ts";
-import type { Movement, RecordedMovement } from "./movement.ts";
-import { recordMovementAndCommit } from "./record-movement.ts";
+import { boundTransaction, type IdempotencyKeys } from "./bound-transaction.ts";
+import { type BatchMember, BatchRolledBack, type Settled, transactBatch } from "./movement-batch.ts";
+import type { MovementPlan, Outcome, StatementsPlan, WalletsPlan } from "./movement-plan.ts";
+import { movementQueueOf } from "./movement-queue.ts";
+import { recordMovementsAndCommit } from "./record-movement.ts";
 
-/** What subscribers and webhooks are told after commit. */
-export type MovementChange = Parameters<typeof announce>[1];
-
-export interface Moved<Result> {
-  readonly result: Result;
-  readonly change: MovementChange;
-}
-
-/**
- * What a plan's `move` answers instead of recording the movement itself when the ledger write is
- * its last statement: the pipeline records `movement` and sends the COMMIT in the same round trip
- * (ledger/record-movement.ts, `recordMovementAndCommit`), then `answer`s with what it got.
- */
-export interface Recording<Result> {
-  readonly record: Movement;
-  answer(recorded: RecordedMovement): Moved<Result>;
-}
-
-export interface LockOwner {
-  readonly owner: string | number;
-  readonly fingerprint: string;
-}
-
-/**
- * One money movement, described by its use case and run by `runMovement`. The use case parses and
- * validates its input first (nothing here needs the database), then hands over this plan.
- */
-export interface MovementPlan<Checked, Result> {
-  /** The route: names the rate-limit budget and the route lock (`purse:lock:<operation>:…`). */
-  readonly operation: string;
-  /** Budgets to charge, in order, before any other work (a user id, or `login:<login>`...). */
-  readonly rateLimitKeys?: readonly (string | number)[];
-  /**
-   * Contract: the route lock's key is route + user + request fingerprint. A function when the
-   * owner is only known after the checks (the hosted page locks the checkout it found).
-   */
-  readonly lock: LockOwner | ((checked: Checked) => LockOwner);
-  /** Checks worth doing before the lock is taken: slow ones (password hashes) and public ones (captcha). */
-  readonly check?: () => Promise<Checked>;
-  /** With keys, an earlier identical request's transaction is answered again: `replay(itsId)`. */
-  readonly idempotency?: { readonly keys: IdempotencyKeys; replay(transactionId: number): Result };
-  /**
-   * Wallet numbers known before the transaction (a transfer's two): their rows are locked, in id
-   * order, by the transaction's first statement and handed to `move` by number, which saves a
-   * round trip. Plans that find their wallets through other rows lock them in `move`.
-   */
-  readonly lockWallets?: readonly string[];
-  /**
-   * Inside the transaction (`tx`: a pooled connection's on PostgreSQL, MikroORM's on PGlite, the
-   * same SQL either way): lock rows in id order, apply the rules, then either `recordMovement` and
-   * answer what moved, or answer a `Recording` when the ledger write is the last statement (it
-   * then leaves with the COMMIT). `wallets` holds the `lockWallets` found (empty without them): a
-   * plan that decides on them alone (a transfer) runs no statement of its own.
-   */
-  move(
-    tx: SqlRunner,
-    checked: Checked,
-    wallets: ReadonlyMap<string, WalletRecord>,
-  ): Promise<Moved<Result> | Recording<Result>> | Recording<Result>;
-}
-
-const noWallets: ReadonlyMap<string, WalletRecord> = new Map();
+export type { MovementChange } from "./movement-plan.ts";
 
 /**
  * Unique-key races and transactions PostgreSQL rolled back to break a deadlock are retried at most
@@ -85,8 +21,12 @@ const maxAttempts = 3;
 /**
  * The one pipeline every money movement runs through:
  * rate limit → checks → route lock → transaction (bounds + prior-request lookup [+ the wallet
- * row locks] → move → deadline check [→ the ledger write with the COMMIT]) → COMMIT → announce. A unique-key race (another request committed the same
- * external id or idempotency key first) runs the transaction again, which then sees the winner.
+ * row locks] → move or decide → deadline check [→ the ledger write with the COMMIT]) → COMMIT →
+ * announce. A unique-key race (another request committed the same external id or idempotency key
+ * first) runs the transaction again, which then sees the winner. A plan that decides on its
+ * wallets alone (a transfer, `WalletsPlan`) may share its transaction and COMMIT with concurrent
+ * ones (group commit, ledger/movement-batch.ts) when `options.movementBatches` is set; its
+ * outcome stays its own.
  *
  * No movement commits after its route lock may have expired (contract, "Route lock"): every lock
  * wait and statement is bounded by the time left before the lock's deadline less a margin, and
@@ -109,13 +49,6 @@ export async function runMovement<Checked, Result>(
     metrics.movementRefused(plan.operation, PurseError.is(error) ? error.code : "INTERNAL");
     throw error;
   }
-}
-
-interface Outcome<Result> {
-  readonly result: Result;
-  readonly change: MovementChange | null;
-  /** What the committed transaction recorded (empty for a replay). */
-  readonly moved: readonly MovedFigures[];
 }
 
 async function lockAndTransact<Checked, Result>(
@@ -188,6 +121,7 @@ async function transactUntil<Checked, Result>(
     const boundMs = commitBy - Date.now();
     if (boundMs <= 0) throw new PurseError("SERVICE_BUSY");
     try {
+      if ("lockWallets" in plan) return await transactWallets(deps, plan, checked, commitBy);
       return await deps.db.transact((tx) => transact(tx, plan, checked, boundMs, commitBy));
     } catch (error) {
       if (isWaitTimeout(error)) throw new PurseError("SERVICE_BUSY");
@@ -199,27 +133,55 @@ async function transactUntil<Checked, Result>(
   }
 }
 
-/** One attempt's transaction. */
+/**
+ * One attempt of a plan that decides on its wallets alone: in the process's movement queue, which
+ * may batch it with concurrent ones (ledger/movement-queue.ts), or in a transaction of its own.
+ * A batch that rolled back for a cause that may be another member's runs it again alone.
+ */
+async function transactWallets<Checked, Result>(
+  deps: EngineDependencies,
+  plan: WalletsPlan<Checked, Result>,
+  checked: Checked,
+  commitBy: number,
+): Promise<Outcome<Result>> {
+  const keys = plan.idempotency?.keys ?? null;
+  const member: BatchMember<Result> = {
+    wallets: plan.lockWallets,
+    keys,
+    commitBy,
+    replay: (id) => {
+      if (!plan.idempotency) throw new Error("a prior request was found without idempotency keys");
+      return plan.idempotency.replay(id);
+    },
+    decide: (wallets) => plan.decide(checked, wallets),
+  };
+  const alone = async () => (await transactBatch(deps.db, [member]))[0] as Settled<Result>;
+  const batches = deps.options.movementBatches;
+  let settled = batches ? await movementQueueOf(deps.db, batches).run(member) : await alone();
+  if ("error" in settled && settled.error instanceof BatchRolledBack) settled = await alone();
+  if ("error" in settled) throw settled.error;
+  return settled.outcome;
+}
+
+/** One attempt's transaction, for a plan that runs statements of its own. */
 async function transact<Checked, Result>(
   tx: SqlRunner,
-  plan: MovementPlan<Checked, Result>,
+  plan: StatementsPlan<Checked, Result>,
   checked: Checked,
   boundMs: number,
   commitBy: number,
 ): Promise<Outcome<Result>> {
   const keys = plan.idempotency?.keys ?? null;
-  const { prior, wallets } = plan.lockWallets
-    ? await boundTransactionLockingWallets(tx, boundMs, keys, plan.lockWallets)
-    : { prior: await boundTransaction(tx, boundMs, keys), wallets: noWallets };
+  const prior = await boundTransaction(tx, boundMs, keys);
   if (prior !== null && plan.idempotency)
     return { result: plan.idempotency.replay(prior), change: null, moved: [] };
   const tally = openTally(tx);
-  const moved = await plan.move(tx, checked, wallets);
+  const moved = await plan.move(tx, checked);
   // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.
   const leftMs = commitBy - Date.now();
   if (leftMs <= 0) throw new PurseError("SERVICE_BUSY");
   if (!("record" in moved)) return { ...moved, moved: tally };
   // The ledger write, bounded by the time left, with the COMMIT behind it: nothing may follow.
-  const recorded = await recordMovementAndCommit(tx, moved.record, leftMs);
-  return { ...moved.answer(recorded), moved: tally };
+  const [recorded] = await recordMovementsAndCommit(tx, [moved.record], leftMs);
+  return { ...moved.answer(recorded as NonNullable<typeof recorded>), moved: tally };
 }

@@ -2,7 +2,7 @@ import { createTestEngine, preparedPlans, type TestEngine } from "@purse/testing
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
-import { firstRow, firstRowThenCommit, rows, sendAhead, sql } from "./sql.ts";
+import { firstRow, firstRowsThenCommit, rows, sendAhead, sql } from "./sql.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 
@@ -65,25 +65,42 @@ describe("a movement's transaction on a pooled pg connection (pipeline mode, nam
     ).toBe(1);
   });
 
-  it("commits with the last statement, and keeps nothing when that statement fails", async () => {
+  it("commits with the last statements, and keeps none of them when one fails", async () => {
     const kept = `commit-with-${Date.now()}`;
     await engine.deps.db.transact(async (tx) => {
       await rows(tx, sql`insert into settings (key, value) values (${kept}, '1'::jsonb)`);
-      await firstRowThenCommit(tx, sql`select 1 as one`, "purse_probe_commit");
+      const answers = await firstRowsThenCommit(tx, [
+        {
+          query: sql<{
+            key: string;
+          }>`insert into settings (key, value) values (${`${kept}-2`}, '2'::jsonb) returning key`,
+          prepareAs: "purse_probe_commit_first",
+        },
+        { query: sql<{ key: string }>`select ${kept}::text as key`, prepareAs: "purse_probe_commit" },
+      ]);
+      expect(answers).toEqual([{ key: `${kept}-2` }, { key: kept }]);
     });
     expect(await settingCount(kept)).toBe(1);
+    expect(await settingCount(`${kept}-2`)).toBe(1);
 
     const dropped = `commit-failed-${Date.now()}`;
     const failed = engine.deps.db.transact(async (tx) => {
       await rows(tx, sql`insert into settings (key, value) values (${dropped}, '1'::jsonb)`);
-      // The same key again: a unique violation, and PostgreSQL answers the COMMIT behind it with ROLLBACK.
-      await firstRowThenCommit(
-        tx,
-        sql`insert into settings (key, value) values (${dropped}, '2'::jsonb) returning key`,
-        "purse_probe_commit_failed",
-      );
+      // A fresh key, then the same key again: a unique violation, and PostgreSQL answers the COMMIT
+      // behind them with ROLLBACK; the first of the last statements is not kept either.
+      await firstRowsThenCommit(tx, [
+        {
+          query: sql`insert into settings (key, value) values (${`${dropped}-2`}, '2'::jsonb) returning key`,
+          prepareAs: "purse_probe_commit_fresh",
+        },
+        {
+          query: sql`insert into settings (key, value) values (${dropped}, '2'::jsonb) returning key`,
+          prepareAs: "purse_probe_commit_failed",
+        },
+      ]);
     });
     await expect(failed).rejects.toMatchObject({ code: "23505" });
     expect(await settingCount(dropped)).toBe(0);
+    expect(await settingCount(`${dropped}-2`)).toBe(0);
   });
 });

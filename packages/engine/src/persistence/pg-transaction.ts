@@ -13,7 +13,7 @@ export interface Statement {
  * pipeline mode (`pipeline: true`, node-postgres.com/features/pipelining): a statement whose
  * answer nobody reads (`begin`, a transaction's bounds) is sent at once and not awaited, so it
  * leaves with the next statement and both are answered in one round trip; the transaction's last
- * statement can take the COMMIT along (`rowsThenCommit`). Each statement still gets its own answer
+ * statements can take the COMMIT along (`rowsEachThenCommit`). Each statement still gets its own answer
  * (its own Sync), and PostgreSQL's own rule keeps the guarantees: after a failed statement the
  * transaction is aborted, every later statement fails and a COMMIT only rolls back.
  *
@@ -48,28 +48,29 @@ export class PgTransaction {
   }
 
   /**
-   * `statement` as the transaction's last, with the COMMIT sent right behind it: one round trip.
-   * If the statement fails, PostgreSQL answers the COMMIT with a rollback and nothing is kept.
+   * `statements` as the transaction's last, in order, with the COMMIT sent right behind them: one
+   * round trip for all of them (a batch of movements' ledger writes, ledger/movement-batch.ts). If
+   * one fails, those behind it are aborted by it, PostgreSQL answers the COMMIT with a rollback and
+   * nothing is kept; the first failure in the order sent is the one thrown.
    */
-  async rowsThenCommit<Row>(statement: Statement): Promise<Row[]> {
+  async rowsEachThenCommit<Row>(statements: readonly Statement[]): Promise<Row[][]> {
     const ahead = this.#ahead;
     this.#ahead = [];
-    const answer = this.#send(statement);
+    const answers = statements.map((statement) => this.#send(statement));
     const commit = this.#client.query("commit");
     this.#committed = true;
-    // Every answer is awaited, so the connection goes back to the pool with nothing in flight; the
-    // first failure in the order sent is the cause (what follows it was only aborted by it).
-    const settled = await Promise.allSettled([...ahead, answer, commit]);
+    // Every answer is awaited, so the connection goes back to the pool with nothing in flight.
+    const settled = await Promise.allSettled([...ahead, ...answers, commit]);
     const failed = settled.find((outcome) => outcome.status === "rejected");
     if (failed) throw failed.reason;
-    const [result, committed] = [await answer, await commit];
+    const committed = await commit;
     // An aborted transaction answers COMMIT with ROLLBACK, not an error.
     if (committed.command !== "COMMIT")
       throw new Error(`the transaction ended in ${committed.command}, not COMMIT`);
-    return result.rows as Row[];
+    return Promise.all(answers.map(async (answer) => (await answer).rows as Row[]));
   }
 
-  /** True once the COMMIT went out with the last statement (`rowsThenCommit`). */
+  /** True once the COMMIT went out with the last statements (`rowsEachThenCommit`). */
   get committed(): boolean {
     return this.#committed;
   }

@@ -57,20 +57,33 @@ export async function sendAhead(
   else await rows(runner, query, prepareAs);
 }
 
-/**
- * The transaction's last statement, its COMMIT sent right behind it on a PgTransaction (one round
- * trip); elsewhere it runs and the caller's unit of work commits next. Only for a caller whose
- * transaction commits next whatever it does (ledger/run-movement.ts).
- */
-export async function firstRowThenCommit<Row>(
-  runner: SqlRunner,
-  query: RawBuilder<Row>,
-  prepareAs: string,
-): Promise<Row | undefined> {
-  if (runner instanceof PgTransaction)
-    return (await runner.rowsThenCommit<Row>(statement(query, prepareAs)))[0];
-  return firstRow(runner, query, prepareAs);
+/** A statement of `firstRowsThenCommit`: a query and the name it is prepared as. */
+export interface NamedQuery<Row> {
+  readonly query: RawBuilder<Row>;
+  readonly prepareAs: string;
 }
+
+/**
+ * The transaction's last statements, in order, each answering its first row: on a PgTransaction
+ * they all leave at once with the COMMIT right behind them (one round trip); elsewhere they run one
+ * after the other and the caller's unit of work commits next. Only for a caller whose transaction
+ * commits next whatever it does (ledger/run-movement.ts, ledger/movement-batch.ts).
+ */
+export async function firstRowsThenCommit<Row>(
+  runner: SqlRunner,
+  queries: readonly NamedQuery<Row>[],
+): Promise<(Row | undefined)[]> {
+  if (runner instanceof PgTransaction) {
+    const answers = await runner.rowsEachThenCommit<Row>(
+      queries.map(({ query, prepareAs }) => statement(query, prepareAs)),
+    );
+    return answers.map((answer) => answer[0]);
+  }
+  const found: (Row | undefined)[] = [];
+  for (const { query, prepareAs } of queries) found.push(await firstRow(runner, query, prepareAs));
+  return found;
+}
+
 /** PostgreSQL `bigint` arrives as a string (pg) or a bigint (PGlite); money stays a bigint. */
 export function toBigInt(value: string | number | bigint): bigint {
   return typeof value === "bigint" ? value : BigInt(value);
@@ -105,6 +118,15 @@ export function isWaitTimeout(error: unknown): boolean {
 export function isTransientConflict(error: unknown): boolean {
   const code = findPgError(error)?.code;
   return code === "40P01" || code === "40001";
+}
+
+/**
+ * PostgreSQL answered with an error (any SQLSTATE): the server ended the statement, so a
+ * transaction it belonged to did not commit. A failure without one (a lost connection) says
+ * nothing about a COMMIT already sent.
+ */
+export function hasSqlState(error: unknown): boolean {
+  return findPgError(error) !== undefined;
 }
 
 interface PgErrorLike {

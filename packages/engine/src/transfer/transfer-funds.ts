@@ -46,7 +46,7 @@ export async function transferFunds(
       replay: (id): TransferResult => ({ id, message: transferSucceeded, replayed: true }),
     },
     lockWallets: [request.walletFrom, request.walletTo],
-    move(_tx, _checked, wallets) {
+    decide(_checked, wallets) {
       const walletFrom = wallets.get(request.walletFrom) ?? null;
       const walletTo = wallets.get(request.walletTo) ?? null;
       if (walletFrom && walletFrom.userId !== actor.userId)

@@ -43,7 +43,12 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
         : disabledCaptcha,
       metrics: metrics.engine,
       now: () => new Date(),
-      options: { ...defaultEngineOptions, payUrl: config.payUrl, requireHttpsUrls: config.production },
+      options: {
+        ...defaultEngineOptions,
+        payUrl: config.payUrl,
+        requireHttpsUrls: config.production,
+        movementBatches: config.movementBatches,
+      },
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
     };
     return {

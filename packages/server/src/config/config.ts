@@ -1,4 +1,4 @@
-import { defaultPoolSize } from "@purse/engine";
+import { defaultPoolSize, type MovementBatches } from "@purse/engine";
 import { z } from "zod";
 import { redactCredentials } from "./redact-credentials.ts";
 import { trustProxySetting } from "./trust-proxy.ts";
@@ -44,6 +44,13 @@ const environmentSchema = z.object({
     .max(1_000)
     .default(defaultPoolSize),
   PURSE_DATABASE_PREPARED: onOff.default(true),
+  PURSE_MOVEMENT_BATCHES: z.coerce
+    .number({ message: "must be a whole number (transfer transactions in flight; 0: each transfer alone)" })
+    .int()
+    .min(0, "must be 0 or more (transfer transactions in flight; 0: each transfer alone)")
+    .max(1_000)
+    .optional(),
+  PURSE_MOVEMENT_BATCH_SIZE: wholeNumber("transfers one transaction may hold").min(1).max(1_000).default(32),
   REDIS_URL: z
     .string()
     .refine(
@@ -104,6 +111,11 @@ export interface PurseConfig {
   readonly databasePoolSize: number;
   /** PURSE_DATABASE_PREPARED: hot statements as named prepared statements (off for an old PgBouncer). */
   readonly databasePrepared: boolean;
+  /**
+   * PURSE_MOVEMENT_BATCHES and PURSE_MOVEMENT_BATCH_SIZE: group commit of transfers
+   * (docs/benchmark.md, "Group commit"); null when off (0).
+   */
+  readonly movementBatches: MovementBatches | null;
   readonly redisUrl: string | undefined;
   readonly port: number;
   readonly host: string;
@@ -183,6 +195,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     databaseReadUrl: value.DATABASE_READ_URL,
     databasePoolSize: value.PURSE_DATABASE_POOL_SIZE,
     databasePrepared: value.PURSE_DATABASE_PREPARED,
+    movementBatches: movementBatches(value),
     redisUrl: value.REDIS_URL,
     port: value.PORT,
     host: value.HOST,
@@ -208,4 +221,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     redisPrefix: value.PURSE_REDIS_PREFIX,
     trustProxy: value.PURSE_TRUST_PROXY ?? [],
   };
+}
+
+/**
+ * Transfer transactions in flight unless told: two fewer than the pool (reads and the other
+ * movements keep connections of their own), at least one; one on the embedded database, whose one
+ * connection serves one transaction at a time.
+ */
+function movementBatches(value: z.infer<typeof environmentSchema>): PurseConfig["movementBatches"] {
+  const inFlight =
+    value.PURSE_MOVEMENT_BATCHES ??
+    (value.DATABASE_URL === undefined ? 1 : Math.max(1, value.PURSE_DATABASE_POOL_SIZE - 2));
+  return inFlight === 0 ? null : { inFlight, batchSize: value.PURSE_MOVEMENT_BATCH_SIZE };
 }

@@ -1,0 +1,190 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  createTestEngine,
+  holdWalletRow,
+  openSession,
+  sampleFixture,
+  type TestEngine,
+  waitForLockWaits,
+} from "@purse/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { transferFunds } from "../transfer/transfer-funds.ts";
+import type { TransferInput } from "../transfer/transfer-request.ts";
+import { auditLedger } from "./audit-ledger.ts";
+
+const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
+const dora: Actor = { userId: 5, role: "merchant", clientId: 5, scope: "api" };
+
+/** What a call ended in: "ok", or its refusal's code. */
+async function outcome(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+    return "ok";
+  } catch (error) {
+    if (PurseError.is(error)) return error.code;
+    throw error;
+  }
+}
+
+describe("group commit: concurrent transfers share a transaction, each with its own outcome", () => {
+  let engine: TestEngine;
+  let deps: EngineDependencies;
+
+  beforeAll(async () => {
+    const fixture = sampleFixture();
+    fixture.users.push({ id: 5, name: "Dora", role: "merchant", login: "dora", password: "x" });
+    // 10.50: nine transfers of 1.00 (1.11 each with the 1 % + 0.10 commission) and no tenth.
+    fixture.wallets.push({
+      id: 50,
+      user_id: 5,
+      number: "U100000050",
+      currency: "USD",
+      amount: "10.50",
+      amountLimit: "1000.00",
+    });
+    engine = await createTestEngine({ fixture });
+    // One transaction in flight: whatever arrives while it runs leaves together in the next.
+    deps = {
+      ...engine.deps,
+      options: { ...engine.deps.options, movementBatches: { inFlight: 1, batchSize: 32 } },
+    };
+  });
+  afterAll(() => engine.close());
+
+  async function balance(number: string): Promise<string> {
+    const row = await firstRow(
+      engine.deps.db.em(),
+      sql<{ balance: string }>`select balance_minor::text as balance from wallets where number = ${number}`,
+    );
+    return row?.balance ?? "missing";
+  }
+
+  /**
+   * Holds `held` so that the transfer `plug` (which uses it) keeps the one transaction in flight
+   * busy while `queued` are asked for; then lets go, and the queued leave in one batch.
+   */
+  async function batched<T>(held: string, plug: TransferInput, queued: () => Promise<T>[]): Promise<T[]> {
+    const holder = await holdWalletRow(engine.database.url, held);
+    const plugged = outcome(transferFunds(deps, acme, plug));
+    await waitForLockWaits(engine.database.url, engine.database.name, 1);
+    const answers = queued();
+    await sleep(50);
+    await holder.rollback();
+    expect(await plugged).toBe("ok");
+    return Promise.all(answers);
+  }
+
+  async function createdTimes(description: string): Promise<string[]> {
+    const found = await rows(
+      engine.deps.db.em(),
+      sql<{ at: string }>`select created_at::text as at from transactions where description = ${description}`,
+    );
+    return found.map((row) => row.at);
+  }
+
+  /** acme's transfer from U100000010 to U100000020, with what the case adds. */
+  const transfer = (amount: string, rest: Partial<TransferInput>) =>
+    outcome(transferFunds(deps, acme, { walletFrom: "U100000010", walletTo: "U100000020", amount, ...rest }));
+
+  it("moves exactly what the funds allow among twenty at once, in fewer transactions than transfers", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        outcome(
+          transferFunds(deps, dora, {
+            walletFrom: "U100000050",
+            walletTo: "U100000020",
+            amount: "1.00",
+            paymentId: `funds-${n}`,
+            description: "funds race",
+          }),
+        ),
+      ),
+    );
+    expect(answers.filter((answer) => answer === "ok")).toHaveLength(9);
+    expect(answers.filter((answer) => answer === "INSUFFICIENT_FUNDS")).toHaveLength(11);
+    expect(await balance("U100000050")).toBe("51");
+    // One transaction's rows share its start time (`now()`): nine transfers in fewer transactions.
+    const times = await createdTimes("funds race");
+    expect(times).toHaveLength(9);
+    expect(new Set(times).size).toBeLessThan(9);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
+  it("lets the first of two requests with one payment_id in a batch move, and refuses the second", async () => {
+    const before = await balance("U100000010");
+    const [first, second, other] = await batched(
+      "U100000030",
+      { walletFrom: "U100000010", walletTo: "U100000030", amount: "1.00", paymentId: "plug-1" },
+      () => [
+        transfer("2.00", { paymentId: "twin", description: "twin" }),
+        transfer("3.00", { paymentId: "twin", description: "twin" }),
+        transfer("4.00", { paymentId: "twin-other", description: "twin" }),
+      ],
+    );
+    expect([first, second, other]).toEqual(["ok", "ORDER_ID_NOT_UNIQUE", "ok"]);
+    // The plug 1.11, then 2.00 + 0.12 and 4.00 + 0.14.
+    expect(BigInt(await balance("U100000010"))).toBe(BigInt(before) - 111n - 212n - 414n);
+    expect((await createdTimes("twin")).length).toBe(2);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
+  it("runs the others again alone when PostgreSQL refuses one member's write, keeping nothing twice", async () => {
+    const before = await balance("U100000010");
+    // Another session books an Idempotency-Key the batch will also write, uncommitted: the batch's
+    // lookup does not see it, and its write waits on it. Committed then, it fails the batch.
+    const keyHolder = await openSession(engine.database.url);
+    await keyHolder.query(
+      `insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
+       select 1, 'taken-meanwhile', max(id), 'another request', now() from transactions`,
+    );
+    let committed: Promise<void> = Promise.resolve();
+    const answers = await batched(
+      "U100000030",
+      { walletFrom: "U100000010", walletTo: "U100000030", amount: "1.00", paymentId: "plug-2" },
+      () => {
+        const queued = [
+          transfer("5.00", { paymentId: "alone-1", description: "alone" }),
+          transfer("6.00", { idempotencyKey: "taken-meanwhile", description: "alone" }),
+          transfer("7.00", { paymentId: "alone-3", description: "alone" }),
+        ];
+        committed = (async () => {
+          await waitForLedgerWriteWait(engine.database.url);
+          await keyHolder.commit();
+        })();
+        return queued;
+      },
+    );
+    await committed;
+    expect(answers).toEqual(["ok", "ORDER_ID_NOT_UNIQUE", "ok"]);
+    expect(BigInt(await balance("U100000010"))).toBe(BigInt(before) - 111n - 515n - 717n);
+    expect(await createdTimes("alone")).toHaveLength(2);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+});
+
+/**
+ * Waits until a ledger write (`purse_record_movement`, whose text begins `with leg as`; not the
+ * wallets' lock statement) waits on a lock: the batch is at its last statements.
+ */
+async function waitForLedgerWriteWait(url: string): Promise<void> {
+  const watcher = await openSession(url);
+  try {
+    for (let tries = 0; tries < 250; tries += 1) {
+      // The session's transaction would otherwise see one snapshot of the statistics throughout.
+      await watcher.query("select pg_stat_clear_snapshot()");
+      const { rows: found } = await watcher.query(
+        `select count(*)::int as n from pg_stat_activity
+         where wait_event_type = 'Lock' and query like '%with leg as%'`,
+      );
+      if ((found[0] as { n: number }).n > 0) return;
+      await sleep(20);
+    }
+    throw new Error("no ledger write waited on the held key");
+  } finally {
+    await watcher.rollback();
+  }
+}
