@@ -16,6 +16,7 @@ import { bareSchema } from "./bare-transfer-server.ts";
 import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
 import { type ProfileSummary, summariseProfileDetail } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory, requestsPerCase } from "./history-phase.ts";
+import { query } from "./history-probe.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
 import {
   cpuMsOf,
@@ -186,13 +187,14 @@ async function measurePurse(
       const cpuBefore = await server.cpuMs();
       const postgresBefore = await postgresCpuMs();
       const writesBefore = await writeCallsOf(server.pid);
+      const phaseStart = await databaseClock(database.url);
       purse = await drive(targets, connections, seconds);
       const answered = Math.max(1, purse.ok + purse.refused);
       cpuPerTransferMs = ((await server.cpuMs()) - cpuBefore) / answered;
       writesPerTransfer = ((await writeCallsOf(server.pid)) - writesBefore) / answered;
       postgresCpuPerTransferMs = postgresCpuBetween(postgresBefore, await postgresCpuMs()) / answered;
       console.log(
-        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms, PostgreSQL CPU ${postgresCpuPerTransferMs.toFixed(2)} ms, ${writesPerTransfer.toFixed(1)} write calls per transfer`,
+        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms, PostgreSQL CPU ${postgresCpuPerTransferMs.toFixed(2)} ms, ${writesPerTransfer.toFixed(1)} write calls per transfer, ${(await transfersPerCommit(database.url, phaseStart)).toFixed(1)} transfers per COMMIT`,
       );
     } finally {
       await server.stop();
@@ -562,4 +564,24 @@ if (only === "token-cache") {
   const text = `${report({ ...purse, profile, twoProcesses, bare, pgledger, tpcb })}\n${historyReport(history)}`;
   console.log(`\n${text}`);
   if (!smoke) await writeResults(text);
+}
+
+/** The database's clock (`clock_timestamp()`), as text: where a phase's rows begin. */
+async function databaseClock(url: string): Promise<string> {
+  const [row] = await query<{ now: string }>(url, "select clock_timestamp()::text as now", []);
+  return row?.now ?? "infinity";
+}
+
+/**
+ * How many transfers one COMMIT carried since `from` (group commit, ledger/movement-batch.ts): the
+ * rows of one transaction share its start time (`now()`), so distinct times count transactions.
+ */
+async function transfersPerCommit(url: string, from: string): Promise<number> {
+  const [row] = await query<{ transfers: number; commits: number }>(
+    url,
+    `select count(*)::int as transfers, count(distinct created_at)::int as commits
+     from transactions where created_at >= $1::timestamptz`,
+    [from],
+  );
+  return (row?.transfers ?? 0) / Math.max(1, row?.commits ?? 0);
 }

@@ -18,6 +18,7 @@ import { auditLedger } from "./audit-ledger.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const dora: Actor = { userId: 5, role: "merchant", clientId: 5, scope: "api" };
+const bolt: Actor = { userId: 2, role: "partner", clientId: 2, scope: "api" };
 
 /** What a call ended in: "ok", or its refusal's code. */
 async function outcome(run: Promise<unknown>): Promise<string> {
@@ -38,6 +39,14 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     const fixture = sampleFixture();
     fixture.users.push({ id: 5, name: "Dora", role: "merchant", login: "dora", password: "x" });
     // 10.50: nine transfers of 1.00 (1.11 each with the 1 % + 0.10 commission) and no tenth.
+    fixture.wallets.push({
+      id: 32,
+      user_id: 3,
+      number: "U100000032",
+      currency: "USD",
+      amount: "0",
+      amountLimit: "1000.00",
+    });
     fixture.wallets.push({
       id: 50,
       user_id: 5,
@@ -67,7 +76,11 @@ describe("group commit: concurrent transfers share a transaction, each with its 
    * Holds `held` so that the transfer `plug` (which uses it) keeps the one transaction in flight
    * busy while `queued` are asked for; then lets go, and the queued leave in one batch.
    */
-  async function batched<T>(held: string, plug: TransferInput, queued: () => Promise<T>[]): Promise<T[]> {
+  async function batchedPromises<T>(
+    held: string,
+    plug: TransferInput,
+    queued: () => Promise<T>[],
+  ): Promise<Promise<T>[]> {
     const holder = await holdWalletRow(engine.database.url, held);
     const plugged = outcome(transferFunds(deps, acme, plug));
     await waitForLockWaits(engine.database.url, engine.database.name, 1);
@@ -75,7 +88,11 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     await sleep(50);
     await holder.rollback();
     expect(await plugged).toBe("ok");
-    return Promise.all(answers);
+    return answers;
+  }
+
+  async function batched<T>(held: string, plug: TransferInput, queued: () => Promise<T>[]): Promise<T[]> {
+    return Promise.all(await batchedPromises(held, plug, queued));
   }
 
   async function createdTimes(description: string): Promise<string[]> {
@@ -162,6 +179,44 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     expect(answers).toEqual(["ok", "ORDER_ID_NOT_UNIQUE", "ok"]);
     expect(BigInt(await balance("U100000010"))).toBe(BigInt(before) - 111n - 515n - 717n);
     expect(await createdTimes("alone")).toHaveLength(2);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
+  it("does not hold up a batch on a row held elsewhere: the members that do not need it move at once", async () => {
+    const held = await holdWalletRow(engine.database.url, "U100000030");
+    try {
+      const started = Date.now();
+      const [stuck, ...free] = await batchedPromises(
+        "U100000032",
+        { walletFrom: "U100000010", walletTo: "U100000032", amount: "1.00", paymentId: "plug-3" },
+        () => [
+          transfer("1.00", { walletTo: "U100000030", paymentId: "needs-held" }),
+          outcome(
+            transferFunds(deps, bolt, {
+              walletFrom: "U100000020",
+              walletTo: "U100000050",
+              amount: "1.00",
+              paymentId: "free-1",
+            }),
+          ),
+          outcome(
+            transferFunds(deps, bolt, {
+              walletFrom: "U100000020",
+              walletTo: "U100000050",
+              amount: "1.00",
+              paymentId: "free-2",
+            }),
+          ),
+        ],
+      );
+      expect(await Promise.all(free)).toEqual(["ok", "ok"]);
+      // Far within the route lock's 10 s: the batch gave up its wait and its free members ran alone.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await held.rollback();
+      expect(await stuck).toBe("ok");
+    } finally {
+      await held.rollback().catch(() => undefined);
+    }
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 });

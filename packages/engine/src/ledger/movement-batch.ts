@@ -17,6 +17,13 @@ export interface BatchMember<Result> {
   decide(wallets: ReadonlyMap<string, WalletRecord>): Recording<Result>;
 }
 
+/**
+ * How long a batch of two or more waits for its wallets' row locks. Another batch's or movement's
+ * transaction holds a wallet for a few milliseconds; a row held for longer (a long transaction
+ * elsewhere) would otherwise hold up every member of the batch, most of which do not need it.
+ */
+const batchLockWaitMs = 250;
+
 /** How one member ended: what it moved (or replayed), or why not. */
 export type Settled<Result> = { readonly outcome: Outcome<Result> } | { readonly error: unknown };
 
@@ -60,6 +67,9 @@ export async function transactBatch(
   }
   if (live.length === 0) return settled as Settled<unknown>[];
   const boundMs = Math.min(...live.map((index) => members[index]?.commitBy ?? 0)) - startedAt;
+  // A batch waits on rows held elsewhere only briefly: past that, its members run alone, and only
+  // the one that needs the held row keeps waiting (up to its own deadline).
+  const lockBoundMs = live.length > 1 ? Math.min(boundMs, batchLockWaitMs) : boundMs;
   const writers: number[] = [];
   try {
     await db.transact(async (tx) => {
@@ -67,7 +77,7 @@ export async function transactBatch(
       const numbers = [...new Set(asked.flatMap((member) => member.wallets))];
       const { priors, wallets } = await boundTransactionLockingWallets(
         tx,
-        boundMs,
+        lockBoundMs,
         asked.map((member) => member.keys),
         numbers,
       );
