@@ -1,23 +1,53 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { AccessScope } from "../auth/access-scope.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import type { ErrorCode } from "../errors/index.ts";
 
-/** What an operation takes: an object contract, or nothing at all (`null`). */
-export type InputContract = z.ZodObject | null;
+/**
+ * What an operation takes: an object contract, one that may be left out altogether (`.optional()`,
+ * every field of it optional: `vouchers()` asks for the first page), or nothing at all (`null`).
+ */
+export type InputContract = z.ZodObject | z.ZodOptional<z.ZodObject> | null;
 
 /** The value `run` receives: the input contract's parsed output, or nothing. */
-export type OperationInput<Input extends InputContract> = Input extends z.ZodObject
+export type OperationInput<Input extends InputContract> = Input extends z.ZodType
   ? z.output<Input>
   : undefined;
 
+/** The object contract of an input, whether it may be left out or not. */
+export function inputObject(input: InputContract): z.ZodObject | null {
+  if (input === null) return null;
+  return input instanceof z.ZodOptional ? (input.unwrap() as z.ZodObject) : input;
+}
+
 /**
- * How REST publishes an operation. The path, method and names are the wire's; the values are the
- * engine's: the door renames fields and turns the `numbers` (exact decimal text in the contract)
- * into JSON numbers, nothing else.
+ * How REST spells one object of an operation's output (and, at the top, its input fields): the
+ * values are the engine's, the door renames fields, turns the `numbers` (exact decimal text in the
+ * contract) into JSON numbers, orders and leaves out fields, nothing else.
  */
-export interface RestBinding {
+export interface RestWire {
+  /** The OpenAPI component of this object (of each item, for a list); inline without one. */
+  readonly component?: string;
+  /** REST's name for each field it spells differently; `snake_case` for all. */
+  readonly names?: Readonly<Record<string, string>> | "snake_case";
+  /** Fields the specification types as numbers: sent as JSON numbers. */
+  readonly numbers?: readonly string[];
+  /** Fields REST does not publish (the wallet's `userId`, always the caller). */
+  readonly omit?: readonly string[];
+  /** Every published field by its contract name, in the wire's order, when it is not the contract's. */
+  readonly order?: readonly string[];
+  /** REST's own description of a field, where the contract's would mislead (a number, not text). */
+  readonly descriptions?: Readonly<Record<string, string>>;
+  /** The nested objects (or lists of objects), by field: their own spelling. */
+  readonly fields?: Readonly<Record<string, RestWire>>;
+}
+
+/**
+ * How REST publishes an operation: its path, method and OpenAPI entry, and the wire spelling of its
+ * output (`RestWire`; its `names` also name the input fields, in the path and query).
+ */
+export interface RestBinding extends RestWire {
   /** Only reads are declared so far; writes keep their hand-written routes. */
   readonly method: "GET";
   /** Fastify's form: a `:name` segment is the input field of that (wire) name. */
@@ -25,12 +55,25 @@ export interface RestBinding {
   readonly operationId: string;
   readonly tags: readonly string[];
   readonly summary: string;
-  /** The OpenAPI component of the output object (of each item, for a list). */
-  readonly component: string;
-  /** REST's name for each field it spells differently, input and output alike; `snake_case` for all. */
-  readonly names?: Readonly<Record<string, string>> | "snake_case";
-  /** Output fields the specification types as numbers: sent as JSON numbers. */
-  readonly numbers?: readonly string[];
+}
+
+/**
+ * How GraphQL publishes an operation: the query field, and the object types of its output, derived
+ * from the contracts (one type per contract).
+ */
+export interface GraphqlBinding {
+  readonly field: string;
+  /** The object type of the output (of each item, for a list). */
+  readonly type: string;
+  /**
+   * The nested objects' types by field path (`meta`, `currency`): a name the door derives from the
+   * nested contract, or, for `shared`, a type the door already defines (a batched loader's).
+   */
+  readonly nested?: Readonly<Record<string, string | { readonly shared: string }>>;
+  /** Output fields GraphQL does not publish, by path (`userId`). */
+  readonly omit?: readonly string[];
+  /** Fields that are always null (`z.null()`), by path: their GraphQL type, `String` unless said. */
+  readonly nulls?: Readonly<Record<string, "Boolean">>;
 }
 
 /**
@@ -56,8 +99,7 @@ export interface OperationDeclaration<
   // A method, not a function property: declarations of different inputs then share one list type.
   run(deps: EngineDependencies, actor: Actor, input: OperationInput<Input>): Promise<z.input<Output>>;
   readonly rest: RestBinding;
-  /** The query field, and the object type of the output (one name per contract). */
-  readonly graphql: { readonly field: string; readonly type: string };
+  readonly graphql: GraphqlBinding;
   readonly trpc: Procedure;
 }
 

@@ -1,8 +1,17 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { profileShowOperation } from "../user/profile-show.operation.ts";
+import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
+import { walletListOperation } from "../wallet/wallet-list.operation.ts";
 
 /**
  * Every operation declared once for all three doors, in the order REST registers them (the
  * OpenAPI document lists paths in that order). A door mounts each one; add a declaration here.
  */
-export const operations = [currencyListOperation, currencyShowOperation] as const;
+export const operations = [
+  voucherListOperation,
+  walletListOperation,
+  currencyListOperation,
+  currencyShowOperation,
+  profileShowOperation,
+] as const;

@@ -10,7 +10,7 @@ import {
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PurchasedVoucher } from "./list-vouchers.schemas.ts";
+import type { PurchasedVoucher } from "./buy-voucher.schemas.ts";
 
 interface VoucherList {
   items: PurchasedVoucher[];

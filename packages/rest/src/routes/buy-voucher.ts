@@ -2,8 +2,13 @@ import { buyVoucher } from "@purse/engine";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bearerSecurity, ok } from "../schemas/common.ts";
-import { buyVoucherBody, buyVoucherHeaders, buyVoucherResponses } from "./buy-voucher.schemas.ts";
-import { purchasedVoucher } from "./list-vouchers.schemas.ts";
+import { toNumber } from "../schemas/currency.ts";
+import {
+  buyVoucherBody,
+  buyVoucherHeaders,
+  buyVoucherResponses,
+  purchasedVoucher,
+} from "./buy-voucher.schemas.ts";
 
 /**
  * POST /api/vouchers/buy, and POST /api/vouchers/confirm, the name one version of the client
@@ -40,7 +45,7 @@ export const registerBuyVoucher: RegisterRoute = (app, deps) => {
           additional: request.body.additional,
           idempotencyKey: request.headers["idempotency-key"],
         });
-        return ok(purchasedVoucher(voucher));
+        return ok(purchasedVoucher.toWire(voucher, toNumber));
       },
     );
   }

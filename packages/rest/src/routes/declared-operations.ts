@@ -1,10 +1,11 @@
 import { type AnyOperation, errorCatalogue, operations } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
+import type { z } from "zod";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bearerErrors, bearerSecurity, envelope, errorSchema, notFound, ok } from "../schemas/common.ts";
 import { toNumber } from "../schemas/currency.ts";
-import { restShapes } from "./declared-wire.ts";
+import { knownWire, restShapes, type Wired } from "./declared-wire.ts";
 
 // Built when this module loads, as a route's `.schemas.ts` module is: the OpenAPI document lists
 // its components in the order their schemas were made.
@@ -13,14 +14,60 @@ const declared = (operations as readonly AnyOperation[]).map(
 );
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a REST route: its path and
- * method, the bearer token and scope, its input read from the path and query under REST's names
- * and validated by its contract (a refusal is the spec's 422 on the field), its answer in
- * `{status, data}` under REST's names with the declared numbers as JSON numbers, and its
- * declared refusals in the OpenAPI document.
+ * The wire schema (its OpenAPI component) and translation REST gives `contract` in a declared
+ * operation's output, for a hand-written route answering the same contract.
  */
-export const registerDeclaredOperations: RegisterRoute = (app, deps) => {
-  for (const [operation, shapes] of declared) {
+export function declaredWire(contract: z.ZodObject): Wired {
+  const wired = knownWire(contract);
+  if (!wired) throw new Error("No declared operation answers this contract");
+  return wired;
+}
+
+/** Where the declared operations' routes go among the hand-written ones. */
+export interface DeclaredRoutes {
+  /** The placed operation with this REST operation id, registered here. */
+  at(operationId: string): RegisterRoute;
+  /** Every declaration not placed, registered here: a new declaration needs no edit of the list. */
+  readonly others: RegisterRoute;
+}
+
+/**
+ * The declared operations (`@purse/engine`'s `operations`) as REST routes, the `placed` ones
+ * (by operation id) each where the caller puts it with `at`: the OpenAPI document lists paths in
+ * registration order, and these keep the places their hand-written routes had.
+ */
+export function declaredRoutes(placed: readonly string[]): DeclaredRoutes {
+  const idOf = ([operation]: (typeof declared)[number]) => operation.rest.operationId;
+  for (const id of placed) {
+    if (!declared.some((entry) => idOf(entry) === id)) throw new Error(`No declared operation is ${id}`);
+  }
+  return {
+    at(operationId) {
+      if (!placed.includes(operationId)) throw new Error(`${operationId} is not placed`);
+      const chosen = declared.filter((entry) => idOf(entry) === operationId);
+      return (app, deps) => registerOperations(app, deps, chosen);
+    },
+    others: (app, deps) =>
+      registerOperations(
+        app,
+        deps,
+        declared.filter((entry) => !placed.includes(idOf(entry))),
+      ),
+  };
+}
+
+/**
+ * Each operation as a REST route: its path and method, the bearer token and scope, its input read
+ * from the path and query under REST's names and validated by its contract (a refusal is the
+ * spec's 422 on the field), its answer in `{status, data}` under REST's names with the declared
+ * numbers as JSON numbers, and its declared refusals in the OpenAPI document.
+ */
+function registerOperations(
+  app: Parameters<RegisterRoute>[0],
+  deps: Parameters<RegisterRoute>[1],
+  chosen: typeof declared,
+): void {
+  for (const [operation, shapes] of chosen) {
     const { rest, scope } = operation;
     app.route({
       method: rest.method,
@@ -46,7 +93,7 @@ export const registerDeclaredOperations: RegisterRoute = (app, deps) => {
       },
     });
   }
-};
+}
 
 /** The declared refusals REST's bearer answers do not already document, by status. */
 function declaredRefusals(operation: AnyOperation) {

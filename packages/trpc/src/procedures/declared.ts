@@ -12,7 +12,7 @@ const byScope = { user: userProcedure, merchant: merchantProcedure, operator: op
  */
 interface DeclaredOperation {
   readonly scope: keyof typeof byScope;
-  readonly input: z.ZodObject | null;
+  readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
   readonly trpc: string;
   run(deps: EngineDependencies, actor: Actor, input: never): Promise<unknown>;
@@ -30,7 +30,7 @@ type QueryDef =
  */
 type DeclaredProcedures<Operations extends readonly DeclaredOperation[]> = {
   [Operation in Operations[number] as Operation["trpc"]]: TRPCQueryProcedure<{
-    input: Operation["input"] extends z.ZodObject ? z.input<Operation["input"]> : QueryDef["input"];
+    input: Operation["input"] extends z.ZodType ? z.input<Operation["input"]> : QueryDef["input"];
     output: z.output<Operation["output"]>;
     meta: QueryDef["meta"];
     errorShape: QueryDef["errorShape"];
