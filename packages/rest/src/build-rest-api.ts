@@ -11,7 +11,6 @@ import type { RegisterRoute, RestApp } from "./http/route-context.ts";
 import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
-import { registerBuyVoucher } from "./routes/buy-voucher.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
@@ -34,7 +33,7 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * hand-written ones, each placed where it always was; every other declaration is registered after
  * the rates (GET /api/currencies, ...).
  */
-const declared = declaredRoutes(["listVouchers", "listWallets", "showProfile"]);
+const declared = declaredRoutes(["buyVoucher", "listVouchers", "listWallets", "showProfile"]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
@@ -44,7 +43,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerTransferFunds,
   registerConfirmVoucher,
   registerVoucherInfo,
-  registerBuyVoucher,
+  declared.at("buyVoucher"),
   declared.at("listVouchers"),
   registerListHistory,
   registerExportTransactions,

@@ -8,7 +8,6 @@ import {
   statement,
 } from "./procedures/operator.ts";
 import { me, rates, transaction, transactions, voucher, walletByNumber } from "./procedures/read.ts";
-import { buyVoucherProcedure } from "./procedures/vouchers.ts";
 import { activate, checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
@@ -17,7 +16,7 @@ export const appRouter = router({
   me,
   wallet: walletByNumber,
   rates,
-  // The operations declared once in the engine (wallets, currencies, profile, vouchers, ...).
+  // The operations declared once in the engine (wallets, currencies, profile, vouchers, voucher purchase, ...).
   ...declaredProcedures(operations),
   transactions,
   transaction,
@@ -25,7 +24,6 @@ export const appRouter = router({
   transfer,
   checkout,
   activateVoucher: activate,
-  buyVoucher: buyVoucherProcedure,
   transactionUpdated,
   statement,
   operatorCredit,

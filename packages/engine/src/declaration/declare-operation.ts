@@ -44,25 +44,41 @@ export interface RestWire {
 }
 
 /**
- * How REST publishes an operation: its path, method and OpenAPI entry, and the wire spelling of its
- * output (`RestWire`; its `names` also name the input fields, in the path and query).
+ * How REST publishes an operation: its path, method and OpenAPI entry, the wire spelling of its
+ * output (`RestWire`) and of its input. A read takes its input from the path and the query string,
+ * a mutation from the path and its body (JSON, form or multipart, as every REST body), and its
+ * `idempotencyKey` field from the `Idempotency-Key` header.
  */
 export interface RestBinding extends RestWire {
-  /** Only reads are declared so far; writes keep their hand-written routes. */
-  readonly method: "GET";
+  /** GET for a query, POST for a mutation. */
+  readonly method: "GET" | "POST";
   /** Fastify's form: a `:name` segment is the input field of that (wire) name. */
   readonly path: string;
   readonly operationId: string;
   readonly tags: readonly string[];
   readonly summary: string;
+  /** REST's names of the input fields, when they are not the output's (`names`). */
+  readonly inputNames?: Readonly<Record<string, string>> | "snake_case";
+  /** Input amounts REST also takes as bare JSON numbers (`10.5` for `"10.5"`), as the spec allows. */
+  readonly inputNumbers?: readonly string[];
+  /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
+  readonly aliases?: readonly {
+    readonly path: string;
+    readonly operationId: string;
+    readonly summary: string;
+  }[];
 }
 
 /**
- * How GraphQL publishes an operation: the query field, and the object types of its output, derived
- * from the contracts (one type per contract).
+ * How GraphQL publishes an operation: the query or mutation field, and the object types of its
+ * output, derived from the contracts (one type per contract). A query takes its input fields as
+ * arguments; a mutation takes one `input` argument of the input object type `input`, and answers
+ * a result union of its output and `PurseError`.
  */
 export interface GraphqlBinding {
   readonly field: string;
+  /** A mutation's input object type. */
+  readonly input?: string;
   /** The object type of the output (of each item, for a list). */
   readonly type: string;
   /**
@@ -85,15 +101,21 @@ export interface OperationDeclaration<
   Input extends InputContract = InputContract,
   Output extends z.ZodType = z.ZodType,
   Procedure extends string = string,
+  Kind extends OperationKind = OperationKind,
 > {
-  /** Only reads are declared so far. */
-  readonly kind: "query";
+  /** A read (REST GET, GraphQL query, tRPC query), or a write (POST, mutation, mutation). */
+  readonly kind: Kind;
   /** One sentence for every door's documentation (REST's 200, the GraphQL field). */
   readonly description: string;
   readonly scope: AccessScope;
   readonly input: Input;
   /** An object contract, or a list of one. */
   readonly output: Output;
+  /**
+   * The input field holding the caller's idempotency key: REST reads it from the `Idempotency-Key`
+   * header, GraphQL and tRPC from the input or else that header (`idempotencyKeyOf`).
+   */
+  readonly idempotencyKey?: string;
   /** The refusals beyond the scope's own (no token 401, no scope 403), by catalogue code. */
   readonly errors: readonly ErrorCode[];
   // A method, not a function property: declarations of different inputs then share one list type.
@@ -106,13 +128,17 @@ export interface OperationDeclaration<
 /** Any declaration, whatever its contracts: what the doors iterate. */
 export type AnyOperation = OperationDeclaration;
 
-/** Declares an operation, keeping its exact contract types and tRPC name for the typed router. */
+/** A read or a write: what each door publishes it as. */
+export type OperationKind = "query" | "mutation";
+
+/** Declares an operation, keeping its exact contract types, kind and tRPC name for the typed router. */
 export function defineOperation<
   Input extends InputContract,
   Output extends z.ZodType,
   const Procedure extends string,
+  const Kind extends OperationKind,
 >(
-  declaration: OperationDeclaration<Input, Output, Procedure>,
-): OperationDeclaration<Input, Output, Procedure> {
+  declaration: OperationDeclaration<Input, Output, Procedure, Kind>,
+): OperationDeclaration<Input, Output, Procedure, Kind> {
   return declaration;
 }

@@ -2,6 +2,7 @@ import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
+import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
 
 /**
@@ -9,6 +10,7 @@ import { walletListOperation } from "../wallet/wallet-list.operation.ts";
  * OpenAPI document lists paths in that order). A door mounts each one; add a declaration here.
  */
 export const operations = [
+  voucherPurchaseOperation,
   voucherListOperation,
   walletListOperation,
   currencyListOperation,

@@ -20,8 +20,9 @@ describe("the declared operations", () => {
   it("take every REST path parameter from an input field, and send only exact text as numbers", () => {
     for (const operation of operations) {
       const { rest } = operation;
+      const names = rest.inputNames ?? rest.names;
       const inputs = Object.keys(inputObject(operation.input)?.shape ?? {}).map((name) =>
-        rest.names === "snake_case" ? snakeCase(name) : (rest.names?.[name] ?? name),
+        names === "snake_case" ? snakeCase(name) : (names?.[name] ?? name),
       );
       const parameters = rest.path
         .split("/")

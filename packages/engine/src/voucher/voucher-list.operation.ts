@@ -1,6 +1,13 @@
-import { defineOperation } from "../declaration/declare-operation.ts";
+import { defineOperation, type RestWire } from "../declaration/declare-operation.ts";
 import { listVouchers } from "./list-vouchers.ts";
 import { voucherListContract, voucherPageContract } from "./voucher-list.contract.ts";
+
+/** A purchased voucher on REST: the amount as a JSON number, as history items carry amounts. */
+export const purchasedVoucherWire: RestWire = {
+  component: "PurchasedVoucher",
+  numbers: ["amount"],
+  descriptions: { amount: "The voucher's value, as history items carry amounts" },
+};
 
 /** GET /api/vouchers?page=N, GraphQL `vouchers(page:)`, tRPC `vouchers`: the caller's purchased vouchers. */
 export const voucherListOperation = defineOperation({
@@ -20,11 +27,7 @@ export const voucherListOperation = defineOperation({
     tags: ["Vouchers"],
     summary: "The caller's purchased vouchers, newest first, with their codes",
     fields: {
-      items: {
-        component: "PurchasedVoucher",
-        numbers: ["amount"],
-        descriptions: { amount: "The voucher's value, as history items carry amounts" },
-      },
+      items: purchasedVoucherWire,
       meta: { names: "snake_case" },
     },
   },

@@ -1,6 +1,14 @@
-import { type AnyOperation, type GraphqlBinding, inputObject, operations } from "@purse/engine";
+import {
+  type AnyOperation,
+  type GraphqlBinding,
+  idempotencyKeyOf,
+  inputObject,
+  operations,
+  PurseError,
+} from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
+import { contractInputType } from "./contract-input.ts";
 import { type AnyObjectRef, contractObjectType, nestedObject } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
 
@@ -64,15 +72,21 @@ function baseOf(field: z.ZodType): z.ZodType {
     : field;
 }
 
+/** The operation's input with its idempotency key, sent in the input or else as the `Idempotency-Key` header. */
+function withIdempotencyKey(operation: AnyOperation, input: unknown, header: string | null | undefined) {
+  const key = operation.idempotencyKey;
+  if (!key || !input) return input;
+  const sent = input as Record<string, string | null | undefined>;
+  return { ...sent, [key]: idempotencyKeyOf(sent[key], header) };
+}
+
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a query field: its scope by
- * scope-auth, each input field an argument (text or a whole number, required unless the contract
- * lets it out) validated by its contract (a refusal is a 400 naming the argument), the output type
- * derived from its contract, and its refusals as the field's error with the spec's message, as the
- * other reads answer them.
+ * A declared read as a query field: each input field an argument (text or a whole number,
+ * required unless the contract lets it out) validated by its contract (a refusal is a 400 naming
+ * the argument), its refusals as the field's error with the spec's message, as the other reads
+ * answer them.
  */
-for (const operation of operations as readonly AnyOperation[]) {
-  const type = outputTypeOf(operation);
+function mountQuery(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]): void {
   const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   builder.queryField(operation.graphql.field, (t) =>
     t.field({
@@ -96,6 +110,43 @@ for (const operation of operations as readonly AnyOperation[]) {
         operation.run(ctx.deps, await ctx.actor(), (operation.input ? args : undefined) as never) as never,
     }),
   );
+}
+
+/**
+ * A declared write as a mutation field: one `input` argument of the input object type derived
+ * from the input contract (text fields validated by the contract), the idempotency key from the
+ * input or the header, and a result union of the output and `PurseError`, as every mutation.
+ */
+function mountMutation(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]): void {
+  const { graphql } = operation;
+  const contract = inputObject(operation.input);
+  if (!contract || !graphql.input) throw new Error(`${graphql.field}: a mutation takes an input type`);
+  const inputType = contractInputType(graphql.input, contract);
+  builder.mutationField(graphql.field, (t) =>
+    t.field({
+      type,
+      description: operation.description,
+      authScopes: { [operation.scope]: true },
+      errors: { types: [PurseError] },
+      args: { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) },
+      resolve: async (_root, { input }, ctx) =>
+        operation.run(
+          ctx.deps,
+          await ctx.actor(),
+          withIdempotencyKey(operation, input, ctx.idempotencyKey) as never,
+        ) as never,
+    }),
+  );
+}
+
+/**
+ * Every declared operation (`@purse/engine`'s `operations`) as a query or mutation field: its
+ * scope by scope-auth, the output type derived from its contract.
+ */
+for (const operation of operations as readonly AnyOperation[]) {
+  const type = outputTypeOf(operation);
+  if (operation.kind === "mutation") mountMutation(operation, type);
+  else mountQuery(operation, type);
 }
 
 /** The object type a declaration publishes under `name`, for a hand-written field answering the same contract. */

@@ -1,27 +1,24 @@
 import { type AnyOperation, errorCatalogue, operations } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
-import type { z } from "zod";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
-import { bearerErrors, bearerSecurity, envelope, errorSchema, notFound, ok } from "../schemas/common.ts";
+import {
+  bearerErrors,
+  bearerSecurity,
+  bodyErrors,
+  envelope,
+  errorSchema,
+  notFound,
+  ok,
+} from "../schemas/common.ts";
 import { toNumber } from "../schemas/currency.ts";
-import { knownWire, restShapes, type Wired } from "./declared-wire.ts";
+import { restShapes } from "./declared-wire.ts";
 
 // Built when this module loads, as a route's `.schemas.ts` module is: the OpenAPI document lists
 // its components in the order their schemas were made.
 const declared = (operations as readonly AnyOperation[]).map(
   (operation) => [operation, restShapes(operation)] as const,
 );
-
-/**
- * The wire schema (its OpenAPI component) and translation REST gives `contract` in a declared
- * operation's output, for a hand-written route answering the same contract.
- */
-export function declaredWire(contract: z.ZodObject): Wired {
-  const wired = knownWire(contract);
-  if (!wired) throw new Error("No declared operation answers this contract");
-  return wired;
-}
 
 /** Where the declared operations' routes go among the hand-written ones. */
 export interface DeclaredRoutes {
@@ -69,29 +66,35 @@ function registerOperations(
 ): void {
   for (const [operation, shapes] of chosen) {
     const { rest, scope } = operation;
-    app.route({
-      method: rest.method,
-      url: rest.path,
-      // The declared scope, before the body or any work: 401 without a token, 403 without the scope.
-      onRequest: bearerAuth(deps, scope),
-      schema: {
-        operationId: rest.operationId,
-        tags: [...rest.tags],
-        summary: rest.summary,
-        security: bearerSecurity,
-        ...(shapes.params ? { params: shapes.params } : {}),
-        ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
-        response: {
-          200: envelope(shapes.output).describe(operation.description),
-          ...bearerErrors,
-          ...declaredRefusals(operation),
+    const write = rest.method === "POST";
+    for (const { path, operationId, summary } of [rest, ...(rest.aliases ?? [])]) {
+      app.route({
+        method: rest.method,
+        url: path,
+        // The declared scope, before the body or any work: 401 without a token, 403 without the scope.
+        onRequest: bearerAuth(deps, scope),
+        schema: {
+          operationId,
+          tags: [...rest.tags],
+          summary,
+          security: bearerSecurity,
+          ...(shapes.headers ? { headers: shapes.headers } : {}),
+          ...(shapes.params ? { params: shapes.params } : {}),
+          ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
+          ...(shapes.body ? { body: shapes.body } : {}),
+          response: {
+            200: envelope(shapes.output).describe(operation.description),
+            ...(write ? bodyErrors : {}),
+            ...bearerErrors,
+            ...declaredRefusals(operation),
+          },
         },
-      },
-      handler: async (request: FastifyRequest) => {
-        const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
-        return ok(shapes.toWire(output, toNumber));
-      },
-    });
+        handler: async (request: FastifyRequest) => {
+          const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
+          return ok(shapes.toWire(output, toNumber));
+        },
+      });
+    }
   }
 }
 

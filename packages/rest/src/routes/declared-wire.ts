@@ -1,8 +1,8 @@
 import { type AnyOperation, inputObject, type RestBinding, type RestWire } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { integerQuery } from "../schemas/common.ts";
-import { asJsonNumber } from "../schemas/from-contract.ts";
+import { amountInput, integerQuery } from "../schemas/common.ts";
+import { asJsonNumber, optionalParameter } from "../schemas/from-contract.ts";
 
 type Values = Record<string, unknown>;
 type ToNumber = (text: string) => number;
@@ -11,8 +11,10 @@ type ToNumber = (text: string) => number;
 export interface RestShapes {
   readonly params: z.ZodObject | null;
   readonly querystring: z.ZodObject | null;
+  readonly body: z.ZodObject | null;
+  readonly headers: z.ZodObject | null;
   readonly output: z.ZodType;
-  /** The engine's input from the path and query, under the contract's names. */
+  /** The engine's input from the path, query or body and headers, under the contract's names. */
   input(request: FastifyRequest): Values | undefined;
   /** The engine's output under REST's names, the declared numbers as JSON numbers. */
   toWire(output: unknown, toNumber: ToNumber): unknown;
@@ -21,12 +23,19 @@ export interface RestShapes {
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 function wireName(wire: RestWire, field: string): string {
-  if (wire.names === "snake_case") return snakeCase(field);
-  return wire.names?.[field] ?? field;
+  return spelled(wire.names, field);
 }
 
+function spelled(names: RestWire["names"], field: string): string {
+  if (names === "snake_case") return snakeCase(field);
+  return names?.[field] ?? field;
+}
+
+/** The `Idempotency-Key` header, as every money-moving route reads it. */
+const idempotencyHeader = "idempotency-key";
+
 /** One value's wire schema and its translation. */
-export interface Wired {
+interface Wired {
   readonly schema: z.ZodType;
   readonly toWire: (value: unknown, toNumber: ToNumber) => unknown;
 }
@@ -70,11 +79,6 @@ function wiredObject(where: string, contract: z.ZodObject, wire: RestWire): Wire
   return wired;
 }
 
-/** The wire REST gives `contract` in a declared output, once `restShapes` has built that output. */
-export function knownWire(contract: z.ZodObject): Wired | undefined {
-  return wiredObjects.get(contract);
-}
-
 function wiredValue(where: string, field: z.ZodType, number: boolean, nested: RestWire | undefined): Wired {
   if (number) {
     if (!(field instanceof z.ZodString)) throw new Error(`${where} is not exact text`);
@@ -113,27 +117,50 @@ export function restShapes(operation: AnyOperation): RestShapes {
   if (!(item instanceof z.ZodObject))
     throw new Error(`${rest.operationId}: REST publishes an object or a list of objects`);
   const wired = wiredValue(rest.operationId, output, false, rest);
-  // Input fields named in the path come from it, the others from the query string.
+  const inputName = (name: string) => spelled(rest.inputNames ?? rest.names, name);
+  const amounts = new Set(rest.inputNumbers ?? []);
+  // Input fields named in the path come from it, the idempotency key from its header, the others
+  // from the query string (a read) or the body (a write).
   const inputFields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
-  const inPath = (name: string) => rest.path.split("/").includes(`:${wireName(rest, name)}`);
-  const part = (fromPath: boolean) => {
-    const fields = inputFields.filter(([name]) => inPath(name) === fromPath);
+  const inPath = (name: string) => rest.path.split("/").includes(`:${inputName(name)}`);
+  const where = (name: string) =>
+    inPath(name)
+      ? "path"
+      : name === operation.idempotencyKey
+        ? "header"
+        : rest.method === "GET"
+          ? "query"
+          : "body";
+  const part = (place: "path" | "query" | "body") => {
+    const fields = inputFields.filter(([name]) => where(name) === place);
+    const wire = (name: string, field: z.ZodType) => {
+      if (place === "query") return queryField(name, field);
+      return place === "body" && amounts.has(name) ? amountInput : field;
+    };
     return fields.length === 0
       ? null
-      : z.object(
-          Object.fromEntries(
-            fields.map(([name, field]) => [wireName(rest, name), fromPath ? field : queryField(name, field)]),
-          ),
-        );
+      : z.object(Object.fromEntries(fields.map(([name, field]) => [inputName(name), wire(name, field)])));
   };
+  const key = inputFields.find(([name]) => where(name) === "header");
   return {
-    params: part(true),
-    querystring: part(false),
+    params: part("path"),
+    querystring: part("query"),
+    body: part("body"),
+    headers: key
+      ? z.looseObject({
+          [idempotencyHeader]: optionalParameter(key[1] as Parameters<typeof optionalParameter>[0]),
+        })
+      : null,
     output: wired.schema,
     input(request) {
       if (!operation.input) return undefined;
-      const sent = { ...(request.query as Values), ...(request.params as Values) };
-      return Object.fromEntries(inputFields.map(([name]) => [name, sent[wireName(rest, name)]]));
+      const sources = {
+        path: request.params as Values,
+        query: request.query as Values,
+        body: request.body as Values,
+        header: { [inputName(key?.[0] ?? "")]: request.headers[idempotencyHeader] },
+      };
+      return Object.fromEntries(inputFields.map(([name]) => [name, sources[where(name)]?.[inputName(name)]]));
     },
     toWire: wired.toWire,
   };
