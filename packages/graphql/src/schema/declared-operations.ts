@@ -9,7 +9,7 @@ import {
 import { z } from "zod";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
-import { type AnyObjectRef, contractObjectType, nestedObject } from "./contract-object.ts";
+import { type AnyObjectRef, contractObjectType, nestedObject, unwrapped } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
 
 /** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
@@ -65,13 +65,6 @@ function outputTypeOf(operation: AnyOperation): AnyObjectRef | [AnyObjectRef] {
   return list ? [ref] : ref;
 }
 
-/** An input field's kind, `.optional()` and `.nullable()` unwrapped. */
-function baseOf(field: z.ZodType): z.ZodType {
-  return field instanceof z.ZodOptional || field instanceof z.ZodNullable
-    ? baseOf(field.unwrap() as z.ZodType)
-    : field;
-}
-
 /** The operation's input with its idempotency key, sent in the input or else as the `Idempotency-Key` header. */
 function withIdempotencyKey(operation: AnyOperation, input: unknown, header: string | null | undefined) {
   const key = operation.idempotencyKey;
@@ -95,7 +88,7 @@ function mountQuery(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]
       authScopes: { [operation.scope]: true },
       args: Object.fromEntries(
         fields.map(([name, field]) => {
-          const base = baseOf(field);
+          const base = unwrapped(field).inner;
           const options = {
             required: !field.safeParse(undefined).success,
             validate: field,

@@ -54,10 +54,11 @@ export function declaredRoutes(placed: readonly string[]): DeclaredRoutes {
 }
 
 /**
- * Each operation as a REST route: its path and method, the bearer token and scope, its input read
- * from the path and query under REST's names and validated by its contract (a refusal is the
- * spec's 422 on the field), its answer in `{status, data}` under REST's names with the declared
- * numbers as JSON numbers, and its declared refusals in the OpenAPI document.
+ * Each operation as a REST route (and one more per alias): its path and method, the bearer token
+ * and scope, its input read from the path and the query (a read) or the body and the
+ * `Idempotency-Key` header (a write) under REST's names and validated by its contract (a refusal
+ * is the spec's 422 on the field), its answer in `{status, data}` under REST's names with the
+ * declared numbers as JSON numbers, and its declared refusals in the OpenAPI document.
  */
 function registerOperations(
   app: Parameters<RegisterRoute>[0],
