@@ -50,4 +50,45 @@ describe("the Idempotency-Key header on GraphQL and tRPC", () => {
     expect(again).toEqual({ id: first.id, replayed: true });
     expect(await balance()).toBeCloseTo(before - 2.12, 2);
   });
+
+  it("a declared mutation, the voucher purchase: a retry with the same header answers the first voucher on each door, and moves money once", async () => {
+    const before = await balance();
+    const purchase = { walletFrom: "U100000010", amount: "1.00" };
+    const headers = (key: string) => ({ "idempotency-key": key });
+    const doors: Record<string, (key: string) => Promise<string>> = {
+      rest: async (key) =>
+        (
+          await api.call("POST", "/api/vouchers/buy", {
+            token,
+            headers: headers(key),
+            body: { wallet_from: purchase.walletFrom, amount: purchase.amount },
+          })
+        ).body.data.voucherNumber,
+      trpc: async (key) =>
+        (await api.call("POST", "/trpc/buyVoucher", { token, headers: headers(key), body: purchase })).body
+          .result.data.voucherNumber,
+      graphql: async (key) => {
+        const result = (
+          await api.call("POST", "/graphql", {
+            token,
+            headers: headers(key),
+            body: {
+              query: `mutation($input: BuyVoucherInput!) { buyVoucher(input: $input) {
+                ... on MutationBuyVoucherSuccess { data { voucherNumber } } ... on PurseError { message } } }`,
+              variables: { input: purchase },
+            },
+          })
+        ).body.data.buyVoucher;
+        return result.data?.voucherNumber ?? result.message;
+      },
+    };
+    const bought = new Set<string>();
+    for (const [door, buy] of Object.entries(doors)) {
+      const first = await buy(`voucher-${door}`);
+      expect(await buy(`voucher-${door}`), door).toBe(first);
+      bought.add(first);
+    }
+    expect(bought.size).toBe(3);
+    expect(await balance()).toBeCloseTo(before - 3, 2);
+  });
 });

@@ -360,21 +360,6 @@ export interface components {
             /** @description Translation key, e.g. server_error.sender_account_is_blocked */
             translation?: string;
         };
-        WalletCurrency: {
-            id: number;
-            code: string;
-            name: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            icon: string;
-            /** @description Decimal places (spelled as in the specification) */
-            precession: number;
-            prefix: string;
-            /** @description Minimum transaction amount */
-            min_amount: number;
-            /** @description Maximum transaction amount */
-            max_amount: number;
-        };
         LookupCurrency: {
             id: number;
             code: string;
@@ -404,6 +389,38 @@ export interface components {
             /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
             expiredAt: string;
         };
+        WalletCurrency: {
+            id: number;
+            code: string;
+            name: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            icon: string;
+            /** @description Decimal places (spelled as in the specification) */
+            precession: number;
+            prefix: string;
+            /** @description Minimum transaction amount */
+            min_amount: number;
+            /** @description Maximum transaction amount */
+            max_amount: number;
+        };
+        Wallet: {
+            id: number;
+            /** @description Current balance */
+            amount: number;
+            /** @description The most the wallet may hold */
+            amountLimit: number;
+            /** @description 0 NEW, 1 ACTIVE (deleted wallets are not listed) */
+            status: number;
+            number: string;
+            currency: components["schemas"]["WalletCurrency"];
+            /** @description Usable balance */
+            active_amount: number;
+            /** @description Checkouts may pay into it */
+            can_use_for_deposit_api_out: boolean;
+            /** @description Transfers may leave it */
+            can_use_for_withdraw_api_out: boolean;
+        };
         CurrencyListItem: {
             id: number;
             /** @description Currency code, e.g. USD */
@@ -417,6 +434,41 @@ export interface components {
             timeUpdatedRate: string;
             /** @description Decimal places (the wallet list's precession) */
             decimals: number;
+        };
+        UserProfile: {
+            id: number;
+            /** @description E-mail address; Purse does not keep it: always null */
+            email: null;
+            /** @description The user's name */
+            fullname: string;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            date_created: string;
+            /** @description Country; Purse does not keep it: always null */
+            country: null;
+            /** @description City; Purse does not keep it: always null */
+            city: null;
+            /** @description Street address; Purse does not keep it: always null */
+            address: null;
+            /** @description Postal code; Purse does not keep it: always null */
+            zipcode: null;
+            /** @description Phone number; Purse does not keep it: always null */
+            phone: null;
+            /** @description Last sign-in time; Purse does not keep it: always null */
+            lastlogin: null;
+            /** @description Last sign-in address; Purse does not keep it: always null */
+            lastip: null;
+            /** @description Per-user withdraw commission (Purse's commissions are per currency); Purse does not keep it: always null */
+            withdraw_commission: null;
+            /** @description Per-user processing commission (Purse's commissions are per currency); Purse does not keep it: always null */
+            processing_commission: null;
+            /** @description Identity document uploaded; Purse does not keep it: always null */
+            document_uploaded: null;
+            /** @description Identity document verified; Purse does not keep it: always null */
+            document_verify: null;
+            /** @description True for partners (exchangers), false for merchants */
+            is_excharger: boolean;
+            /** @description Never sent: always null */
+            codephrase: null;
         };
         TokenResponse: {
             /** @constant */
@@ -472,58 +524,6 @@ export interface components {
             group: string;
             /** @description Rate */
             value: number;
-        };
-        Wallet: {
-            id: number;
-            /** @description Current balance */
-            amount: number;
-            /** @description The most the wallet may hold */
-            amountLimit: number;
-            /** @description 0 NEW, 1 ACTIVE (deleted wallets are not listed) */
-            status: number;
-            number: string;
-            currency: components["schemas"]["WalletCurrency"];
-            /** @description Usable balance */
-            active_amount: number;
-            /** @description Checkouts may pay into it */
-            can_use_for_deposit_api_out: boolean;
-            /** @description Transfers may leave it */
-            can_use_for_withdraw_api_out: boolean;
-        };
-        UserProfile: {
-            id: number;
-            /** @description E-mail address; Purse does not keep it: always null */
-            email: null;
-            /** @description The user's name */
-            fullname: string;
-            /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            date_created: string;
-            /** @description Country; Purse does not keep it: always null */
-            country: null;
-            /** @description City; Purse does not keep it: always null */
-            city: null;
-            /** @description Street address; Purse does not keep it: always null */
-            address: null;
-            /** @description Postal code; Purse does not keep it: always null */
-            zipcode: null;
-            /** @description Phone number; Purse does not keep it: always null */
-            phone: null;
-            /** @description Last sign-in time; Purse does not keep it: always null */
-            lastlogin: null;
-            /** @description Last sign-in address; Purse does not keep it: always null */
-            lastip: null;
-            /** @description Per-user withdraw commission (Purse's commissions are per currency); Purse does not keep it: always null */
-            withdraw_commission: null;
-            /** @description Per-user processing commission (Purse's commissions are per currency); Purse does not keep it: always null */
-            processing_commission: null;
-            /** @description Identity document uploaded; Purse does not keep it: always null */
-            document_uploaded: null;
-            /** @description Identity document verified; Purse does not keep it: always null */
-            document_verify: null;
-            /** @description True for partners (exchangers), false for merchants */
-            is_excharger: boolean;
-            /** @description Never sent: always null */
-            codephrase: null;
         };
         TransactionDetail: {
             id: number;

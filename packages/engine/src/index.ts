@@ -71,10 +71,13 @@ export { loadCurrencies } from "./currency/load-currencies.ts";
 export {
   type AnyOperation,
   defineOperation,
+  type GraphqlBinding,
   type InputContract,
+  inputObject,
   type OperationDeclaration,
   type OperationInput,
   type RestBinding,
+  type RestWire,
 } from "./declaration/declare-operation.ts";
 export {
   defaultEngineOptions,

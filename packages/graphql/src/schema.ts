@@ -5,13 +5,11 @@ import "./schema/wallets.ts";
 import "./schema/transactions.ts";
 import "./schema/operations.ts";
 import "./schema/checkouts.ts";
-import "./schema/profile.ts";
-import "./schema/vouchers.ts";
 import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";
 import "./schema/session.ts";
 import "./schema/balance-history.ts";
-// The operations declared once in the engine (currencies, ...).
+// The operations declared once in the engine (wallets, currencies, profile, vouchers, voucher purchase, ...).
 import "./schema/declared-operations.ts";
 
 let built: GraphQLSchema | undefined;

@@ -11,26 +11,29 @@ import type { RegisterRoute, RestApp } from "./http/route-context.ts";
 import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
-import { registerBuyVoucher } from "./routes/buy-voucher.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
-import { registerDeclaredOperations } from "./routes/declared-operations.ts";
+import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
 import { registerListHistory } from "./routes/list-history.ts";
 import { registerListRates } from "./routes/list-rates.ts";
-import { registerListVouchers } from "./routes/list-vouchers.ts";
-import { registerListWallets } from "./routes/list-wallets.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
-import { registerShowProfile } from "./routes/show-profile.ts";
 import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
+
+/**
+ * The operations declared once in the engine whose paths the OpenAPI document lists among the
+ * hand-written ones, each placed where it always was; every other declaration is registered after
+ * the rates (GET /api/currencies, ...).
+ */
+const declared = declaredRoutes(["buyVoucher", "listVouchers", "listWallets", "showProfile"]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
@@ -40,18 +43,17 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerTransferFunds,
   registerConfirmVoucher,
   registerVoucherInfo,
-  registerBuyVoucher,
-  registerListVouchers,
+  declared.at("buyVoucher"),
+  declared.at("listVouchers"),
   registerListHistory,
   registerExportTransactions,
   registerShowTransaction,
-  registerListWallets,
+  declared.at("listWallets"),
   registerCheckWalletsExist,
   registerSearchWallet,
   registerListRates,
-  // The operations declared once in the engine (GET /api/currencies, ...), here for the document's order.
-  registerDeclaredOperations,
-  registerShowProfile,
+  declared.others,
+  declared.at("showProfile"),
 ];
 
 /** RFC 6749 and RFC 7009: `{"error": code}` answers. */

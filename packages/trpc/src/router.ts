@@ -7,29 +7,23 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { me, rates, transaction, transactions, voucher, walletByNumber, wallets } from "./procedures/read.ts";
-import { profile } from "./procedures/show-profile.ts";
-import { buyVoucherProcedure, vouchers } from "./procedures/vouchers.ts";
+import { me, rates, transaction, transactions, voucher, walletByNumber } from "./procedures/read.ts";
 import { activate, checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
   me,
-  wallets,
   wallet: walletByNumber,
   rates,
-  // The operations declared once in the engine (currencies, ...).
+  // The operations declared once in the engine (wallets, currencies, profile, vouchers, voucher purchase, ...).
   ...declaredProcedures(operations),
-  profile,
   transactions,
   transaction,
   voucher,
   transfer,
   checkout,
   activateVoucher: activate,
-  vouchers,
-  buyVoucher: buyVoucherProcedure,
   transactionUpdated,
   statement,
   operatorCredit,

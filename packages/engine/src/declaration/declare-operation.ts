@@ -1,36 +1,95 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { AccessScope } from "../auth/access-scope.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import type { ErrorCode } from "../errors/index.ts";
 
-/** What an operation takes: an object contract, or nothing at all (`null`). */
-export type InputContract = z.ZodObject | null;
+/**
+ * What an operation takes: an object contract, one that may be left out altogether (`.optional()`,
+ * every field of it optional: `vouchers()` asks for the first page), or nothing at all (`null`).
+ */
+export type InputContract = z.ZodObject | z.ZodOptional<z.ZodObject> | null;
 
 /** The value `run` receives: the input contract's parsed output, or nothing. */
-export type OperationInput<Input extends InputContract> = Input extends z.ZodObject
+export type OperationInput<Input extends InputContract> = Input extends z.ZodType
   ? z.output<Input>
   : undefined;
 
+/** The object contract of an input, whether it may be left out or not. */
+export function inputObject(input: InputContract): z.ZodObject | null {
+  if (input === null) return null;
+  return input instanceof z.ZodOptional ? (input.unwrap() as z.ZodObject) : input;
+}
+
 /**
- * How REST publishes an operation. The path, method and names are the wire's; the values are the
- * engine's: the door renames fields and turns the `numbers` (exact decimal text in the contract)
- * into JSON numbers, nothing else.
+ * How REST spells one object of an operation's output (and, at the top, its input fields): the
+ * values are the engine's, the door renames fields, turns the `numbers` (exact decimal text in the
+ * contract) into JSON numbers, orders and leaves out fields, nothing else.
  */
-export interface RestBinding {
-  /** Only reads are declared so far; writes keep their hand-written routes. */
-  readonly method: "GET";
+export interface RestWire {
+  /** The OpenAPI component of this object (of each item, for a list); inline without one. */
+  readonly component?: string;
+  /** REST's name for each field it spells differently; `snake_case` for all. */
+  readonly names?: Readonly<Record<string, string>> | "snake_case";
+  /** Fields the specification types as numbers: sent as JSON numbers. */
+  readonly numbers?: readonly string[];
+  /** Fields REST does not publish (the wallet's `userId`, always the caller). */
+  readonly omit?: readonly string[];
+  /** Every published field by its contract name, in the wire's order, when it is not the contract's. */
+  readonly order?: readonly string[];
+  /** REST's own description of a field, where the contract's would mislead (a number, not text). */
+  readonly descriptions?: Readonly<Record<string, string>>;
+  /** The nested objects (or lists of objects), by field: their own spelling. */
+  readonly fields?: Readonly<Record<string, RestWire>>;
+}
+
+/**
+ * How REST publishes an operation: its path, method and OpenAPI entry, the wire spelling of its
+ * output (`RestWire`) and of its input. A read takes its input from the path and the query string,
+ * a mutation from the path and its body (JSON, form or multipart, as every REST body), and its
+ * `idempotencyKey` field from the `Idempotency-Key` header.
+ */
+export interface RestBinding extends RestWire {
+  /** GET for a query, POST for a mutation. */
+  readonly method: "GET" | "POST";
   /** Fastify's form: a `:name` segment is the input field of that (wire) name. */
   readonly path: string;
   readonly operationId: string;
   readonly tags: readonly string[];
   readonly summary: string;
-  /** The OpenAPI component of the output object (of each item, for a list). */
-  readonly component: string;
-  /** REST's name for each field it spells differently, input and output alike; `snake_case` for all. */
-  readonly names?: Readonly<Record<string, string>> | "snake_case";
-  /** Output fields the specification types as numbers: sent as JSON numbers. */
-  readonly numbers?: readonly string[];
+  /** REST's names of the input fields, when they are not the output's (`names`). */
+  readonly inputNames?: Readonly<Record<string, string>> | "snake_case";
+  /** Input amounts REST also takes as bare JSON numbers (`10.5` for `"10.5"`), as the spec allows. */
+  readonly inputNumbers?: readonly string[];
+  /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
+  readonly aliases?: readonly {
+    readonly path: string;
+    readonly operationId: string;
+    readonly summary: string;
+  }[];
+}
+
+/**
+ * How GraphQL publishes an operation: the query or mutation field, and the object types of its
+ * output, derived from the contracts (one type per contract). A query takes its input fields as
+ * arguments; a mutation takes one `input` argument of the input object type `input`, and answers
+ * a result union of its output and `PurseError`.
+ */
+export interface GraphqlBinding {
+  readonly field: string;
+  /** A mutation's input object type. */
+  readonly input?: string;
+  /** The object type of the output (of each item, for a list). */
+  readonly type: string;
+  /**
+   * The nested objects' types by field path (`meta`, `currency`): a name the door derives from the
+   * nested contract, or, for `shared`, a type the door already defines (a batched loader's).
+   */
+  readonly nested?: Readonly<Record<string, string | { readonly shared: string }>>;
+  /** Output fields GraphQL does not publish, by path (`userId`). */
+  readonly omit?: readonly string[];
+  /** Fields that are always null (`z.null()`), by path: their GraphQL type, `String` unless said. */
+  readonly nulls?: Readonly<Record<string, "Boolean">>;
 }
 
 /**
@@ -42,35 +101,44 @@ export interface OperationDeclaration<
   Input extends InputContract = InputContract,
   Output extends z.ZodType = z.ZodType,
   Procedure extends string = string,
+  Kind extends OperationKind = OperationKind,
 > {
-  /** Only reads are declared so far. */
-  readonly kind: "query";
+  /** A read (REST GET, GraphQL query, tRPC query), or a write (POST, mutation, mutation). */
+  readonly kind: Kind;
   /** One sentence for every door's documentation (REST's 200, the GraphQL field). */
   readonly description: string;
   readonly scope: AccessScope;
   readonly input: Input;
   /** An object contract, or a list of one. */
   readonly output: Output;
+  /**
+   * The input field holding the caller's idempotency key: REST reads it from the `Idempotency-Key`
+   * header, GraphQL and tRPC from the input or else that header (`idempotencyKeyOf`).
+   */
+  readonly idempotencyKey?: string;
   /** The refusals beyond the scope's own (no token 401, no scope 403), by catalogue code. */
   readonly errors: readonly ErrorCode[];
   // A method, not a function property: declarations of different inputs then share one list type.
   run(deps: EngineDependencies, actor: Actor, input: OperationInput<Input>): Promise<z.input<Output>>;
   readonly rest: RestBinding;
-  /** The query field, and the object type of the output (one name per contract). */
-  readonly graphql: { readonly field: string; readonly type: string };
+  readonly graphql: GraphqlBinding;
   readonly trpc: Procedure;
 }
 
 /** Any declaration, whatever its contracts: what the doors iterate. */
 export type AnyOperation = OperationDeclaration;
 
-/** Declares an operation, keeping its exact contract types and tRPC name for the typed router. */
+/** A read or a write: what each door publishes it as. */
+export type OperationKind = "query" | "mutation";
+
+/** Declares an operation, keeping its exact contract types, kind and tRPC name for the typed router. */
 export function defineOperation<
   Input extends InputContract,
   Output extends z.ZodType,
   const Procedure extends string,
+  const Kind extends OperationKind,
 >(
-  declaration: OperationDeclaration<Input, Output, Procedure>,
-): OperationDeclaration<Input, Output, Procedure> {
+  declaration: OperationDeclaration<Input, Output, Procedure, Kind>,
+): OperationDeclaration<Input, Output, Procedure, Kind> {
   return declaration;
 }

@@ -1,8 +1,20 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { profileShowOperation } from "../user/profile-show.operation.ts";
+import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
+import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
+import { walletListOperation } from "../wallet/wallet-list.operation.ts";
 
 /**
- * Every operation declared once for all three doors, in the order REST registers them (the
- * OpenAPI document lists paths in that order). A door mounts each one; add a declaration here.
+ * Every operation declared once for all three doors. A door mounts each one; add a declaration
+ * here. REST registers them in this order, those it places among its hand-written routes aside
+ * (`build-rest-api.ts`): the OpenAPI document lists paths in registration order.
  */
-export const operations = [currencyListOperation, currencyShowOperation] as const;
+export const operations = [
+  voucherPurchaseOperation,
+  voucherListOperation,
+  walletListOperation,
+  currencyListOperation,
+  currencyShowOperation,
+  profileShowOperation,
+] as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { inputObject, type RestWire } from "../declaration/declare-operation.ts";
 import { operations } from "./index.ts";
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -19,20 +20,27 @@ describe("the declared operations", () => {
   it("take every REST path parameter from an input field, and send only exact text as numbers", () => {
     for (const operation of operations) {
       const { rest } = operation;
-      const inputs = Object.keys(operation.input?.shape ?? {}).map((name) =>
-        rest.names === "snake_case" ? snakeCase(name) : (rest.names?.[name] ?? name),
+      const names = rest.inputNames ?? rest.names;
+      const inputs = Object.keys(inputObject(operation.input)?.shape ?? {}).map((name) =>
+        names === "snake_case" ? snakeCase(name) : (names?.[name] ?? name),
       );
       const parameters = rest.path
         .split("/")
         .filter((segment) => segment.startsWith(":"))
         .map((segment) => segment.slice(1));
       expect(inputs).toEqual(expect.arrayContaining(parameters));
-      const output: z.ZodType = operation.output;
-      const item = output instanceof z.ZodArray ? output.element : output;
-      expect(item).toBeInstanceOf(z.ZodObject);
-      for (const field of rest.numbers ?? []) {
-        expect((item as z.ZodObject).shape[field]).toBeInstanceOf(z.ZodString);
-      }
+      expectExactNumbers(operation.output, rest);
     }
   });
 });
+
+/** Every field a wire sends as a number is exact text in the contract, nested objects' included. */
+function expectExactNumbers(value: z.ZodType, wire: RestWire): void {
+  const item = value instanceof z.ZodArray ? value.element : value;
+  expect(item).toBeInstanceOf(z.ZodObject);
+  const shape = (item as z.ZodObject).shape;
+  for (const field of wire.numbers ?? []) expect(shape[field]).toBeInstanceOf(z.ZodString);
+  for (const [field, nested] of Object.entries(wire.fields ?? {})) {
+    expectExactNumbers(shape[field] as z.ZodType, nested);
+  }
+}

@@ -4,35 +4,83 @@ import { builder } from "../builder.ts";
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 type Parent = Record<string, unknown>;
+/** An object type of any parent: what a nested field's type is. */
+export type AnyObjectRef = ObjectRef<Types, unknown>;
+
+/** What a contract alone does not say about its GraphQL type. */
+export interface ContractTypeOptions {
+  /** Fields GraphQL does not publish. */
+  readonly omit?: readonly string[];
+  /** The type of a field that is always null (`z.null()`); `String` unless said. */
+  readonly nullType?: (key: string) => "String" | "Boolean";
+  /**
+   * The object type of a nested object field, or of each item of a list of objects; asked for when
+   * the schema is built, so a type it names must exist by then.
+   */
+  readonly objectType?: (key: string, contract: z.ZodObject) => AnyObjectRef;
+}
+
+/** A field's value kind and whether it may be null: `.nullable()` and `.optional()` unwrapped. */
+export function unwrapped(field: z.ZodType): { inner: z.ZodType; nullable: boolean } {
+  if (field instanceof z.ZodNullable || field instanceof z.ZodOptional) {
+    return { inner: unwrapped(field.unwrap() as z.ZodType).inner, nullable: true };
+  }
+  return { inner: field, nullable: field instanceof z.ZodNull };
+}
 
 /**
  * A GraphQL object type derived from an engine result contract: `Int` for numbers, `String`
- * for text, `Boolean` for flags, the type and each field described as the contract describes them. A field added to
- * the contract appears here; a kind of field this does not know fails at start, not silently.
+ * for text, `Boolean` for flags, nested objects and lists of them by `objectType`, nullable where
+ * the contract allows null, the type and each field described as the contract describes them. A
+ * field added to the contract appears here; a kind of field this does not know fails at start,
+ * not silently.
  */
 export function contractObjectType<Shape extends Record<string, z.ZodType>>(
   name: string,
   contract: z.ZodObject<Shape>,
+  options: ContractTypeOptions = {},
 ): ObjectRef<Types, z.output<z.ZodObject<Shape>>> {
+  const omitted = new Set(options.omit ?? []);
   const ref = builder.objectRef<Parent>(name).implement({
     ...(contract.description ? { description: contract.description } : {}),
     fields: (t) =>
       Object.fromEntries(
-        Object.entries(contract.shape).map(([key, field]) => {
-          const options = field.description ? { description: field.description } : {};
-          if (field instanceof z.ZodBoolean) {
-            return [key, t.boolean({ ...options, resolve: (parent: Parent) => parent[key] as boolean })];
-          }
-          if (field instanceof z.ZodString) {
-            return [key, t.string({ ...options, resolve: (parent: Parent) => parent[key] as string })];
-          }
-          // Money is never a number in a contract (exact text), so a number is an id, count or code.
-          if (field instanceof z.ZodNumber) {
-            return [key, t.int({ ...options, resolve: (parent: Parent) => parent[key] as number })];
-          }
-          throw new Error(`${name}.${key}: no GraphQL field for this kind of value`);
-        }),
+        Object.entries(contract.shape)
+          .filter(([key]) => !omitted.has(key))
+          .map(([key, field]) => {
+            const { inner, nullable } = unwrapped(field);
+            const resolve = (parent: Parent) => parent[key] as never;
+            const common = {
+              resolve,
+              nullable,
+              ...(field.description ? { description: field.description } : {}),
+            };
+            if (inner instanceof z.ZodNull) {
+              return [
+                key,
+                (options.nullType?.(key) ?? "String") === "Boolean" ? t.boolean(common) : t.string(common),
+              ];
+            }
+            if (inner instanceof z.ZodBoolean) return [key, t.boolean(common)];
+            if (inner instanceof z.ZodString) return [key, t.string(common)];
+            // Money is never a number in a contract (exact text), so a number is an id, count or code.
+            if (inner instanceof z.ZodNumber) return [key, t.int(common)];
+            const nested = nestedObject(inner);
+            if (options.objectType && nested) {
+              const type = options.objectType(key, nested);
+              return [key, t.field({ ...common, type: inner instanceof z.ZodArray ? [type] : type })];
+            }
+            throw new Error(`${name}.${key}: no GraphQL field for this kind of value`);
+          }),
       ),
   });
   return ref as unknown as ObjectRef<Types, z.output<z.ZodObject<Shape>>>;
+}
+
+/** The object contract of a nested object field, or of each item of a list of objects; null for a scalar. */
+export function nestedObject(field: z.ZodType): z.ZodObject | null {
+  const { inner } = unwrapped(field);
+  if (inner instanceof z.ZodObject) return inner;
+  if (inner instanceof z.ZodArray && inner.element instanceof z.ZodObject) return inner.element;
+  return null;
 }

@@ -1,44 +1,86 @@
-import type { ObjectRef, SchemaTypes } from "@pothos/core";
-import { type AnyOperation, operations } from "@purse/engine";
+import {
+  type AnyOperation,
+  type GraphqlBinding,
+  idempotencyKeyOf,
+  inputObject,
+  operations,
+  PurseError,
+} from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
-import { contractObjectType } from "./contract-object.ts";
+import { contractInputType } from "./contract-input.ts";
+import { type AnyObjectRef, contractObjectType, nestedObject, unwrapped } from "./contract-object.ts";
+import { Currency } from "./currency.ts";
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
-type Ref = ObjectRef<Types, unknown>;
+/** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
+const sharedTypes: Readonly<Record<string, AnyObjectRef>> = { Currency: Currency as AnyObjectRef };
 
 /**
  * One object type per output contract: a list and a lookup answering the same contract share
  * it (GraphQL allows a name once), and one contract is never published under two names.
  */
-const objectTypes = new Map<z.ZodObject, { name: string; ref: Ref }>();
+const objectTypes = new Map<z.ZodObject, { name: string; ref: AnyObjectRef }>();
 
-function objectTypeOf(operation: AnyOperation): Ref | [Ref] {
+/** The object type of `contract` at `path` of the operation's output ("" for the output itself). */
+function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: string): AnyObjectRef {
+  const named = path === "" ? graphql.type : graphql.nested?.[path];
+  if (named === undefined) throw new Error(`${graphql.field}: no GraphQL type named for ${path}`);
+  if (typeof named !== "string") {
+    const shared = sharedTypes[named.shared];
+    if (!shared)
+      throw new Error(`${graphql.field}: ${path} names ${named.shared}, which GraphQL does not define`);
+    return shared;
+  }
+  let known = objectTypes.get(contract);
+  if (known && known.name !== named) {
+    throw new Error(`${graphql.field}: its contract is already published as ${known.name}`);
+  }
+  if (!known) {
+    const at = (key: string) => (path === "" ? key : `${path}.${key}`);
+    const omit = Object.keys(contract.shape).filter((key) => graphql.omit?.includes(at(key)));
+    // The nested types now, while the declarations are read: another file may ask for one by name.
+    const nested = new Map<string, AnyObjectRef>();
+    for (const [key, field] of Object.entries(contract.shape) as [string, z.ZodType][]) {
+      const object = nestedObject(field);
+      if (object && !omit.includes(key)) nested.set(key, objectTypeAt(graphql, object, at(key)));
+    }
+    const ref = contractObjectType(named, contract, {
+      omit,
+      nullType: (key) => graphql.nulls?.[at(key)] ?? "String",
+      objectType: (key) => nested.get(key) as AnyObjectRef,
+    }) as AnyObjectRef;
+    known = { name: named, ref };
+    objectTypes.set(contract, known);
+  }
+  return known.ref;
+}
+
+function outputTypeOf(operation: AnyOperation): AnyObjectRef | [AnyObjectRef] {
   const { output, graphql } = operation;
   const list = output instanceof z.ZodArray;
   const item = list ? output.element : output;
   if (!(item instanceof z.ZodObject))
     throw new Error(`${graphql.field}: GraphQL publishes an object or a list of objects`);
-  let known = objectTypes.get(item);
-  if (known && known.name !== graphql.type) {
-    throw new Error(`${graphql.field}: its contract is already published as ${known.name}`);
-  }
-  if (!known) {
-    known = { name: graphql.type, ref: contractObjectType(graphql.type, item) as Ref };
-    objectTypes.set(item, known);
-  }
-  return list ? [known.ref] : known.ref;
+  const ref = objectTypeAt(graphql, item, "");
+  return list ? [ref] : ref;
+}
+
+/** The operation's input with its idempotency key, sent in the input or else as the `Idempotency-Key` header. */
+function withIdempotencyKey(operation: AnyOperation, input: unknown, header: string | null | undefined) {
+  const key = operation.idempotencyKey;
+  if (!key || !input) return input;
+  const sent = input as Record<string, string | null | undefined>;
+  return { ...sent, [key]: idempotencyKeyOf(sent[key], header) };
 }
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a query field: its scope by
- * scope-auth, each input field an argument validated by its contract (a refusal is a 400 naming
- * the argument), the output type derived from its contract, and its refusals as the field's
- * error with the spec's message, as the other reads answer them.
+ * A declared read as a query field: each input field an argument (text or a whole number,
+ * required unless the contract lets it out) validated by its contract (a refusal is a 400 naming
+ * the argument), its refusals as the field's error with the spec's message, as the other reads
+ * answer them.
  */
-for (const operation of operations as readonly AnyOperation[]) {
-  const type = objectTypeOf(operation);
-  const fields = Object.entries(operation.input?.shape ?? {}) as [string, z.ZodType][];
+function mountQuery(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]): void {
+  const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   builder.queryField(operation.graphql.field, (t) =>
     t.field({
       type,
@@ -46,15 +88,63 @@ for (const operation of operations as readonly AnyOperation[]) {
       authScopes: { [operation.scope]: true },
       args: Object.fromEntries(
         fields.map(([name, field]) => {
-          // Required text arguments only so far, validated by the contract's own checks.
-          if (!(field instanceof z.ZodString))
-            throw new Error(`${operation.graphql.field}(${name}) is not text`);
-          const description = field.description ? { description: field.description } : {};
-          return [name, t.arg.string({ required: true, validate: field, ...description })];
+          const base = unwrapped(field).inner;
+          const options = {
+            required: !field.safeParse(undefined).success,
+            validate: field,
+            ...(field.description ? { description: field.description } : {}),
+          };
+          if (base instanceof z.ZodString) return [name, t.arg.string(options)];
+          if (base instanceof z.ZodNumber && base.isInt) return [name, t.arg.int(options)];
+          throw new Error(`${operation.graphql.field}(${name}) is neither text nor a whole number`);
         }),
       ),
       resolve: async (_root, args, ctx) =>
         operation.run(ctx.deps, await ctx.actor(), (operation.input ? args : undefined) as never) as never,
     }),
   );
+}
+
+/**
+ * A declared write as a mutation field: one `input` argument of the input object type derived
+ * from the input contract (text fields validated by the contract), the idempotency key from the
+ * input or the header, and a result union of the output and `PurseError`, as every mutation.
+ */
+function mountMutation(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]): void {
+  const { graphql } = operation;
+  const contract = inputObject(operation.input);
+  if (!contract || !graphql.input) throw new Error(`${graphql.field}: a mutation takes an input type`);
+  const inputType = contractInputType(graphql.input, contract);
+  builder.mutationField(graphql.field, (t) =>
+    t.field({
+      type,
+      description: operation.description,
+      authScopes: { [operation.scope]: true },
+      errors: { types: [PurseError] },
+      args: { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) },
+      resolve: async (_root, { input }, ctx) =>
+        operation.run(
+          ctx.deps,
+          await ctx.actor(),
+          withIdempotencyKey(operation, input, ctx.idempotencyKey) as never,
+        ) as never,
+    }),
+  );
+}
+
+/**
+ * Every declared operation (`@purse/engine`'s `operations`) as a query or mutation field: its
+ * scope by scope-auth, the output type derived from its contract.
+ */
+for (const operation of operations as readonly AnyOperation[]) {
+  const type = outputTypeOf(operation);
+  if (operation.kind === "mutation") mountMutation(operation, type);
+  else mountQuery(operation, type);
+}
+
+/** The object type a declaration publishes under `name`, for a hand-written field answering the same contract. */
+export function declaredObjectType(name: string): AnyObjectRef {
+  const found = [...objectTypes.values()].find((known) => known.name === name);
+  if (!found) throw new Error(`No declared operation publishes the GraphQL type ${name}`);
+  return found.ref;
 }

@@ -12,7 +12,7 @@ import {
 import { GraphQLError } from "graphql";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
-import { Currency } from "./wallets.ts";
+import { Currency } from "./currency.ts";
 
 export const TransactionType = builder.enumType("TransactionType", {
   values: ["TRANSFER", "DEPOSIT", "WITHDRAW"] as const,

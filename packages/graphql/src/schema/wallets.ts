@@ -1,53 +1,10 @@
-import {
-  type CurrencyView,
-  getProfile,
-  listRates,
-  listWallets,
-  loadCurrencies,
-  type RateView,
-  type walletContract,
-} from "@purse/engine";
-import type { z } from "zod";
+import { getProfile, listRates, listWallets, type RateView } from "@purse/engine";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
+import { declaredObjectType } from "./declared-operations.ts";
 
-/**
- * A field may resolve to a currency or to its id: ids are loaded in one query per request
- * (a page of transactions asks for all its currencies at once); unknown ids give null.
- */
-export const Currency = builder.loadableObject("Currency", {
-  load: async (ids: number[], ctx) => [...(await loadCurrencies(ctx.deps, ids)).values()],
-  sort: (currency: CurrencyView) => currency.id,
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    code: t.exposeString("code"),
-    name: t.exposeString("name"),
-    rate: t.exposeString("rate", { description: "Exchange rate (USD per unit), exact decimal" }),
-    prefix: t.exposeString("prefix"),
-    icon: t.exposeString("icon"),
-    precession: t.exposeInt("precession"),
-    minAmount: t.exposeString("minAmount"),
-    maxAmount: t.exposeString("maxAmount"),
-  }),
-});
-
-/**
- * Typed by the engine's `walletContract` (and `Currency` by its `walletCurrencyContract`); fields
- * declared here for the published descriptions; `userId` is not published on GraphQL.
- */
-export const Wallet = builder.objectRef<z.output<typeof walletContract>>("Wallet").implement({
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    number: t.exposeString("number"),
-    amount: t.exposeString("amount", { description: "Balance, exact decimal" }),
-    amountLimit: t.exposeString("amountLimit"),
-    activeAmount: t.exposeString("activeAmount"),
-    status: t.int({ resolve: (wallet) => wallet.status, description: "0 NEW, 1 ACTIVE, 2 DELETED" }),
-    canUseForDepositApiOut: t.exposeBoolean("canUseForDepositApiOut"),
-    canUseForWithdrawApiOut: t.exposeBoolean("canUseForWithdrawApiOut"),
-    currency: t.field({ type: Currency, resolve: (wallet) => wallet.currency }),
-  }),
-});
+/** The wallet list's type (declared with it in the engine), which the lookup by number answers too. */
+const Wallet = declaredObjectType("Wallet");
 
 const Rate = builder.objectRef<RateView>("Rate").implement({
   fields: (t) => ({
@@ -71,11 +28,6 @@ builder.queryFields((t) => ({
     type: Me,
     authScopes: { user: true },
     resolve: async (_root, _args, ctx) => getProfile(ctx.deps, await ctx.actor()),
-  }),
-  wallets: t.field({
-    type: [Wallet],
-    authScopes: { user: true },
-    resolve: async (_root, _args, ctx) => listWallets(ctx.deps, await ctx.actor()),
   }),
   wallet: t.field({
     type: Wallet,

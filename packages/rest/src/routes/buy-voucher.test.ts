@@ -1,4 +1,4 @@
-import { auditLedger } from "@purse/engine";
+import { auditLedger, type purchasedVoucherContract } from "@purse/engine";
 import { sampleFixture } from "@purse/testing";
 import {
   balancesOf,
@@ -10,7 +10,10 @@ import {
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PurchasedVoucher } from "./list-vouchers.schemas.ts";
+import type { z } from "zod";
+
+/** A purchased voucher as REST sends it (declared in the engine: voucher-purchase.operation.ts), the amount a number. */
+type PurchasedVoucher = Omit<z.output<typeof purchasedVoucherContract>, "amount"> & { amount: number };
 
 interface VoucherList {
   items: PurchasedVoucher[];

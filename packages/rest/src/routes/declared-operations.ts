@@ -2,7 +2,15 @@ import { type AnyOperation, errorCatalogue, operations } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
-import { bearerErrors, bearerSecurity, envelope, errorSchema, notFound, ok } from "../schemas/common.ts";
+import {
+  bearerErrors,
+  bearerSecurity,
+  bodyErrors,
+  envelope,
+  errorSchema,
+  notFound,
+  ok,
+} from "../schemas/common.ts";
 import { toNumber } from "../schemas/currency.ts";
 import { restShapes } from "./declared-wire.ts";
 
@@ -12,41 +20,84 @@ const declared = (operations as readonly AnyOperation[]).map(
   (operation) => [operation, restShapes(operation)] as const,
 );
 
+/** Where the declared operations' routes go among the hand-written ones. */
+export interface DeclaredRoutes {
+  /** The placed operation with this REST operation id, registered here. */
+  at(operationId: string): RegisterRoute;
+  /** Every declaration not placed, registered here: a new declaration needs no edit of the list. */
+  readonly others: RegisterRoute;
+}
+
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a REST route: its path and
- * method, the bearer token and scope, its input read from the path and query under REST's names
- * and validated by its contract (a refusal is the spec's 422 on the field), its answer in
- * `{status, data}` under REST's names with the declared numbers as JSON numbers, and its
- * declared refusals in the OpenAPI document.
+ * The declared operations (`@purse/engine`'s `operations`) as REST routes, the `placed` ones
+ * (by operation id) each where the caller puts it with `at`: the OpenAPI document lists paths in
+ * registration order, and these keep the places their hand-written routes had.
  */
-export const registerDeclaredOperations: RegisterRoute = (app, deps) => {
-  for (const [operation, shapes] of declared) {
-    const { rest, scope } = operation;
-    app.route({
-      method: rest.method,
-      url: rest.path,
-      // The declared scope, before the body or any work: 401 without a token, 403 without the scope.
-      onRequest: bearerAuth(deps, scope),
-      schema: {
-        operationId: rest.operationId,
-        tags: [...rest.tags],
-        summary: rest.summary,
-        security: bearerSecurity,
-        ...(shapes.params ? { params: shapes.params } : {}),
-        ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
-        response: {
-          200: envelope(shapes.output).describe(operation.description),
-          ...bearerErrors,
-          ...declaredRefusals(operation),
-        },
-      },
-      handler: async (request: FastifyRequest) => {
-        const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
-        return ok(shapes.toWire(output, toNumber));
-      },
-    });
+export function declaredRoutes(placed: readonly string[]): DeclaredRoutes {
+  const idOf = ([operation]: (typeof declared)[number]) => operation.rest.operationId;
+  for (const id of placed) {
+    if (!declared.some((entry) => idOf(entry) === id)) throw new Error(`No declared operation is ${id}`);
   }
-};
+  return {
+    at(operationId) {
+      if (!placed.includes(operationId)) throw new Error(`${operationId} is not placed`);
+      const chosen = declared.filter((entry) => idOf(entry) === operationId);
+      return (app, deps) => registerOperations(app, deps, chosen);
+    },
+    others: (app, deps) =>
+      registerOperations(
+        app,
+        deps,
+        declared.filter((entry) => !placed.includes(idOf(entry))),
+      ),
+  };
+}
+
+/**
+ * Each operation as a REST route (and one more per alias): its path and method, the bearer token
+ * and scope, its input read from the path and the query (a read) or the body and the
+ * `Idempotency-Key` header (a write) under REST's names and validated by its contract (a refusal
+ * is the spec's 422 on the field), its answer in `{status, data}` under REST's names with the
+ * declared numbers as JSON numbers, and its declared refusals in the OpenAPI document.
+ */
+function registerOperations(
+  app: Parameters<RegisterRoute>[0],
+  deps: Parameters<RegisterRoute>[1],
+  chosen: typeof declared,
+): void {
+  for (const [operation, shapes] of chosen) {
+    const { rest, scope } = operation;
+    const write = rest.method === "POST";
+    for (const { path, operationId, summary } of [rest, ...(rest.aliases ?? [])]) {
+      app.route({
+        method: rest.method,
+        url: path,
+        // The declared scope, before the body or any work: 401 without a token, 403 without the scope.
+        onRequest: bearerAuth(deps, scope),
+        schema: {
+          operationId,
+          tags: [...rest.tags],
+          summary,
+          security: bearerSecurity,
+          ...(shapes.headers ? { headers: shapes.headers } : {}),
+          ...(shapes.params ? { params: shapes.params } : {}),
+          ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
+          ...(shapes.body ? { body: shapes.body } : {}),
+          response: {
+            200: envelope(shapes.output).describe(operation.description),
+            ...(write ? bodyErrors : {}),
+            ...bearerErrors,
+            ...declaredRefusals(operation),
+          },
+        },
+        handler: async (request: FastifyRequest) => {
+          const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
+          return ok(shapes.toWire(output, toNumber));
+        },
+      });
+    }
+  }
+}
 
 /** The declared refusals REST's bearer answers do not already document, by status. */
 function declaredRefusals(operation: AnyOperation) {

@@ -1,92 +1,167 @@
-import type { AnyOperation, RestBinding } from "@purse/engine";
+import { type AnyOperation, inputObject, type RestBinding, type RestWire } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { asJsonNumber } from "../schemas/from-contract.ts";
+import { amountInput, integerQuery } from "../schemas/common.ts";
+import { asJsonNumber, optionalParameter } from "../schemas/from-contract.ts";
 
 type Values = Record<string, unknown>;
+type ToNumber = (text: string) => number;
 
 /** What the mounter needs of one declaration: REST's schemas and the two translations. */
 export interface RestShapes {
   readonly params: z.ZodObject | null;
   readonly querystring: z.ZodObject | null;
+  readonly body: z.ZodObject | null;
+  readonly headers: z.ZodObject | null;
   readonly output: z.ZodType;
-  /** The engine's input from the path and query, under the contract's names. */
+  /** The engine's input from the path, query or body and headers, under the contract's names. */
   input(request: FastifyRequest): Values | undefined;
   /** The engine's output under REST's names, the declared numbers as JSON numbers. */
-  toWire(output: unknown, toNumber: (text: string) => number): unknown;
+  toWire(output: unknown, toNumber: ToNumber): unknown;
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-function wireName(rest: RestBinding, field: string): string {
-  if (rest.names === "snake_case") return snakeCase(field);
-  return rest.names?.[field] ?? field;
+function wireName(wire: RestWire, field: string): string {
+  return spelled(wire.names, field);
 }
+
+function spelled(names: RestWire["names"], field: string): string {
+  if (names === "snake_case") return snakeCase(field);
+  return names?.[field] ?? field;
+}
+
+/** The `Idempotency-Key` header, as every money-moving route reads it. */
+const idempotencyHeader = "idempotency-key";
+
+/** One value's wire schema and its translation. */
+interface Wired {
+  readonly schema: z.ZodType;
+  readonly toWire: (value: unknown, toNumber: ToNumber) => unknown;
+}
+
+const asIs = (value: unknown) => value;
 
 /**
- * One wire schema per output contract: two operations answering the same contract (a list and a
+ * One wire object per output contract: two operations answering the same contract (a list and a
  * lookup) share one OpenAPI component, which may be registered only once.
  */
-const wireItems = new WeakMap<z.ZodObject, z.ZodObject>();
+const wiredObjects = new WeakMap<z.ZodObject, Wired>();
 
-function wireItem(rest: RestBinding, item: z.ZodObject): z.ZodObject {
-  const known = wireItems.get(item);
+/** An object contract as REST spells it (`RestWire`), nested objects and lists of them included. */
+function wiredObject(where: string, contract: z.ZodObject, wire: RestWire): Wired {
+  const known = wiredObjects.get(contract);
   if (known) return known;
-  const numbers = new Set(rest.numbers ?? []);
-  const fields = Object.entries(item.shape).map(([name, field]) => {
-    if (!numbers.has(name)) return [wireName(rest, name), field];
-    if (!(field instanceof z.ZodString)) throw new Error(`${rest.operationId}: ${name} is not exact text`);
-    return [wireName(rest, name), asJsonNumber(field)];
+  const numbers = new Set(wire.numbers ?? []);
+  const omitted = new Set(wire.omit ?? []);
+  const names = wire.order ?? Object.keys(contract.shape).filter((name) => !omitted.has(name));
+  const fields = names.map((name): [string, Wired] => {
+    const field = contract.shape[name] as z.ZodType | undefined;
+    if (!field || omitted.has(name)) throw new Error(`${where}: ${name} is not a published field`);
+    const description = wire.descriptions?.[name];
+    const wired = wiredValue(`${where}.${name}`, field, numbers.has(name), wire.fields?.[name]);
+    return [name, description ? { ...wired, schema: wired.schema.describe(description) } : wired];
   });
-  const wire = z.object(Object.fromEntries(fields)).meta({ id: rest.component });
-  wireItems.set(item, wire);
-  return wire;
+  const schema = z.object(
+    Object.fromEntries(fields.map(([name, { schema }]) => [wireName(wire, name), schema])),
+  );
+  const wired: Wired = {
+    schema: wire.component ? schema.meta({ id: wire.component }) : schema,
+    toWire: (value, toNumber) =>
+      Object.fromEntries(
+        fields.map(([name, field]) => [
+          wireName(wire, name),
+          field.toWire((value as Values)[name], toNumber),
+        ]),
+      ),
+  };
+  wiredObjects.set(contract, wired);
+  return wired;
 }
 
-/** A declaration's output: an object contract, or a list of one. */
-function outputItem(operation: AnyOperation): { item: z.ZodObject; list: boolean } {
-  const { output, rest } = operation;
-  if (output instanceof z.ZodObject) return { item: output, list: false };
-  if (output instanceof z.ZodArray && output.element instanceof z.ZodObject) {
-    return { item: output.element, list: true };
+function wiredValue(where: string, field: z.ZodType, number: boolean, nested: RestWire | undefined): Wired {
+  if (number) {
+    if (!(field instanceof z.ZodString)) throw new Error(`${where} is not exact text`);
+    return { schema: asJsonNumber(field), toWire: (value, toNumber) => toNumber(value as string) };
   }
-  throw new Error(`${rest.operationId}: REST publishes an object or a list of objects`);
+  if (field instanceof z.ZodObject) return wiredObject(where, field, nested ?? {});
+  if (field instanceof z.ZodArray && field.element instanceof z.ZodObject) {
+    const item = wiredObject(where, field.element, nested ?? {});
+    const list = z.array(item.schema);
+    return {
+      schema: field.description ? list.describe(field.description) : list,
+      toWire: (value, toNumber) => (value as unknown[]).map((each) => item.toWire(each, toNumber)),
+    };
+  }
+  return { schema: field, toWire: asIs };
+}
+
+/** An input field as the query string carries it: text, a whole number as its digits (the use case reads them). */
+function queryField(name: string, field: z.ZodType): z.ZodType {
+  const optional = field.safeParse(undefined).success;
+  let base = field;
+  while (base instanceof z.ZodOptional || base instanceof z.ZodNullable) base = base.unwrap() as z.ZodType;
+  if (base instanceof z.ZodString) return field;
+  if (base instanceof z.ZodNumber && base.isInt) {
+    const text = integerQuery(field.description ?? "");
+    return optional ? text.optional() : text;
+  }
+  throw new Error(`${name}: a query string carries text or whole numbers`);
 }
 
 export function restShapes(operation: AnyOperation): RestShapes {
-  const { rest } = operation;
-  const { item, list } = outputItem(operation);
-  const wire = wireItem(rest, item);
-  const numbers = new Set(rest.numbers ?? []);
-  const itemToWire = (value: Values, toNumber: (text: string) => number) =>
-    Object.fromEntries(
-      Object.keys(item.shape).map((name) => [
-        wireName(rest, name),
-        numbers.has(name) ? toNumber(value[name] as string) : value[name],
-      ]),
-    );
-  // Input fields named in the path come from it, the others from the query string.
-  const inputFields = Object.entries(operation.input?.shape ?? {}) as [string, z.ZodType][];
-  const inPath = (name: string) => rest.path.split("/").includes(`:${wireName(rest, name)}`);
-  const part = (fromPath: boolean) => {
-    const fields = inputFields.filter(([name]) => inPath(name) === fromPath);
+  const rest: RestBinding = operation.rest;
+  const { output } = operation;
+  const list = output instanceof z.ZodArray;
+  const item = list ? output.element : output;
+  if (!(item instanceof z.ZodObject))
+    throw new Error(`${rest.operationId}: REST publishes an object or a list of objects`);
+  const wired = wiredValue(rest.operationId, output, false, rest);
+  const inputName = (name: string) => spelled(rest.inputNames ?? rest.names, name);
+  const amounts = new Set(rest.inputNumbers ?? []);
+  // Input fields named in the path come from it, the idempotency key from its header, the others
+  // from the query string (a read) or the body (a write).
+  const inputFields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
+  const inPath = (name: string) => rest.path.split("/").includes(`:${inputName(name)}`);
+  const where = (name: string) =>
+    inPath(name)
+      ? "path"
+      : name === operation.idempotencyKey
+        ? "header"
+        : rest.method === "GET"
+          ? "query"
+          : "body";
+  const part = (place: "path" | "query" | "body") => {
+    const fields = inputFields.filter(([name]) => where(name) === place);
+    const wire = (name: string, field: z.ZodType) => {
+      if (place === "query") return queryField(name, field);
+      return place === "body" && amounts.has(name) ? amountInput : field;
+    };
     return fields.length === 0
       ? null
-      : z.object(Object.fromEntries(fields.map(([name, field]) => [wireName(rest, name), field])));
+      : z.object(Object.fromEntries(fields.map(([name, field]) => [inputName(name), wire(name, field)])));
   };
+  const key = inputFields.find(([name]) => where(name) === "header");
   return {
-    params: part(true),
-    querystring: part(false),
-    output: list ? z.array(wire) : wire,
+    params: part("path"),
+    querystring: part("query"),
+    body: part("body"),
+    headers: key
+      ? z.looseObject({
+          [idempotencyHeader]: optionalParameter(key[1] as Parameters<typeof optionalParameter>[0]),
+        })
+      : null,
+    output: wired.schema,
     input(request) {
       if (!operation.input) return undefined;
-      const sent = { ...(request.query as Values), ...(request.params as Values) };
-      return Object.fromEntries(inputFields.map(([name]) => [name, sent[wireName(rest, name)]]));
+      const sources = {
+        path: request.params as Values,
+        query: request.query as Values,
+        body: request.body as Values,
+        header: { [inputName(key?.[0] ?? "")]: request.headers[idempotencyHeader] },
+      };
+      return Object.fromEntries(inputFields.map(([name]) => [name, sources[where(name)]?.[inputName(name)]]));
     },
-    toWire(output, toNumber) {
-      return list
-        ? (output as Values[]).map((value) => itemToWire(value, toNumber))
-        : itemToWire(output as Values, toNumber);
-    },
+    toWire: wired.toWire,
   };
 }

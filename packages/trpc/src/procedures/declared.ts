@@ -1,5 +1,5 @@
-import type { Actor, EngineDependencies } from "@purse/engine";
-import type { TRPCQueryProcedure } from "@trpc/server";
+import { type Actor, type EngineDependencies, idempotencyKeyOf } from "@purse/engine";
+import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
 import { merchantProcedure, operatorProcedure, userProcedure } from "../trpc.ts";
 
@@ -11,8 +11,10 @@ const byScope = { user: userProcedure, merchant: merchantProcedure, operator: op
  * refuses any other); every declaration fits it.
  */
 interface DeclaredOperation {
+  readonly kind: "query" | "mutation";
   readonly scope: keyof typeof byScope;
-  readonly input: z.ZodObject | null;
+  readonly idempotencyKey?: string;
+  readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
   readonly trpc: string;
   run(deps: EngineDependencies, actor: Actor, input: never): Promise<unknown>;
@@ -29,17 +31,41 @@ type QueryDef =
  * `purse-client` build refuses those).
  */
 type DeclaredProcedures<Operations extends readonly DeclaredOperation[]> = {
-  [Operation in Operations[number] as Operation["trpc"]]: TRPCQueryProcedure<{
-    input: Operation["input"] extends z.ZodObject ? z.input<Operation["input"]> : QueryDef["input"];
-    output: z.output<Operation["output"]>;
-    meta: QueryDef["meta"];
-    errorShape: QueryDef["errorShape"];
-  }>;
+  [Operation in Operations[number] as Operation["trpc"]]: ProcedureOf<
+    Operation["kind"],
+    {
+      input: Operation["input"] extends z.ZodType ? z.input<Operation["input"]> : QueryDef["input"];
+      output: z.output<Operation["output"]>;
+      meta: QueryDef["meta"];
+      errorShape: QueryDef["errorShape"];
+    }
+  >;
 };
 
+interface ProcedureDef {
+  input: unknown;
+  output: unknown;
+  meta: object;
+  errorShape: unknown;
+}
+
+type ProcedureOf<Kind, Def extends ProcedureDef> = Kind extends "mutation"
+  ? TRPCMutationProcedure<Def>
+  : TRPCQueryProcedure<Def>;
+
+interface Call {
+  readonly ctx: {
+    readonly deps: EngineDependencies;
+    readonly actor: Actor;
+    readonly idempotencyKey?: string | null;
+  };
+  readonly input: unknown;
+}
+
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a query on the procedure of its
- * scope, with `.input()` and `.output()` from its contracts. The router's type carries each
+ * Every declared operation (`@purse/engine`'s `operations`) as a query or mutation on the procedure
+ * of its scope, with `.input()` and `.output()` from its contracts (a mutation's idempotency key
+ * from its input or else the `Idempotency-Key` header). The router's type carries each
  * procedure's own input and output (the cast restates what the builder gives each one), so the
  * typed client infers them as for a hand-written procedure.
  */
@@ -49,11 +75,16 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
   return Object.fromEntries(
     operations.map((operation) => {
       const scoped = byScope[operation.scope];
-      const base = operation.input ? scoped.input(operation.input) : scoped;
-      const procedure = base
-        .output(operation.output)
-        .query(({ ctx, input }) => operation.run(ctx.deps, ctx.actor, input as never));
-      return [operation.trpc, procedure];
+      const base = (operation.input ? scoped.input(operation.input) : scoped).output(operation.output);
+      const key = operation.idempotencyKey;
+      const resolve = ({ ctx, input }: Call) => {
+        // The idempotency key from the input, or else the `Idempotency-Key` header.
+        const sent = input as Record<string, string | null | undefined> | undefined;
+        const withKey =
+          key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
+        return operation.run(ctx.deps, ctx.actor, withKey as never);
+      };
+      return [operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)];
     }),
   ) as DeclaredProcedures<Operations>;
 }

@@ -9,7 +9,6 @@ import {
   transactionSearchContract,
   voucherInfoContract,
   walletContract,
-  walletListContract,
 } from "@purse/engine";
 import { z } from "zod";
 import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
@@ -26,10 +25,6 @@ export const me = userProcedure
     }),
   )
   .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
-
-export const wallets = userProcedure
-  .output(walletListContract)
-  .query(({ ctx }) => listWallets(ctx.deps, ctx.actor));
 
 export const walletByNumber = userProcedure
   .input(z.object({ number: bounded.walletNumber }))

@@ -1,0 +1,30 @@
+import { defineOperation } from "../declaration/declare-operation.ts";
+import { profileContract } from "./profile.contract.ts";
+import { showProfile } from "./show-profile.ts";
+
+/** GET /api/user/me, GraphQL `profile`, tRPC `profile`: the caller's own profile. */
+export const profileShowOperation = defineOperation({
+  kind: "query",
+  description: "The caller's own profile",
+  scope: "user",
+  input: null,
+  output: profileContract,
+  errors: [],
+  run: (deps, actor) => showProfile(deps, actor),
+  rest: {
+    method: "GET",
+    path: "/api/user/me",
+    operationId: "showProfile",
+    tags: ["Users"],
+    summary: "The caller's profile",
+    component: "UserProfile",
+    // The names existing clients read (`date_created`, `is_excharger`, ...).
+    names: "snake_case",
+  },
+  graphql: {
+    field: "profile",
+    type: "UserProfile",
+    nulls: { documentUploaded: "Boolean", documentVerify: "Boolean" },
+  },
+  trpc: "profile",
+});
