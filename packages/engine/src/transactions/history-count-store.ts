@@ -96,25 +96,19 @@ export interface CountedRow {
  * wallet and day), the partial days at the ends from the transactions (at most a day's rows per
  * wallet). O(months + 62 days) per wallet whatever the history's size.
  *
- * Two cases count every match instead, as before the counts existed: amount bounds (the counts
- * are not kept per amount; keeping them exact per amount needs more than a count per day, see
- * docs/benchmark.md), and a wallet filter naming someone else's wallet (only its transactions with
- * the caller's wallets count, which no wallet's counts say). The first is known here; the second
- * is decided by the statement itself (`counted`), so that one text serves every other filter.
+ * Under amount bounds the same periods are read from the amount buckets' counts (migration 0013,
+ * `amountBucketTotals`): the buckets inside the bounds, and the rows of at most two boundary
+ * buckets in the whole days.
+ *
+ * A wallet filter naming someone else's wallet counts every match instead, as before the counts
+ * existed (only its transactions with the caller's wallets count, which no wallet's counts say).
+ * The statement itself decides (`counted`), so that one text serves every other filter.
  */
 export function countedTotals(userId: number, filter: TransactionFilter) {
   const everyMatch = (part: TransactionFilter, sign: 1 | -1 = 1) =>
     sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * t.amount_minor as amount_minor,
         ${sign}::integer * t.commission_minor as commission_minor
       from ${matched(userId, part)} as m join transactions t on t.id = m.id`;
-  const perCurrency = (parts: ReturnType<typeof sql>) => sql<CountedRow>`
-    select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
-      sum(commission_minor)::text as commission
-    from (${parts}) as part group by currency_id`;
-  if (filter.minAmount !== null || filter.maxAmount !== null)
-    return perCurrency(sql`select m.currency_id, 1 as n, m.amount_minor, m.commission_minor
-      from ${everyMatchOnce(userId, filter)} as m`);
-
   const { fromDay, untilDay, edges } = splitPeriod(filter);
   const { walletNumber, type, status } = filter;
   const scanned = scannedWallets(userId, walletNumber);
@@ -124,27 +118,107 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
     (edge) => sql`union all select * from (${everyMatch(edge.filter, edge.sign)}) as edge where ${counted}`,
   );
   const { months, daysBefore, daysAfter } = wholeMonths(fromDay, untilDay);
-  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `column`.
-  const kept = (
-    table: "history_counts" | "history_month_counts",
-    column: "day" | "month",
-    span: DateSpan,
-  ) => sql`
+  const bounded = filter.minAmount !== null || filter.maxAmount !== null;
+  const bounds = amountBounds(filter);
+  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `column`:
+  // without amount bounds every row; with them the amount buckets inside the bounds.
+  const kept = (grain: "day" | "month", span: DateSpan) => {
+    const table = bounded
+      ? { day: "history_amount_counts", month: "history_amount_month_counts" }[grain]
+      : { day: "history_counts", month: "history_month_counts" }[grain];
+    const buckets = bounded
+      ? sql`join ${bucketsRead(bounds)} as w on h.level = w.level and h.parent = w.parent
+          and h.currency_id = w.currency_id
+          and ${inside(sql`h.level`, sql`h.lower`)}
+          and not (h.level > 0 and ${inside(sql`h.level - 1`, sql`h.parent`)})`
+      : sql``;
+    return sql`
     select h.currency_id, h.n, h.amount_minor, h.commission_minor
     from ${scanned} as s join ${sql.raw(table)} h on h.wallet_id = s.id
+    ${buckets}
     where s.own
-      and h.${sql.raw(column)} >= coalesce(${isoDay(span.from)}::date, '-infinity')
-      and h.${sql.raw(column)} < coalesce(${isoDay(span.until)}::date, 'infinity')
+      and h.${sql.raw(grain)} >= coalesce(${isoDay(span.from)}::date, '-infinity')
+      and h.${sql.raw(grain)} < coalesce(${isoDay(span.until)}::date, 'infinity')
       and (${type}::smallint is null or h.type = ${type}::smallint)
       and (${status}::smallint is null or h.status = ${status}::smallint)
       -- One user's own transfer between two of its wallets counts once, unless one wallet is asked.
       and (${walletNumber}::text is not null or not h.internal)`;
+  };
+  // The rows of the boundary buckets in the whole days the counts cover, one by one.
+  const boundary = bounded
+    ? sql`union all select m.currency_id, 1 as n, m.amount_minor, m.commission_minor
+        from ${everyMatchOnce(
+          userId,
+          { ...filter, from: fromDay, fromExclusive: false, until: untilDay, untilInclusive: false },
+          boundaryBuckets(bounds),
+        )} as m
+        where ${counted}`
+    : sql``;
   return perCurrency(sql`
-    ${kept("history_month_counts", "month", months)}
-    union all ${kept("history_counts", "day", daysBefore)}
-    union all ${kept("history_counts", "day", daysAfter)}
+    ${kept("month", months)}
+    union all ${kept("day", daysBefore)}
+    union all ${kept("day", daysAfter)}
+    ${boundary}
     ${sql.join(ends, sql` `)}
     union all select * from (${everyMatch(filter)}) as other where not ${counted}`);
+}
+
+function perCurrency(parts: ReturnType<typeof sql>) {
+  return sql<CountedRow>`
+    select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
+      sum(commission_minor)::text as commission
+    from (${parts}) as part group by currency_id`;
+}
+
+/** The largest bigint: amounts are at most this, so a bound past it is clamped to it for bucketing. */
+const largestAmount = "9223372036854775807";
+
+/**
+ * Per currency, the amount bounds in its minor units, exact (`lo`, `hi`: numeric, `hi` null when
+ * unbounded; an amount is inside when `lo <= amount_minor <= hi`) and clamped into the amounts'
+ * range for finding their buckets (`lo_at`, `hi_at`).
+ */
+function amountBounds(filter: TransactionFilter) {
+  const { minAmount, maxAmount } = filter;
+  const scale = sql`power(10::numeric, c.precession)`;
+  return sql`(select x.currency_id, x.lo, x.hi,
+      least(greatest(x.lo, 0), ${largestAmount}::numeric)::bigint as lo_at,
+      least(greatest(coalesce(x.hi, 0), 0), ${largestAmount}::numeric)::bigint as hi_at
+    from (select c.id as currency_id, coalesce(ceil(${minAmount}::numeric * ${scale}), 0) as lo,
+            floor(${maxAmount}::numeric * ${scale}) as hi
+          from currencies c) as x)`;
+}
+
+/** Whether the bucket of `level` starting at `lower` lies inside the bounds `w` (w.lo, w.hi). */
+function inside(level: ReturnType<typeof sql>, lower: ReturnType<typeof sql>) {
+  return sql`(${lower} >= w.lo and (w.hi is null or history_amount_bucket_end(${level}, ${lower}) <= w.hi))`;
+}
+
+/**
+ * The `(level, parent)` ranges of counter rows a total under the bounds reads, per currency: every
+ * decade, the first digits under the decades of `lo` and `hi`, the two-digit buckets under their
+ * first digits. Every bucket inside the bounds whose parent is not lies in one of these.
+ */
+function bucketsRead(bounds: ReturnType<typeof sql>) {
+  return sql`(select distinct b.currency_id, b.lo, b.hi, r.level, r.parent
+    from ${bounds} as b
+    cross join lateral (values (0, 0::bigint),
+      (1, history_amount_bucket(0, b.lo_at)), (2, history_amount_bucket(1, b.lo_at)),
+      (1, case when b.hi is not null then history_amount_bucket(0, b.hi_at) end),
+      (2, case when b.hi is not null then history_amount_bucket(1, b.hi_at) end)) as r(level, parent)
+    where r.parent is not null)`;
+}
+
+/**
+ * The two-digit buckets that hold a bound without lying inside the bounds, per currency (at most
+ * two): their transactions are counted one by one.
+ */
+function boundaryBuckets(bounds: ReturnType<typeof sql>) {
+  return sql`(select distinct w.currency_id, r.lower
+    from ${bounds} as w
+    cross join lateral (values (history_amount_bucket(2, w.lo_at)),
+      (case when w.hi is not null then history_amount_bucket(2, w.hi_at) end)) as r(lower)
+    where r.lower is not null and not ${inside(sql`2`, sql`r.lower`)})`;
 }
 
 /** `[from, until)` in whole UTC days; null is unbounded on that side. */
@@ -192,9 +266,9 @@ function isoDay(date: Date | null): string | null {
 
 /** The prepared statement's name for `countedTotals(filter)` under `name`: one per text. */
 export function countedName(name: string, filter: TransactionFilter): string {
-  if (filter.minAmount !== null || filter.maxAmount !== null) return `${name}_amounts`;
+  const base = filter.minAmount !== null || filter.maxAmount !== null ? `${name}_amounts` : name;
   const ends = splitPeriod(filter).edges.length;
-  return ends === 0 ? name : `${name}_${ends}`;
+  return ends === 0 ? base : `${base}_${ends}`;
 }
 
 /**
