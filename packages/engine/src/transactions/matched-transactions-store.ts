@@ -109,19 +109,26 @@ export function everyMatchOnce(userId: number, filter: TransactionFilter, bucket
     and (${maxAmount}::numeric is null or t.amount_minor <= ${maxAmount}::numeric * ${scale})`;
   const owned = ownedWallets(userId);
   const scanned = scannedWallets(userId, filter.walletNumber);
-  // Only the rows of these two-significant-digit buckets (migration 0013), each read through its
-  // own range of `transactions_wallet_…_amount_idx`.
-  const inBuckets = buckets
-    ? sql`join ${buckets} as b on b.currency_id = t.currency_id
-        and history_amount_bucket(2, t.amount_minor) = b.lower`
-    : sql``;
+  // With buckets, only the rows of those two-significant-digit buckets (migration 0013): per wallet
+  // and bucket one range of `transactions_wallet_…_amount_idx` (wallet, bucket, created_at, with the
+  // columns read here included: an index-only scan), kept a parameterized index scan by `offset 0`
+  // (else the planner may read the period's rows instead).
+  const rows = (column: "wallet_from_id" | "wallet_to_id") =>
+    buckets
+      ? sql`cross join ${buckets} as b
+        cross join lateral (select t.currency_id, t.amount_minor, t.commission_minor, t.wallet_from_id,
+            t.wallet_to_id
+          from transactions t
+          where t.${sql.raw(column)} = s.id and t.currency_id = b.currency_id
+            and history_amount_bucket(2, t.amount_minor) = b.lower and ${where}
+          offset 0) as t`
+      : sql`join transactions t on t.${sql.raw(column)} = s.id`;
   const side = (column: "wallet_from_id" | "wallet_to_id", other: "wallet_from_id" | "wallet_to_id") => sql`
     select t.currency_id, t.amount_minor, t.commission_minor
     from ${scanned} as s
-    join transactions t on t.${sql.raw(column)} = s.id
+    ${rows(column)}
     join currencies c on c.id = t.currency_id
-    ${inBuckets}
-    where (s.own or t.${sql.raw(other)} in ${owned}) and ${where} and ${amount}`;
+    where (s.own or t.${sql.raw(other)} in ${owned}) and ${buckets ? sql`true` : where} and ${amount}`;
   return sql`(${side("wallet_from_id", "wallet_to_id")}
     union all
     select * from (${side("wallet_to_id", "wallet_from_id")}

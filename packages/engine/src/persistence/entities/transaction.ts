@@ -47,12 +47,14 @@ export const TransactionEntity = defineEntity({
     {
       name: "transactions_wallet_from_amount_idx",
       expression: `create index transactions_wallet_from_amount_idx
-      on transactions (wallet_from_id, history_amount_bucket(2, amount_minor), created_at)`,
+      on transactions (wallet_from_id, history_amount_bucket(2, amount_minor), created_at)
+      include (wallet_to_id, currency_id, type, status, amount_minor, commission_minor)`,
     },
     {
       name: "transactions_wallet_to_amount_idx",
       expression: `create index transactions_wallet_to_amount_idx
-      on transactions (wallet_to_id, history_amount_bucket(2, amount_minor), created_at)`,
+      on transactions (wallet_to_id, history_amount_bucket(2, amount_minor), created_at)
+      include (wallet_from_id, currency_id, type, status, amount_minor, commission_minor)`,
     },
   ],
   // Keep `history_counts` (migration 0009, entities/history-count.ts); MikroORM matches them by name.

@@ -1,3 +1,4 @@
+import type { AbstractSqlDriver } from "@mikro-orm/sql";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor.ts";
@@ -34,7 +35,7 @@ describe("migration 0013: the history's totals under amount bounds from amount b
     engine = await createTestEngine();
     // Back to the schema before 0013: 0012's trigger function, no buckets.
     const orm = engine.deps.db.orm;
-    const before = new Migration0012HistoryMonthCounts(orm.em.getDriver(), orm.config);
+    const before = new Migration0012HistoryMonthCounts(orm.em.getDriver() as AbstractSqlDriver, orm.config);
     before.up();
     const function0012 = before
       .getQueries()
