@@ -145,7 +145,7 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
     // planner join every bucket row of the wallet's period to the few ranges wanted.
     return sql`
     select ${signed}
-    from ${scanned} as s cross join ${bucketsRead(bounds)} as w
+    from ${scanned} as s cross join wanted as w
     cross join lateral (select h.* from ${sql.raw(table)} h
       where h.wallet_id = s.id and h.level = w.level and h.parent = w.parent
         and h.currency_id = w.currency_id and ${conditions}
@@ -159,17 +159,22 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
         from ${everyMatchOnce(
           userId,
           { ...filter, from: fromDay, fromExclusive: false, until: untilDay, untilInclusive: false },
-          boundaryBuckets(bounds),
+          sql`boundary`,
         )} as m
         where ${counted}`
     : sql``;
-  return perCurrency(sql`
+  // The ranges and boundary buckets, computed once (materialized), not once per wallet.
+  const buckets = bounded
+    ? sql`with wanted as materialized ${bucketsRead(bounds)},
+        boundary as materialized ${boundaryBuckets(bounds)} `
+    : sql``;
+  return sql<CountedRow>`${buckets}${perCurrency(sql`
     ${kept("month", months, 1)}
     union all ${kept("day", before.span, before.sign)}
     union all ${kept("day", after.span, after.sign)}
     ${boundary}
     ${sql.join(ends, sql` `)}
-    union all select * from (${everyMatch(filter)}) as other where not ${counted}`);
+    union all select * from (${everyMatch(filter)}) as other where not ${counted}`)}`;
 }
 
 function perCurrency(parts: ReturnType<typeof sql>) {
