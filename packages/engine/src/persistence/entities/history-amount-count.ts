@@ -35,24 +35,17 @@ export const HistoryAmountMonthCountEntity = defineEntity({
  * declared so that the schema generator compares their signatures instead of dropping them; their
  * bodies are the migration's, not compared (like the triggers' functions, schema-drift.test.ts).
  */
-export const HistoryAmountBucketRoutine = new Routine({
-  name: "history_amount_bucket",
-  type: "function",
-  language: "sql",
-  deterministic: true,
-  params: { level: { type: "integer" }, amount: { type: "bigint" } },
-  returns: { runtimeType: "string", columnType: "bigint" },
-  body: "",
-  ignoreSchemaChanges: ["body"],
-});
+const bucketRoutine = (name: string, second: string, returns: "bigint" | "numeric") =>
+  new Routine({
+    name,
+    type: "function",
+    language: "sql",
+    deterministic: true,
+    params: { level: { type: "integer" }, [second]: { type: "bigint" } },
+    returns: { runtimeType: "string", columnType: returns },
+    body: "",
+    ignoreSchemaChanges: ["body"],
+  });
 
-export const HistoryAmountBucketEndRoutine = new Routine({
-  name: "history_amount_bucket_end",
-  type: "function",
-  language: "sql",
-  deterministic: true,
-  params: { level: { type: "integer" }, lower: { type: "bigint" } },
-  returns: { runtimeType: "string", columnType: "numeric" },
-  body: "",
-  ignoreSchemaChanges: ["body"],
-});
+export const HistoryAmountBucketRoutine = bucketRoutine("history_amount_bucket", "amount", "bigint");
+export const HistoryAmountBucketEndRoutine = bucketRoutine("history_amount_bucket_end", "lower", "numeric");

@@ -1,35 +1,21 @@
 import type { AbstractSqlDriver } from "@mikro-orm/sql";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { listHistory } from "../../transactions/list-history.ts";
-import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { firstRow, sql } from "../sql.ts";
 import { Migration0012HistoryMonthCounts } from "./0012-history-month-counts.ts";
+import { acme, dayMs, daysAgo, midnight, transferAt } from "./history-migrations.test-support.ts";
 
 /**
  * The history's amount buckets (migration 0013): on a ledger written before the migration they are
  * counted from the transactions; afterwards the transactions' trigger keeps them with the day and
  * month counts, and a total under amount bounds equals a count of the rows.
  */
-const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
-const dayMs = 86_400_000;
-const midnight = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`).getTime();
-
 describe("migration 0013: the history's totals under amount bounds from amount buckets", () => {
   let engine: TestEngine;
   const em = () => engine.deps.db.em();
-  const transfer = async (amount: string, days: number) => {
-    const { id } = await transferFunds(engine.deps, acme, {
-      walletFrom: "U100000010",
-      walletTo: "U100000020",
-      amount,
-    });
-    // The update trigger moves its counts from today to that day.
-    const at = new Date(midnight - days * dayMs + 3_600_000).toISOString();
-    await em().execute(`update transactions set created_at = '${at}' where id = ${id}`);
-  };
+  const transfer = (amount: string, days: number) => transferAt(engine, amount, daysAgo(days));
 
   beforeAll(async () => {
     engine = await createTestEngine();
