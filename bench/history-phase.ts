@@ -27,6 +27,8 @@ export interface HistoryFigures {
   /** EXPLAIN (ANALYZE, BUFFERS) at the largest size, whole range: the count as it was, and now. */
   readonly explainBefore: string;
   readonly explainCount: string;
+  /** The count under `amountBounded` (migration 0013's buckets). */
+  readonly explainAmountCount: string;
   readonly explainPage: string;
 }
 
@@ -49,6 +51,26 @@ const periods = {
 
 /** A filter a dashboard sends: one wallet of the merchant, transfers that succeeded. */
 const filtered = { walletNumber: walletNumber(historyMerchant, 0), type: 1, status: 3 } as const;
+
+/**
+ * Amount bounds (migration 0013): at least 123.45, inside the two-digit bucket 120.00 to 129.99 of
+ * the loaded amounts (history-load.ts, `merchantAmount`), so that bucket's rows are counted one by
+ * one and the buckets above it from the counts.
+ */
+const amountBounded = { minAmount: "123.45" } as const;
+
+type CaseFilter = {
+  walletNumber?: string;
+  type?: number;
+  status?: number;
+  minAmount?: string;
+};
+
+const caseFilters: readonly { label: string; filter: CaseFilter }[] = [
+  { label: "", filter: {} },
+  { label: ", one wallet, type and status", filter: filtered },
+  { label: ", minAmount inside a bucket", filter: amountBounded },
+];
 
 /**
  * Issue 23's case: one merchant whose own history grows to each of `sizes` transactions (one
@@ -78,7 +100,10 @@ export async function measureHistory(
       const expected = Number(
         (await query<{ total: string }>(database.url, countBefore, [historyMerchant]))[0]?.total,
       );
-      const cases = await measureSize(environment(database), expected);
+      const bounded = Number(
+        (await query<{ total: string }>(database.url, countBounded, [historyMerchant, 12_345]))[0]?.total,
+      );
+      const cases = await measureSize(environment(database), expected, bounded);
       console.log(`  ${size} transactions of one merchant (loaded in ${(loadMs / 1000).toFixed(1)} s):`);
       for (const measured of cases) {
         console.log(
@@ -102,11 +127,16 @@ export async function measureHistory(
     const count = queries.count.compile(kysely);
     const page = queries.page.compile(kysely);
     const explainCount = await explainGeneric(database.url, count.sql, count.parameters);
+    const amountCount = historyQueries(
+      historyMerchant,
+      readHistoryFilter({ ...wholeRange, ...amountBounded }),
+    ).count.compile(kysely);
+    const explainAmountCount = await explainGeneric(database.url, amountCount.sql, amountCount.parameters);
     const explainPage = await explainGeneric(database.url, page.sql, page.parameters);
     const explainBefore = await explainGeneric(database.url, countBefore, [historyMerchant]);
     await db.close();
     console.log(`  ledger ${audit}`);
-    return { sizes: figures, audit, explainBefore, explainCount, explainPage };
+    return { sizes: figures, audit, explainBefore, explainCount, explainAmountCount, explainPage };
   } finally {
     // PURSE_BENCH_KEEP_DATABASE=1 leaves the loaded ledger for EXPLAINs by hand (psql).
     if (process.env["PURSE_BENCH_KEEP_DATABASE"]) console.log(`  kept database ${database.name}`);
@@ -119,14 +149,18 @@ const wholeRange = { ...periods["whole range"], page: 1, itemsPerPage: 20 };
 type HistoryInput = Parameters<typeof readHistoryFilter>[0];
 
 /** Every case at one size, against one Purse process; each answer is checked, then timed. */
-async function measureSize(env: Record<string, string>, expected: number): Promise<HistoryCase[]> {
+async function measureSize(
+  env: Record<string, string>,
+  expected: number,
+  expectedBounded: number,
+): Promise<HistoryCase[]> {
   const server = await startPurse(env);
   try {
     const token = await merchantToken(server.url);
     const cases: HistoryCase[] = [];
     for (const [period, dates] of Object.entries(periods)) {
-      for (const filter of [{}, filtered]) {
-        const name = `${period}${Object.keys(filter).length > 0 ? ", one wallet, type and status" : ""}`;
+      for (const { label, filter } of caseFilters) {
+        const name = `${period}${label}`;
         const rest = restRequest(server.url, token, { ...dates, page: 1, itemsPerPage: 20, ...filter });
         cases.push({ name, door: "REST", ...(await timed(rest)) });
         const graphql = graphqlRequest(server.url, token, dates, filter);
@@ -136,6 +170,12 @@ async function measureSize(env: Record<string, string>, expected: number): Promi
     const whole = cases.find((measured) => measured.name === "whole range");
     if (whole?.total !== expected)
       throw new Error(`the whole range's total is ${whole?.total}, not ${expected}`);
+    for (const measured of cases.filter((each) => each.name === "whole range, minAmount inside a bucket")) {
+      if (measured.total !== expectedBounded)
+        throw new Error(
+          `${measured.door} whole range over 123.45 totals ${measured.total}, not ${expectedBounded}`,
+        );
+    }
     return cases;
   } finally {
     await server.stop();
@@ -186,7 +226,7 @@ function graphqlRequest(
   url: string,
   token: string,
   dates: { startDate: string; endDate: string },
-  filter: { walletNumber?: string; type?: number; status?: number },
+  filter: CaseFilter,
 ): Probe {
   const body = JSON.stringify({
     query: `query Search($filter: TransactionFilter) {
@@ -202,6 +242,7 @@ function graphqlRequest(
         ...(filter.walletNumber ? { walletNumber: filter.walletNumber } : {}),
         ...(filter.type ? { type: typeNames[filter.type] } : {}),
         ...(filter.status ? { status: statusNames[filter.status] } : {}),
+        ...(filter.minAmount ? { minAmount: filter.minAmount } : {}),
       },
     },
   });
@@ -250,3 +291,10 @@ const countBefore = `
     select id from transactions where wallet_from_id in (select w.id from wallets w where w.user_id = $1)
     union
     select id from transactions where wallet_to_id in (select w.id from wallets w where w.user_id = $1)) as m`;
+
+/** The same, over amounts of at least $2 minor units: every matching row, counted. */
+const countBounded = `
+  select count(*) as total from transactions t
+  where (t.wallet_from_id in (select w.id from wallets w where w.user_id = $1)
+         or t.wallet_to_id in (select w.id from wallets w where w.user_id = $1))
+    and t.amount_minor >= $2`;

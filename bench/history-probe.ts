@@ -70,6 +70,8 @@ export async function explainGeneric(
   return withClient(url, async (client) => {
     await client.query("set plan_cache_mode = force_generic_plan");
     await client.query("set max_parallel_workers_per_gather = 0");
+    // As Purse's snapshots run (persistence/pg-transaction.ts, `transactionSettings`).
+    await client.query("set jit = off");
     await client.query({ name: "explained", text, values: [...parameters] });
     const literal = (value: unknown) =>
       value === null || value === undefined

@@ -2,6 +2,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { Database } from "../persistence/database.ts";
 import {
   foreignCurrencyPostingRows,
+  historyAmountMismatchRows,
   historyCountMismatchRows,
   historyMonthMismatchRows,
   ledgerCounts,
@@ -36,7 +37,8 @@ const breachesShown = 50;
  * transaction and currency, wallet balances equal their postings, no account is below zero,
  * every posting is in its wallet's currency, the history's daily counts count the transactions
  * (migration 0009: a drift would make totals wrong while every page looks right) and each month's
- * counts their days (migration 0012), the wallets' daily nets equal their postings (migration 0011: statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
+ * counts their days (migration 0012), the amount buckets' daily and monthly counts count the
+ * transactions (migration 0013), the wallets' daily nets equal their postings (migration 0011: statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
@@ -49,6 +51,8 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await foreignCurrencyPostings(em),
         await historyCountMismatches(em),
         await historyMonthMismatches(em),
+        await historyAmountMismatches(em, "day"),
+        await historyAmountMismatches(em, "month"),
         await walletDayMismatches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
@@ -125,6 +129,17 @@ async function historyMonthMismatches(em: SqlEntityManager): Promise<AuditCheck>
     breaches: found.map(
       (r) =>
         `wallet ${r.number ?? `id ${r.wallet_id}`} in the month of ${r.month}, type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but its days count ${r.expected}`,
+    ),
+  };
+}
+
+async function historyAmountMismatches(em: SqlEntityManager, grain: "day" | "month"): Promise<AuditCheck> {
+  const found = await historyAmountMismatchRows(em, breachesShown, grain);
+  return {
+    name: `the history's ${grain === "day" ? "daily" : "monthly"} amount bucket counts equal the transactions`,
+    breaches: found.map(
+      (r) =>
+        `wallet ${r.number ?? `id ${r.wallet_id}`} ${grain === "day" ? "on" : "in the month of"} ${r.period}, amounts from ${r.lower} (level ${r.level}), type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but ${r.expected} transactions (or their amounts differ)`,
     ),
   };
 }

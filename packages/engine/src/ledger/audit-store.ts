@@ -287,3 +287,69 @@ export async function historyMonthMismatchRows(
       order by 2, 3, 4, 5, 6 limit ${limit}`,
   );
 }
+
+/** An amount bucket's counts that differ from the transactions they count (migration 0013). */
+export interface HistoryAmountMismatchRow {
+  number: string | null;
+  wallet_id: string;
+  period: string;
+  level: number;
+  lower: string;
+  type: number;
+  status: number;
+  internal: boolean;
+  counted: string;
+  expected: string;
+}
+
+/**
+ * `history_amount_counts` (per day) or `history_amount_month_counts` (per month) recounted from the
+ * transactions, as the trigger keeps them: each side of a transaction (0009's walletSidesSql) in
+ * its bucket at each of the three levels, under its parent bucket. Every key whose count, amounts
+ * or fees differ; a row brought back to nothing is as good as no row.
+ */
+export async function historyAmountMismatchRows(
+  em: SqlEntityManager,
+  limit: number,
+  grain: "day" | "month",
+): Promise<HistoryAmountMismatchRow[]> {
+  const table = sql.raw(grain === "day" ? "history_amount_counts" : "history_amount_month_counts");
+  const period = sql.raw(grain);
+  const periodOf = sql.raw(
+    grain === "day"
+      ? "(t.created_at at time zone 'UTC')::date"
+      : "date_trunc('month', t.created_at at time zone 'UTC')::date",
+  );
+  return rows(
+    em,
+    sql<HistoryAmountMismatchRow>`
+      with expected as (
+        select side.wallet_id, lv.level, history_amount_bucket(lv.level, t.amount_minor) as lower,
+          ${periodOf} as period, t.currency_id, t.type, t.status, side.internal, count(*) as n,
+          sum(t.amount_minor) as amount_minor, sum(t.commission_minor) as commission_minor
+        from transactions t
+        cross join (values (0), (1), (2)) as lv(level)
+        ${walletSides}
+        group by 1, 2, 3, 4, 5, 6, 7, 8
+      ), kept as (
+        select k.*, k.${period} as period from ${table} k
+        where k.n <> 0 or k.amount_minor <> 0 or k.commission_minor <> 0
+      ), differing as (
+        select coalesce(e.wallet_id, k.wallet_id) as wallet_id, coalesce(e.period, k.period) as period,
+          coalesce(e.level, k.level) as level, coalesce(e.lower, k.lower) as lower,
+          coalesce(e.type, k.type) as type, coalesce(e.status, k.status) as status,
+          coalesce(e.internal, k.internal) as internal, coalesce(k.n, 0) as counted, coalesce(e.n, 0) as expected
+        from expected e full join kept k
+          on k.wallet_id = e.wallet_id and k.level = e.level and k.lower = e.lower and k.period = e.period
+            and k.currency_id = e.currency_id and k.type = e.type and k.status = e.status
+            and k.internal = e.internal
+            and k.parent = case e.level when 0 then 0 else history_amount_bucket(e.level - 1, e.lower) end
+        where e.n is distinct from k.n or e.amount_minor is distinct from k.amount_minor
+          or e.commission_minor is distinct from k.commission_minor
+      )
+      select w.number, d.wallet_id::text, d.period::text, d.level, d.lower::text, d.type, d.status,
+        d.internal, d.counted::text, d.expected::text
+      from differing d left join wallets w on w.id = d.wallet_id
+      order by d.wallet_id, d.period, d.level, d.lower, d.type, d.status, d.internal limit ${limit}`,
+  );
+}

@@ -91,30 +91,24 @@ export interface CountedRow {
 
 /**
  * The count, amounts and fees per currency of what `matched(userId, filter)` finds, without
- * reading what it finds: the whole months from `history_month_counts` (migration 0012), the days
- * of the partial months at either end from `history_counts` (migration 0009; a few rows per
- * wallet and day), the partial days at the ends from the transactions (at most a day's rows per
- * wallet). O(months + 62 days) per wallet whatever the history's size.
+ * reading what it finds: the months from `history_month_counts` (migration 0012), at most half a
+ * month of days at either end from `history_counts` (migration 0009; a few rows per wallet and
+ * day; `wholeMonths`), the partial days at the ends from the transactions (at most half a day's
+ * rows per wallet). O(months + 31 days) per wallet whatever the history's size.
  *
- * Two cases count every match instead, as before the counts existed: amount bounds (the counts
- * are not kept per amount; keeping them exact per amount needs more than a count per day, see
- * docs/benchmark.md), and a wallet filter naming someone else's wallet (only its transactions with
- * the caller's wallets count, which no wallet's counts say). The first is known here; the second
- * is decided by the statement itself (`counted`), so that one text serves every other filter.
+ * Under amount bounds the same periods are read from the amount buckets' counts (migration 0013,
+ * `amountBucketTotals`): the buckets inside the bounds, and the rows of at most two boundary
+ * buckets in the whole days.
+ *
+ * A wallet filter naming someone else's wallet counts every match instead, as before the counts
+ * existed (only its transactions with the caller's wallets count, which no wallet's counts say).
+ * The statement itself decides (`counted`), so that one text serves every other filter.
  */
 export function countedTotals(userId: number, filter: TransactionFilter) {
   const everyMatch = (part: TransactionFilter, sign: 1 | -1 = 1) =>
     sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * t.amount_minor as amount_minor,
         ${sign}::integer * t.commission_minor as commission_minor
       from ${matched(userId, part)} as m join transactions t on t.id = m.id`;
-  const perCurrency = (parts: ReturnType<typeof sql>) => sql<CountedRow>`
-    select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
-      sum(commission_minor)::text as commission
-    from (${parts}) as part group by currency_id`;
-  if (filter.minAmount !== null || filter.maxAmount !== null)
-    return perCurrency(sql`select m.currency_id, 1 as n, m.amount_minor, m.commission_minor
-      from ${everyMatchOnce(userId, filter)} as m`);
-
   const { fromDay, untilDay, edges } = splitPeriod(filter);
   const { walletNumber, type, status } = filter;
   const scanned = scannedWallets(userId, walletNumber);
@@ -123,28 +117,126 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
   const ends = edges.map(
     (edge) => sql`union all select * from (${everyMatch(edge.filter, edge.sign)}) as edge where ${counted}`,
   );
-  const { months, daysBefore, daysAfter } = wholeMonths(fromDay, untilDay);
-  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `column`.
-  const kept = (
-    table: "history_counts" | "history_month_counts",
-    column: "day" | "month",
-    span: DateSpan,
-  ) => sql`
-    select h.currency_id, h.n, h.amount_minor, h.commission_minor
-    from ${scanned} as s join ${sql.raw(table)} h on h.wallet_id = s.id
-    where s.own
-      and h.${sql.raw(column)} >= coalesce(${isoDay(span.from)}::date, '-infinity')
-      and h.${sql.raw(column)} < coalesce(${isoDay(span.until)}::date, 'infinity')
+  const { months, before, after } = wholeMonths(fromDay, untilDay);
+  const bounded = filter.minAmount !== null || filter.maxAmount !== null;
+  const bounds = amountBounds(filter);
+  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `column`:
+  // without amount bounds every row; with them the amount buckets inside the bounds.
+  const kept = (grain: "day" | "month", span: DateSpan, sign: 1 | -1) => {
+    // The sign is a parameter: one text whether an end's days are added or taken away.
+    const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * h.amount_minor as amount_minor,
+      ${sign}::integer * h.commission_minor as commission_minor`;
+    const table = bounded
+      ? { day: "history_amount_counts", month: "history_amount_month_counts" }[grain]
+      : { day: "history_counts", month: "history_month_counts" }[grain];
+    const conditions = sql`h.${sql.raw(grain)} >= coalesce(${isoDay(span.from)}::date, '-infinity')
+      and h.${sql.raw(grain)} < coalesce(${isoDay(span.until)}::date, 'infinity')
       and (${type}::smallint is null or h.type = ${type}::smallint)
       and (${status}::smallint is null or h.status = ${status}::smallint)
       -- One user's own transfer between two of its wallets counts once, unless one wallet is asked.
       and (${walletNumber}::text is not null or not h.internal)`;
-  return perCurrency(sql`
-    ${kept("history_month_counts", "month", months)}
-    union all ${kept("history_counts", "day", daysBefore)}
-    union all ${kept("history_counts", "day", daysAfter)}
+    if (!bounded)
+      return sql`
+    select ${signed}
+    from ${scanned} as s join ${sql.raw(table)} h on h.wallet_id = s.id
+    where s.own and ${conditions}`;
+    // Per wallet and `(level, parent)`, one range of the table's key (wallet, level, parent, period):
+    // `offset 0` keeps the lateral subquery a parameterized index scan instead of letting the
+    // planner join every bucket row of the wallet's period to the few ranges wanted.
+    return sql`
+    select ${signed}
+    from ${scanned} as s cross join wanted as w
+    cross join lateral (select h.* from ${sql.raw(table)} h
+      where h.wallet_id = s.id and h.level = w.level and h.parent = w.parent
+        and h.currency_id = w.currency_id and ${conditions}
+      offset 0) as h
+    where s.own and h.lower >= w.lo
+      and (w.hi is null or greatest(h.lower, h.lower + coalesce(w.width, h.lower * 9) - 1) <= w.hi)`;
+  };
+  // The rows of the boundary buckets in the whole days the counts cover, one by one.
+  const boundary = bounded
+    ? sql`union all select m.currency_id, 1 as n, m.amount_minor, m.commission_minor
+        from ${everyMatchOnce(
+          userId,
+          { ...filter, from: fromDay, fromExclusive: false, until: untilDay, untilInclusive: false },
+          sql`boundary`,
+        )} as m
+        where ${counted}`
+    : sql``;
+  // The ranges and boundary buckets, computed once (materialized), not once per wallet.
+  const buckets = bounded
+    ? sql`with wanted as materialized ${bucketsRead(bounds)},
+        boundary as materialized ${boundaryBuckets(bounds)} `
+    : sql``;
+  return sql<CountedRow>`${buckets}${perCurrency(sql`
+    ${kept("month", months, 1)}
+    union all ${kept("day", before.span, before.sign)}
+    union all ${kept("day", after.span, after.sign)}
+    ${boundary}
     ${sql.join(ends, sql` `)}
-    union all select * from (${everyMatch(filter)}) as other where not ${counted}`);
+    union all select * from (${everyMatch(filter)}) as other where not ${counted}`)}`;
+}
+
+function perCurrency(parts: ReturnType<typeof sql>) {
+  return sql<CountedRow>`
+    select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
+      sum(commission_minor)::text as commission
+    from (${parts}) as part group by currency_id`;
+}
+
+/** The largest bigint: amounts are at most this, so a bound past it is clamped to it for bucketing. */
+const largestAmount = "9223372036854775807";
+
+/**
+ * Per currency, the amount bounds in its minor units, exact (`lo`, `hi`: numeric, `hi` null when
+ * unbounded; an amount is inside when `lo <= amount_minor <= hi`) and clamped into the amounts'
+ * range for finding their buckets (`lo_at`, `hi_at`).
+ */
+function amountBounds(filter: TransactionFilter) {
+  const { minAmount, maxAmount } = filter;
+  const scale = sql`power(10::numeric, c.precession)`;
+  return sql`(select x.currency_id, x.lo, x.hi,
+      least(greatest(x.lo, 0), ${largestAmount}::numeric)::bigint as lo_at,
+      least(greatest(coalesce(x.hi, 0), 0), ${largestAmount}::numeric)::bigint as hi_at
+    from (select c.id as currency_id, coalesce(ceil(${minAmount}::numeric * ${scale}), 0) as lo,
+            floor(${maxAmount}::numeric * ${scale}) as hi
+          from currencies c) as x)`;
+}
+
+/** Whether the bucket of `level` starting at `lower` lies inside the bounds `w` (w.lo, w.hi). */
+function inside(level: ReturnType<typeof sql>, lower: ReturnType<typeof sql>) {
+  return sql`(${lower} >= w.lo and (w.hi is null or history_amount_bucket_end(${level}, ${lower}) <= w.hi))`;
+}
+
+/**
+ * The `(level, parent)` ranges of counter rows a total under the bounds reads, per currency: every
+ * decade, the first digits under the decades of `lo` and `hi`, the two-digit buckets under their
+ * first digits, less the ranges whose parent lies inside the bounds (counted a level up). Every
+ * bucket inside the bounds whose parent is not lies in one of these. `width`: the size of each
+ * bucket of the range (all siblings have their parent's number of digits); null for decades,
+ * whose size is nine times their start.
+ */
+function bucketsRead(bounds: ReturnType<typeof sql>) {
+  return sql`(select distinct w.currency_id, w.lo, w.hi, r.level, r.parent,
+      case when r.level > 0 then power(10::numeric, greatest(0, length(r.parent::text) - r.level)) end as width
+    from ${bounds} as w
+    cross join lateral (values (0, 0::bigint),
+      (1, history_amount_bucket(0, w.lo_at)), (2, history_amount_bucket(1, w.lo_at)),
+      (1, case when w.hi is not null then history_amount_bucket(0, w.hi_at) end),
+      (2, case when w.hi is not null then history_amount_bucket(1, w.hi_at) end)) as r(level, parent)
+    where r.parent is not null and not (r.level > 0 and ${inside(sql`r.level - 1`, sql`r.parent`)}))`;
+}
+
+/**
+ * The two-digit buckets that hold a bound without lying inside the bounds, per currency (at most
+ * two): their transactions are counted one by one.
+ */
+function boundaryBuckets(bounds: ReturnType<typeof sql>) {
+  return sql`(select distinct w.currency_id, r.lower
+    from ${bounds} as w
+    cross join lateral (values (history_amount_bucket(2, w.lo_at)),
+      (case when w.hi is not null then history_amount_bucket(2, w.hi_at) end)) as r(lower)
+    where r.lower is not null and not ${inside(sql`2`, sql`r.lower`)})`;
 }
 
 /** `[from, until)` in whole UTC days; null is unbounded on that side. */
@@ -159,31 +251,59 @@ function monthStart(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
 }
 
+/** Days read from the day counts, added (1) or taken from a whole month read (-1). */
+interface SignedDays {
+  readonly span: DateSpan;
+  readonly sign: 1 | -1;
+}
+
+const daysBetween = (from: Date, until: Date) => (until.getTime() - from.getTime()) / dayMs;
+
 /**
- * The whole days `[fromDay, untilDay)` as the calendar months wholly inside them (read from the
- * month counts) and the days before the first and after the last of those months (read from the
- * day counts): at most two partial months of days, whatever the period's length. A period inside
- * one month is all days.
+ * The whole days `[fromDay, untilDay)` as calendar months (read from the month counts) and days
+ * (read from the day counts) at either end: a partial month is either its days inside the period,
+ * added, or the whole month less its days outside the period, whichever is fewer days. So at most
+ * half a month of days at each end, whatever the period's length (a period until today reads this
+ * month whole less the days still to come, which hold no rows). A period inside one month is all
+ * days.
  */
 function wholeMonths(
   fromDay: Date | null,
   untilDay: Date | null,
-): { months: DateSpan; daysBefore: DateSpan; daysAfter: DateSpan } {
+): { months: DateSpan; before: SignedDays; after: SignedDays } {
+  const none: SignedDays = { span: nothing, sign: 1 };
+  const fromMonth = fromDay === null ? null : monthStart(fromDay);
   const firstMonth =
-    fromDay === null
+    fromDay === null || fromMonth === null
       ? null
-      : monthStart(fromDay).getTime() === fromDay.getTime()
+      : fromMonth.getTime() === fromDay.getTime()
         ? fromDay
-        : new Date(Date.UTC(fromDay.getUTCFullYear(), fromDay.getUTCMonth() + 1, 1));
+        : nextMonth(fromMonth);
   const endMonth = untilDay === null ? null : monthStart(untilDay);
   if (firstMonth !== null && endMonth !== null && firstMonth >= endMonth) {
-    return { months: nothing, daysBefore: { from: fromDay, until: untilDay }, daysAfter: nothing };
+    return { months: nothing, before: { span: { from: fromDay, until: untilDay }, sign: 1 }, after: none };
   }
-  return {
-    months: { from: firstMonth, until: endMonth },
-    daysBefore: fromDay === null ? nothing : { from: fromDay, until: firstMonth },
-    daysAfter: untilDay === null ? nothing : { from: endMonth, until: untilDay },
-  };
+  let months: DateSpan = { from: firstMonth, until: endMonth };
+  let before = none;
+  if (fromDay !== null && fromMonth !== null && firstMonth !== null && firstMonth > fromDay) {
+    if (daysBetween(fromDay, firstMonth) > daysBetween(fromMonth, fromDay)) {
+      months = { ...months, from: fromMonth };
+      before = { span: { from: fromMonth, until: fromDay }, sign: -1 };
+    } else before = { span: { from: fromDay, until: firstMonth }, sign: 1 };
+  }
+  let after = none;
+  if (untilDay !== null && endMonth !== null && untilDay > endMonth) {
+    const monthEnd = nextMonth(endMonth);
+    if (daysBetween(endMonth, untilDay) > daysBetween(untilDay, monthEnd)) {
+      months = { ...months, until: monthEnd };
+      after = { span: { from: untilDay, until: monthEnd }, sign: -1 };
+    } else after = { span: { from: endMonth, until: untilDay }, sign: 1 };
+  }
+  return { months, before, after };
+}
+
+function nextMonth(month: Date): Date {
+  return new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
 }
 
 function isoDay(date: Date | null): string | null {
@@ -192,9 +312,9 @@ function isoDay(date: Date | null): string | null {
 
 /** The prepared statement's name for `countedTotals(filter)` under `name`: one per text. */
 export function countedName(name: string, filter: TransactionFilter): string {
-  if (filter.minAmount !== null || filter.maxAmount !== null) return `${name}_amounts`;
+  const base = filter.minAmount !== null || filter.maxAmount !== null ? `${name}_amounts` : name;
   const ends = splitPeriod(filter).edges.length;
-  return ends === 0 ? name : `${name}_${ends}`;
+  return ends === 0 ? base : `${base}_${ends}`;
 }
 
 /**

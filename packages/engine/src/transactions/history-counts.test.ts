@@ -39,6 +39,21 @@ interface Wallet {
   currency: number;
 }
 
+/** An amount in minor units: small, anywhere up to 10^7, or on or next to a bucket edge (d·10^e, dd·10^e). */
+function amountArbitrary(): fc.Arbitrary<bigint> {
+  const edge = fc
+    .record({
+      digits: fc.integer({ min: 1, max: 99 }),
+      exponent: fc.integer({ min: 0, max: 5 }),
+      step: fc.constantFrom(-1n, 0n, 0n, 1n),
+    })
+    .map(({ digits, exponent, step }) => {
+      const amount = BigInt(digits) * 10n ** BigInt(exponent) + step;
+      return amount < 0n ? 0n : amount;
+    });
+  return fc.oneof(fc.bigInt({ min: 0n, max: 2_000n }), fc.bigInt({ min: 0n, max: 10_000_000n }), edge);
+}
+
 describe("history totals from the daily counts", () => {
   let engine: TestEngine;
   let wallets: Wallet[];
@@ -101,7 +116,9 @@ describe("history totals from the daily counts", () => {
         to: fc.option(fc.constantFrom(...walletIds), { freq: 6 }),
         type: fc.constantFrom(1, 2, 3),
         status: fc.constantFrom(1, 2, 3, 4),
-        amount: fc.bigInt({ min: 0n, max: 2_000n }),
+        // Amounts over several decades (migration 0013 counts them per bucket of one and two
+        // significant digits): small ones, any up to 10^7, and bucket edges and their neighbours.
+        amount: amountArbitrary(),
         commission: fc.bigInt({ min: 0n, max: 50n }),
         // Days before today (the last week mostly, then about three months: whole calendar months
         // are read from the month counts), and a time in the day: midnight itself now and then.
@@ -136,8 +153,9 @@ describe("history totals from the daily counts", () => {
       wallet: fc.option(fc.integer({ min: 0, max: 100 }), { freq: 2 }),
       type: fc.option(fc.constantFrom(1, 2, 3), { freq: 2 }),
       status: fc.option(fc.constantFrom(1, 2, 3, 4), { freq: 2 }),
-      minAmount: fc.option(fc.bigInt({ min: 0n, max: 1_500n }), { freq: 4 }),
-      maxAmount: fc.option(fc.bigInt({ min: 500n, max: 2_000n }), { freq: 4 }),
+      // Bounds on bucket edges, next to them and anywhere (a lower bound above the upper one too).
+      minAmount: fc.option(amountArbitrary(), { freq: 4 }),
+      maxAmount: fc.option(amountArbitrary(), { freq: 4 }),
       page: fc.integer({ min: 1, max: 3 }),
     });
   type Filter = ReturnType<typeof filterArbitrary> extends fc.Arbitrary<infer F> ? F : never;
@@ -287,6 +305,29 @@ describe("history totals from the daily counts", () => {
     expect(found?.[0]).toMatch(
       /^wallet \S+ in the month of \d{4}-\d{2}-01, type \d, status \d.*: \d+ counted but its days count \d+/,
     );
+  });
+
+  it("audits the amount buckets against the transactions, and a tampered bucket is a breach", async () => {
+    for (const [grain, table] of [
+      ["daily", "history_amount_counts"],
+      ["monthly", "history_amount_month_counts"],
+    ] as const) {
+      const breaches = async () =>
+        (await auditLedger(engine.deps.db)).checks.find(
+          (check) => check.name === `the history's ${grain} amount bucket counts equal the transactions`,
+        )?.breaches;
+      expect(await breaches()).toEqual([]);
+      await engine.deps.db
+        .em()
+        .execute(
+          `update ${table} set commission_minor = commission_minor + 1 where ctid = (select ctid from ${table} where level = 2 and n > 0 limit 1)`,
+        );
+      const found = await breaches();
+      expect(found).toHaveLength(1);
+      expect(found?.[0]).toMatch(
+        /^wallet \S+ (on|in the month of) \d{4}-\d{2}-\d{2}, amounts from \d+ \(level 2\), type \d, status \d.*: (\d+) counted but \2 transactions \(or their amounts differ\)/,
+      );
+    }
   });
 
   it("is what the audit recounts, and a tampered count is a breach", async () => {

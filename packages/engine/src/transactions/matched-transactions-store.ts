@@ -98,9 +98,10 @@ export function matched(userId: number, filter: TransactionFilter, page?: PageBo
  * user's wallets, is taken from its sending side only). No `union`, no second read of the rows by
  * id, and the amount bounds are compared in each currency's minor units (the currency joined once
  * per row, not a subquery per row): for the totals that the counts cannot give (amount bounds,
- * history-count-store.ts), which read every match.
+ * history-count-store.ts), which read every match. With `buckets` (`(currency_id, lower)` rows),
+ * only the matches in those amount buckets: the boundary buckets of a total under amount bounds.
  */
-export function everyMatchOnce(userId: number, filter: TransactionFilter) {
+export function everyMatchOnce(userId: number, filter: TransactionFilter, buckets?: ReturnType<typeof sql>) {
   const where = rowConditions({ ...filter, minAmount: null, maxAmount: null });
   const { minAmount, maxAmount } = filter;
   const scale = sql`power(10::numeric, c.precession)`;
@@ -108,12 +109,26 @@ export function everyMatchOnce(userId: number, filter: TransactionFilter) {
     and (${maxAmount}::numeric is null or t.amount_minor <= ${maxAmount}::numeric * ${scale})`;
   const owned = ownedWallets(userId);
   const scanned = scannedWallets(userId, filter.walletNumber);
+  // With buckets, only the rows of those two-significant-digit buckets (migration 0013): per wallet
+  // and bucket one range of `transactions_wallet_…_amount_idx` (wallet, bucket, created_at, with the
+  // columns read here included: an index-only scan), kept a parameterized index scan by `offset 0`
+  // (else the planner may read the period's rows instead).
+  const rows = (column: "wallet_from_id" | "wallet_to_id") =>
+    buckets
+      ? sql`cross join ${buckets} as b
+        cross join lateral (select t.currency_id, t.amount_minor, t.commission_minor, t.wallet_from_id,
+            t.wallet_to_id
+          from transactions t
+          where t.${sql.raw(column)} = s.id and t.currency_id = b.currency_id
+            and history_amount_bucket(2, t.amount_minor) = b.lower and ${where}
+          offset 0) as t`
+      : sql`join transactions t on t.${sql.raw(column)} = s.id`;
   const side = (column: "wallet_from_id" | "wallet_to_id", other: "wallet_from_id" | "wallet_to_id") => sql`
     select t.currency_id, t.amount_minor, t.commission_minor
     from ${scanned} as s
-    join transactions t on t.${sql.raw(column)} = s.id
+    ${rows(column)}
     join currencies c on c.id = t.currency_id
-    where (s.own or t.${sql.raw(other)} in ${owned}) and ${where} and ${amount}`;
+    where (s.own or t.${sql.raw(other)} in ${owned}) and ${buckets ? sql`true` : where} and ${amount}`;
   return sql`(${side("wallet_from_id", "wallet_to_id")}
     union all
     select * from (${side("wallet_to_id", "wallet_from_id")}

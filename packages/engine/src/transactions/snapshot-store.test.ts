@@ -33,14 +33,20 @@ describe("a history or search read sees one snapshot", () => {
           workers: string;
           readOnly: string;
           planCacheMode: string;
+          jit: string;
         }>`select current_setting('max_parallel_workers_per_gather') as workers,
           current_setting('transaction_read_only') as "readOnly",
-          current_setting('plan_cache_mode') as "planCacheMode"`,
+          current_setting('plan_cache_mode') as "planCacheMode", current_setting('jit') as jit`,
       );
       return { before, after, settings };
     });
     expect(seen.after).toBe(seen.before);
-    expect(seen.settings).toEqual({ workers: "0", readOnly: "on", planCacheMode: "force_generic_plan" });
+    expect(seen.settings).toEqual({
+      workers: "0",
+      readOnly: "on",
+      planCacheMode: "force_generic_plan",
+      jit: "off",
+    });
     // Outside, the transfer is there.
     const now = await firstRow(engine.deps.db.em(), countTransactions);
     expect(Number(now?.n)).toBe(Number(seen.before) + 1);
@@ -65,14 +71,15 @@ describe("a history or search read sees one snapshot", () => {
     }
     const plans = await preparedPlans(engine.deps, ["purse_history_%", "purse_search_%"]);
     // One text each whatever the filter's values: the history's count and page, the search's page
-    // and totals; totals with amount bounds count row by row, a text of their own
+    // and totals; totals with amount bounds read the amount buckets, a text of their own, and like
+    // any total one text per number of partial days at the ends (the search's `until` is one)
     // (transactions/history-count-store.ts).
     expect(plans.map((plan) => plan.name)).toEqual([
       "purse_history_count",
       "purse_history_page",
       "purse_search_page",
       "purse_search_totals",
-      "purse_search_totals_amounts",
+      "purse_search_totals_amounts_1",
     ]);
     for (const plan of plans) {
       expect(plan.custom).toBe(0);

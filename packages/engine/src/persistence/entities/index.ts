@@ -2,6 +2,12 @@ import { AccessTokenEntity } from "./access-token.ts";
 import { CheckoutEntity } from "./checkout.ts";
 import { ClientEntity } from "./client.ts";
 import { CurrencyEntity } from "./currency.ts";
+import {
+  HistoryAmountBucketEndRoutine,
+  HistoryAmountBucketRoutine,
+  HistoryAmountCountEntity,
+  HistoryAmountMonthCountEntity,
+} from "./history-amount-count.ts";
 import { HistoryCountEntity } from "./history-count.ts";
 import { HistoryMonthCountEntity } from "./history-month-count.ts";
 import { IdempotencyKeyEntity } from "./idempotency-key.ts";
@@ -21,6 +27,8 @@ export {
   CheckoutEntity,
   ClientEntity,
   CurrencyEntity,
+  HistoryAmountCountEntity,
+  HistoryAmountMonthCountEntity,
   HistoryCountEntity,
   HistoryMonthCountEntity,
   IdempotencyKeyEntity,
@@ -50,9 +58,14 @@ export const allEntities = [
   IdempotencyKeyEntity,
   HistoryCountEntity,
   HistoryMonthCountEntity,
+  HistoryAmountCountEntity,
+  HistoryAmountMonthCountEntity,
   WalletDayEntity,
   VoucherEntity,
   CheckoutEntity,
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
 ];
+
+/** Every stored function the migrations create that is not a trigger's (those go with their trigger). */
+export const allRoutines = [HistoryAmountBucketRoutine, HistoryAmountBucketEndRoutine];

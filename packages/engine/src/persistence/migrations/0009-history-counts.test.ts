@@ -20,8 +20,13 @@ describe("migration 0009 on a ledger written before it", () => {
   beforeAll(async () => {
     engine = await createTestEngine();
     const em = () => engine.deps.db.em();
-    // Back to the schema before 0009, then transactions written as the writer did then.
-    await em().execute(`drop trigger history_counts_insert on transactions;
+    // Back to the schema before 0009 (and without the later migrations that build on its counts,
+    // 0012 and 0013, which run again after it), then transactions written as the writer did then.
+    await em().execute(`drop table history_month_counts, history_amount_counts, history_amount_month_counts;
+      drop index transactions_wallet_from_amount_idx, transactions_wallet_to_amount_idx;
+      drop function history_amount_bucket, history_amount_bucket_end;
+      delete from mikro_orm_migrations where name in ('0012-history-month-counts', '0013-history-amount-counts');
+      drop trigger history_counts_insert on transactions;
       drop trigger history_counts_delete on transactions;
       drop trigger history_counts_update on transactions;
       drop function history_counts_apply();
@@ -45,7 +50,11 @@ describe("migration 0009 on a ledger written before it", () => {
       select 1, 1, 3, f.id, t.id, f.currency_id, 500, now() - interval '1 day', now() - interval '1 day'
       from wallets f, wallets t where f.number = 'U100000010' and t.number = 'E100000011'`);
 
-    expect(await engine.deps.db.migrate()).toEqual(["0009-history-counts"]);
+    expect(await engine.deps.db.migrate()).toEqual([
+      "0009-history-counts",
+      "0012-history-month-counts",
+      "0013-history-amount-counts",
+    ]);
   });
   afterAll(() => engine?.close());
 
@@ -88,8 +97,11 @@ describe("migration 0009 on a ledger written before it", () => {
       sql<{ indexname: string }>`select indexname from pg_indexes
         where tablename = 'transactions' and indexname like 'transactions_wallet_%' order by indexname`,
     );
+    // 0009's two (the old ones dropped), and 0013's amount indexes.
     expect(indexes.map((index) => index.indexname)).toEqual([
+      "transactions_wallet_from_amount_idx",
       "transactions_wallet_from_time_idx",
+      "transactions_wallet_to_amount_idx",
       "transactions_wallet_to_time_idx",
     ]);
   });

@@ -1,33 +1,20 @@
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { listHistory } from "../../transactions/list-history.ts";
-import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { firstRow, rows, sql } from "../sql.ts";
+import { acme, dayMs, daysAgo, midnight, transferAt } from "./history-migrations.test-support.ts";
 
 /**
  * The history's monthly counts (migration 0012): on a ledger written before the migration they are
  * summed from the daily counts; afterwards the transactions' trigger keeps both in one statement,
  * and a total over several months equals a count of the rows.
  */
-const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
-const dayMs = 86_400_000;
-const midnight = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`).getTime();
-
 describe("migration 0012: the history's totals from whole months", () => {
   let engine: TestEngine;
   const em = () => engine.deps.db.em();
-  const transfer = async (amount: string, at: Date) => {
-    const { id } = await transferFunds(engine.deps, acme, {
-      walletFrom: "U100000010",
-      walletTo: "U100000020",
-      amount,
-    });
-    // The update trigger moves its counts from today to `at`.
-    await em().execute(`update transactions set created_at = '${at.toISOString()}' where id = ${id}`);
-  };
-  const day = (days: number) => new Date(midnight - days * dayMs + 3_600_000);
+  const transfer = (amount: string, at: Date) => transferAt(engine, amount, at);
+  const day = daysAgo;
 
   beforeAll(async () => {
     engine = await createTestEngine();

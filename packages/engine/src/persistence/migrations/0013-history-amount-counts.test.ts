@@ -1,0 +1,107 @@
+import type { AbstractSqlDriver } from "@mikro-orm/sql";
+import { createTestEngine, type TestEngine } from "@purse/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLedger } from "../../ledger/audit-ledger.ts";
+import { listHistory } from "../../transactions/list-history.ts";
+import { firstRow, sql } from "../sql.ts";
+import { Migration0012HistoryMonthCounts } from "./0012-history-month-counts.ts";
+import { acme, dayMs, daysAgo, midnight, transferAt } from "./history-migrations.test-support.ts";
+
+/**
+ * The history's amount buckets (migration 0013): on a ledger written before the migration they are
+ * counted from the transactions; afterwards the transactions' trigger keeps them with the day and
+ * month counts, and a total under amount bounds equals a count of the rows.
+ */
+describe("migration 0013: the history's totals under amount bounds from amount buckets", () => {
+  let engine: TestEngine;
+  const em = () => engine.deps.db.em();
+  const transfer = (amount: string, days: number) => transferAt(engine, amount, daysAgo(days));
+
+  beforeAll(async () => {
+    engine = await createTestEngine();
+    // Back to the schema before 0013: 0012's trigger function, no buckets.
+    const orm = engine.deps.db.orm;
+    const before = new Migration0012HistoryMonthCounts(orm.em.getDriver() as AbstractSqlDriver, orm.config);
+    before.up();
+    const function0012 = before
+      .getQueries()
+      .map(String)
+      .find((query) => query.startsWith("create or replace function history_counts_apply"));
+    expect(function0012).toBeDefined();
+    await em().execute(`${function0012};
+      drop table history_amount_counts, history_amount_month_counts;
+      drop index transactions_wallet_from_amount_idx, transactions_wallet_to_amount_idx;
+      drop function history_amount_bucket, history_amount_bucket_end;
+      delete from mikro_orm_migrations where name = '0013-history-amount-counts'`);
+    for (const [amount, days] of [
+      ["1.01", 70],
+      ["1.00", 70],
+      ["1.09", 40],
+      ["12.34", 40],
+      ["99.99", 35],
+      ["100.00", 3],
+      ["123.45", 3],
+    ] as const) {
+      await transfer(amount, days);
+    }
+    expect(await engine.deps.db.migrate()).toEqual(["0013-history-amount-counts"]);
+    await transfer("12.30", 40);
+    await transfer("5.00", 2);
+  });
+  afterAll(() => engine?.close());
+
+  it("counts the ledger written before it, and keeps counting after it, as the audit recounts", async () => {
+    const audit = await auditLedger(engine.deps.db);
+    for (const grain of ["daily", "monthly"]) {
+      expect(
+        audit.checks.find(
+          (check) => check.name === `the history's ${grain} amount bucket counts equal the transactions`,
+        )?.breaches,
+      ).toEqual([]);
+    }
+    // Every transaction side in three buckets: the fixture's rows and the nine transfers included.
+    const counted = await firstRow(
+      em(),
+      sql<{ buckets: string; sides: string }>`select
+        (select sum(n)::text from history_amount_month_counts) as buckets,
+        (select (3 * (count(wallet_from_id)
+                 + count(wallet_to_id) filter (where wallet_to_id is distinct from wallet_from_id)))::text
+         from transactions) as sides`,
+    );
+    expect(counted?.buckets).toBe(counted?.sides);
+  });
+
+  it("answers totals under amount bounds equal to the rows, over months and inside one", async () => {
+    for (const [from, until, minAmount, maxAmount] of [
+      [100, 0, "1.00", undefined],
+      [100, 0, "1.01", "99.99"],
+      [100, 0, undefined, "12.33"],
+      [45, 30, "12.3", "12.34"],
+      [3, 0, "100", "123.45"],
+      [100, 0, "123.44", undefined],
+    ] as const) {
+      const startDate = new Date(midnight - from * dayMs).toISOString().slice(0, 10);
+      const endDate = new Date(midnight - until * dayMs).toISOString().slice(0, 10);
+      const expected = await firstRow(
+        em(),
+        sql<{ n: string }>`select count(*)::text as n from transactions t
+          where (t.wallet_from_id in (select id from wallets where user_id = 1)
+                 or t.wallet_to_id in (select id from wallets where user_id = 1))
+            and t.created_at >= ${startDate}::date and t.created_at < ${endDate}::date + 1
+            and (${minAmount ?? null}::numeric is null or t.amount_minor >= ${minAmount ?? null}::numeric * 100)
+            and (${maxAmount ?? null}::numeric is null or t.amount_minor <= ${maxAmount ?? null}::numeric * 100)`,
+      );
+      const page = await listHistory(engine.deps, acme, {
+        startDate,
+        endDate,
+        page: 1,
+        itemsPerPage: 5,
+        minAmount,
+        maxAmount,
+      });
+      const asked = `${startDate}..${endDate} ${minAmount}..${maxAmount}`;
+      expect(`${asked}: ${page.meta.total}`).toBe(`${asked}: ${expected?.n}`);
+      expect(Number(expected?.n)).toBeGreaterThan(0);
+    }
+  });
+});
