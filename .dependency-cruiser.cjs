@@ -157,7 +157,7 @@ module.exports = {
       severity: "error",
       comment:
         "A shipped migration holds its SQL as it was: importing application code (the ledger's hashing, an entity) would change what an old migration does when that code changes. Only MikroORM's Migration class and other migrations.",
-      from: { path: "^packages/engine/src/persistence/migrations/", pathNot: "\\.test\\.ts$" },
+      from: { path: "^packages/engine/src/persistence/migrations/", pathNot: "\\.test(-support)?\\.ts$" },
       to: {
         pathNot: ["^packages/engine/src/persistence/migrations/", "node_modules/@mikro-orm/migrations/"],
         dependencyTypesNot: ["core"],
