@@ -1,6 +1,6 @@
 import { PurseError } from "../errors/index.ts";
 import type { Database } from "../persistence/database.ts";
-import { hasSqlState, isWaitTimeout } from "../persistence/sql.ts";
+import { hasSqlState } from "../persistence/sql.ts";
 import type { WalletRecord } from "../wallet/wallet-store.ts";
 import { boundTransactionLockingWallets, type IdempotencyKeys, priorOf } from "./bound-transaction.ts";
 import type { Leg } from "./movement.ts";
@@ -130,7 +130,7 @@ export async function transactBatch(
       const replayed = settled[index] !== undefined && "outcome" in settled[index];
       if (replayed) continue;
       settled[index] = {
-        error: !alone && (hasSqlState(error) || isWaitTimeout(error)) ? new BatchRolledBack(error) : error,
+        error: !alone && hasSqlState(error) ? new BatchRolledBack(error) : error,
       };
     }
   }
