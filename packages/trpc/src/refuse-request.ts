@@ -1,6 +1,5 @@
-import { TRPCError } from "@trpc/server";
+import { getErrorShape, TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
 import { appRouter } from "./router.ts";
 
 /** Bounds of the tRPC door, sized to the largest legal request (a full batch of checkouts). */

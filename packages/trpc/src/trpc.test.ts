@@ -1,7 +1,6 @@
 import { issueOperatorToken, issueToken } from "@purse/engine";
 import { createTestEngine, type TestEngine } from "@purse/testing";
-import { TRPCError } from "@trpc/server";
-import { getErrorShape } from "@trpc/server/unstable-core-do-not-import";
+import { getErrorShape, TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "./router.ts";
 import type { TrpcContext } from "./trpc.ts";

@@ -93,7 +93,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
   // only nodes that are down, not a slower third one (seen under compose).
   await waitForRedis(clients, 1_000).catch(() => undefined);
   const prefix = config.redisPrefix;
-  const routeLock = new RedlockRouteLock(clients, prefix ? { prefix } : {});
+  const routeLock = await RedlockRouteLock.open(clients, prefix ? { prefix } : {});
   const rateLimiter = new RedisRateLimiter(clients, {
     limitPerMinute: config.rateLimitPerMinute,
     ...(prefix ? { prefix } : {}),

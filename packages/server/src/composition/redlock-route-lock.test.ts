@@ -13,7 +13,7 @@ let clients: Redis[] = [];
 routeLockContract("Redlock", async () => {
   clients = createRedisClients(testRedisUrl);
   await waitForRedis(clients);
-  return new RedlockRouteLock(clients, { prefix });
+  return await RedlockRouteLock.open(clients, { prefix });
 });
 
 describe("Redlock quorum", () => {
@@ -43,7 +43,7 @@ describe("Redlock quorum", () => {
       `${testRedisUrl},redis://127.0.0.1:${extraPorts[0]},redis://127.0.0.1:6399`,
     );
     await waitForRedis(nodes, 5_000, 2);
-    const lock = new RedlockRouteLock(nodes, { prefix });
+    const lock = await RedlockRouteLock.open(nodes, { prefix });
     let release = () => {};
     const held = lock.run(["quorum"], 5_000, () => new Promise<void>((resolve) => (release = resolve)));
     await sleep(20);
@@ -56,7 +56,7 @@ describe("Redlock quorum", () => {
   it("refuses to run unlocked when no majority answers: LOCK_UNAVAILABLE, not ROUTE_LOCKED", async () => {
     const nodes = createRedisClients(`${testRedisUrl},redis://127.0.0.1:6398,redis://127.0.0.1:6399`);
     await waitForRedis(nodes, 5_000, 1);
-    const lock = new RedlockRouteLock(nodes, { prefix });
+    const lock = await RedlockRouteLock.open(nodes, { prefix });
     let ran = false;
     const outcome = await lock
       .run(["minority"], 5_000, async () => {
@@ -69,11 +69,25 @@ describe("Redlock quorum", () => {
   });
 });
 
+describe("Redlock on auto-pipelining clients", () => {
+  it("grants its first lock when it leaves in one write with another script (the rate limit's)", async () => {
+    const nodes = createRedisClients(testRedisUrl);
+    await waitForRedis(nodes);
+    const lock = await RedlockRouteLock.open(nodes, { prefix: `${prefix}-pipelined` });
+    // Issued in the same turn, both join the pipeline the first one opens.
+    const script = nodes[0]?.eval("return 1", 0);
+    const outcome = await lock.run(["first"], 5_000, async () => "ran").catch(lockOutcome);
+    expect(await script).toBe(1);
+    expect(outcome).toBe("ran");
+    for (const node of nodes) node.disconnect();
+  });
+});
+
 describe("Redlock during shutdown", () => {
   it("survives its clients closing while a lock's release is still to come (no unhandled error event)", async () => {
     const nodes = createRedisClients(testRedisUrl);
     await waitForRedis(nodes);
-    const lock = new RedlockRouteLock(nodes, { prefix: `${prefix}-shutdown` });
+    const lock = await RedlockRouteLock.open(nodes, { prefix: `${prefix}-shutdown` });
     const result = await lock.run(["shutdown"], 5_000, async () => {
       // Shutdown order in purse serve: the route lock, then the Redis clients, while work is in flight.
       await lock.close();

@@ -1,7 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { RouteLock } from "@purse/engine";
 import { PurseError } from "@purse/engine";
 import { ExecutionError, Redlock, ResourceLockedError } from "@sesamecare-oss/redlock";
-import { ensureCommands } from "@sesamecare-oss/redlock/build/scripts.js";
 import type { Redis } from "ioredis";
 
 export interface RedlockRouteLockOptions {
@@ -17,11 +17,24 @@ export class RedlockRouteLock implements RouteLock {
   readonly #redlock: Redlock;
   readonly #prefix: string;
 
-  constructor(clients: readonly Redis[], options: RedlockRouteLockOptions = {}) {
-    // Redlock defines its scripts on a client at first use; a client that auto-pipelines copies
-    // the scripts it knows into each pipeline it opens, so a pipeline opened before that first use
-    // (by the rate limit's script, say) would lack them. Defined here, every pipeline has them.
-    for (const client of clients) ensureCommands(client);
+  /**
+   * A route lock on `clients`, ready for concurrent use. Redlock defines its scripts on each client
+   * the first time it uses it, and an auto-pipelining client copies the scripts it knows into each
+   * pipeline it opens: a first lock request that joins a pipeline another command opened in the
+   * same turn (the rate limit's script) would find no script there, and lose that node's vote. One
+   * lock taken and released here, before anything else uses the clients, defines them everywhere
+   * (on a node that is down too: the script is defined before the command is sent).
+   */
+  static async open(
+    clients: readonly Redis[],
+    options: RedlockRouteLockOptions = {},
+  ): Promise<RedlockRouteLock> {
+    const lock = new RedlockRouteLock(clients, options);
+    await lock.run([`purse:lock:start:${randomUUID()}`], 1_000, async () => undefined).catch(() => undefined);
+    return lock;
+  }
+
+  private constructor(clients: readonly Redis[], options: RedlockRouteLockOptions) {
     this.#redlock = new Redlock([...clients], { retryCount: 0, automaticExtensionThreshold: 0 });
     this.#redlock.on("error", () => {
       // Failed votes are judged in acquire(); the event would only duplicate them.
