@@ -1,6 +1,6 @@
-import { getErrorShape, TRPCError } from "@trpc/server";
+import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { appRouter } from "./router.ts";
+import { errorShapeOf } from "./trpc.ts";
 
 /** Bounds of the tRPC door, sized to the largest legal request (a full batch of checkouts). */
 export const trpcLimits = {
@@ -26,13 +26,5 @@ export function refuseRequest(
   message: string,
 ): { status: number; body: { error: unknown } } {
   const error = new TRPCError({ code, message });
-  const shape = getErrorShape({
-    config: appRouter._def._config,
-    error,
-    type: "unknown",
-    path: undefined,
-    input: undefined,
-    ctx: undefined,
-  });
-  return { status: getHTTPStatusCodeFromError(error), body: { error: shape } };
+  return { status: getHTTPStatusCodeFromError(error), body: { error: errorShapeOf(error) } };
 }

@@ -1,9 +1,9 @@
 import { issueOperatorToken, issueToken } from "@purse/engine";
 import { createTestEngine, type TestEngine } from "@purse/testing";
-import { getErrorShape, TRPCError } from "@trpc/server";
+import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "./router.ts";
-import type { TrpcContext } from "./trpc.ts";
+import { errorShapeOf, type TrpcContext } from "./trpc.ts";
 
 /**
  * The router called as a front end's calls reach it (tRPC's server-side caller, same middlewares,
@@ -43,14 +43,7 @@ describe("the tRPC router", () => {
       (thrown: unknown) => thrown,
     );
     if (!(error instanceof TRPCError)) throw new Error(`expected a TRPCError, got ${String(error)}`);
-    const shape = getErrorShape({
-      config: appRouter._def._config,
-      error,
-      type: "mutation",
-      path,
-      input: undefined,
-      ctx: undefined,
-    });
+    const shape = errorShapeOf(error, path);
     return { code: error.code, message: shape.message, data: shape.data };
   }
 

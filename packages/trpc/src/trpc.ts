@@ -9,8 +9,9 @@ import {
   PurseError,
   requireScope,
 } from "@purse/engine";
-import { initTRPC, TRPCError } from "@trpc/server";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { initTRPC, type TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 
 export interface TrpcContext {
   readonly deps: EngineDependencies;
@@ -43,27 +44,42 @@ const codeByKind: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
   oauth: "BAD_REQUEST",
 };
 
-const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
-    const purse = PurseError.is(error.cause) ? error.cause : null;
-    return {
-      ...shape,
-      // Unexpected errors never show their text; engine errors show the spec's.
-      message: purse
-        ? purse.message
-        : error.code === "INTERNAL_SERVER_ERROR"
-          ? "Internal server error"
-          : shape.message,
-      data: {
-        ...shape.data,
-        stack: undefined,
-        purseCode: purse?.code ?? null,
-        field: purse?.field ?? null,
-        translation: purse?.translation ?? null,
-      },
-    };
-  },
-});
+/**
+ * Purse's error shape: tRPC's default shape with the engine error's spec text, code, field and
+ * translation; unexpected errors never show their text, and no stack ever leaves.
+ */
+export function purseErrorShape({ shape, error }: { shape: TRPCDefaultErrorShape; error: TRPCError }) {
+  const purse = PurseError.is(error.cause) ? error.cause : null;
+  return {
+    ...shape,
+    message: purse
+      ? purse.message
+      : error.code === "INTERNAL_SERVER_ERROR"
+        ? "Internal server error"
+        : shape.message,
+    data: {
+      ...shape.data,
+      stack: undefined,
+      purseCode: purse?.code ?? null,
+      field: purse?.field ?? null,
+      translation: purse?.translation ?? null,
+    },
+  };
+}
+
+/**
+ * The shape tRPC sends for `error` (its default shape, as its docs on error formatting describe
+ * it, through Purse's formatter), for a refusal made before tRPC saw the request.
+ */
+export function errorShapeOf(error: TRPCError, path?: string) {
+  const data = { code: error.code, httpStatus: getHTTPStatusCodeFromError(error), ...(path ? { path } : {}) };
+  return purseErrorShape({
+    error,
+    shape: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[error.code], data },
+  });
+}
+
+const t = initTRPC.context<TrpcContext>().create({ errorFormatter: purseErrorShape });
 
 export const router = t.router;
 
