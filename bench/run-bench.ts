@@ -27,6 +27,7 @@ import {
   startPurse,
   writeCallsOf,
 } from "./purse-process.ts";
+import { describeTail, type RuntimeTail, runtimeTail, sampleRuntime } from "./runtime-tail.ts";
 import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
 
 const smoke = Boolean(process.env["PURSE_BENCH_SMOKE"]);
@@ -145,6 +146,8 @@ interface Figures {
   postgresCpuPerTransferMs: number;
   /** Purse's write system calls per answered transfer (its socket writes). */
   writesPerTransfer: number;
+  /** The process's own stalls during the load: GC pauses and event-loop delay. */
+  tail: RuntimeTail;
   audit: string;
   twoProcesses: LoadResult;
   bare: LoadResult & { writesPerTransfer: number };
@@ -165,6 +168,7 @@ async function measurePurse(
     | "cpuPerTransferMs"
     | "postgresCpuPerTransferMs"
     | "writesPerTransfer"
+    | "tail"
     | "audit"
   >
 > {
@@ -180,6 +184,7 @@ async function measurePurse(
     let cpuPerTransferMs = 0;
     let postgresCpuPerTransferMs = 0;
     let writesPerTransfer = 0;
+    let tail: RuntimeTail;
     try {
       const targets = await purseTargets([server], randomBytes(3).toString("hex"));
       await drive(targets, connections, warmUpSeconds); // pools, JIT, prepared statements
@@ -188,14 +193,17 @@ async function measurePurse(
       const postgresBefore = await postgresCpuMs();
       const writesBefore = await writeCallsOf(server.pid);
       const phaseStart = await databaseClock(database.url);
+      const runtimeBefore = await sampleRuntime(server.url);
       purse = await drive(targets, connections, seconds);
       const answered = Math.max(1, purse.ok + purse.refused);
+      tail = runtimeTail(runtimeBefore, await sampleRuntime(server.url), answered);
       cpuPerTransferMs = ((await server.cpuMs()) - cpuBefore) / answered;
       writesPerTransfer = ((await writeCallsOf(server.pid)) - writesBefore) / answered;
       postgresCpuPerTransferMs = postgresCpuBetween(postgresBefore, await postgresCpuMs()) / answered;
       console.log(
         `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms, PostgreSQL CPU ${postgresCpuPerTransferMs.toFixed(2)} ms, ${writesPerTransfer.toFixed(1)} write calls per transfer, ${(await transfersPerCommit(database.url, phaseStart)).toFixed(1)} transfers per COMMIT`,
       );
+      console.log(`  Purse's own stalls: ${describeTail(tail)}`);
     } finally {
       await server.stop();
     }
@@ -212,6 +220,7 @@ async function measurePurse(
       cpuPerTransferMs,
       postgresCpuPerTransferMs,
       writesPerTransfer,
+      tail,
       audit,
     };
   } finally {
@@ -407,6 +416,7 @@ function report(figures: Figures): string {
     `| Purse CPU per transfer (all threads) | ${figures.cpuPerTransferMs.toFixed(2)} ms | |`,
     `| PostgreSQL CPU per Purse transfer (every process) | ${figures.postgresCpuPerTransferMs.toFixed(2)} ms | |`,
     `| write system calls per transfer: Purse, bare server | ${figures.writesPerTransfer.toFixed(1)}, ${bare.writesPerTransfer.toFixed(1)} | |`,
+    `| Purse's own stalls under load | ${describeTail(figures.tail)} | |`,
     `| ledger after the run | ${figures.audit} | balanced |`,
     "",
     `Where a warm Purse's CPU went, from \`--cpu-prof\` of an unbundled server in a phase of its own (same load and warm-up; ${figures.profile.self[0]}). V8 samples the wall clock, so a thread descheduled just after a socket write is charged to \`writev\`; \`perf\` puts the TCP send path nearer 10 % (section "Two round trips per transfer").`,
@@ -495,12 +505,13 @@ async function alternate(
         cpuPerTransferMs,
         postgresCpuPerTransferMs,
         writesPerTransfer,
+        tail,
       } =
         variable === "PURSE_BENCH_BIN"
           ? await measurePurse({}, value)
           : await measurePurse({ [variable]: value });
       const load = loadavg()[0]?.toFixed(1);
-      const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer (PostgreSQL ${postgresCpuPerTransferMs.toFixed(2)} ms), ${writesPerTransfer.toFixed(1)} writes/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB (load ${load})`;
+      const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer (PostgreSQL ${postgresCpuPerTransferMs.toFixed(2)} ms), ${writesPerTransfer.toFixed(1)} writes/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB, ${describeTail(tail)} (load ${load})`;
       console.log(`  round ${round}, ${variable}=${value}: ${figure}`);
       results.set(value, [...(results.get(value) ?? []), figure]);
     }
