@@ -57,7 +57,8 @@ const historySizes = (
 /**
  * PURSE_BENCH_ONLY=history runs the history phase alone; token-cache, pool and prepared alternate
  * one setting (PURSE_TOKEN_CACHE_MS, PURSE_DATABASE_POOL_SIZE over PURSE_BENCH_POOL_SIZES,
- * PURSE_DATABASE_PREPARED) in one run; env alternates PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES;
+ * PURSE_DATABASE_PREPARED) in one run; env alternates PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES
+ * (PURSE_BENCH_VARIABLE=settings: each value is space-separated NAME=value pairs set together);
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
  * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
  * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
@@ -489,6 +490,17 @@ function historyReport(history: HistoryFigures): string {
  * One setting's values measured in the same run, alternating (a, b, c, a, b, c), so the machine's
  * changing load falls on every value alike; each figure is printed with the load average then.
  */
+/** The environment one alternated value sets: the variable, or with `settings` several at once. */
+function settingsOf(variable: string, value: string): Record<string, string> {
+  if (variable !== "settings") return { [variable]: value };
+  return Object.fromEntries(
+    value
+      .split(" ")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+}
+
 async function alternate(
   variable: string,
   values: readonly string[],
@@ -509,7 +521,7 @@ async function alternate(
       } =
         variable === "PURSE_BENCH_BIN"
           ? await measurePurse({}, value)
-          : await measurePurse({ [variable]: value });
+          : await measurePurse(settingsOf(variable, value));
       const load = loadavg()[0]?.toFixed(1);
       const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer (PostgreSQL ${postgresCpuPerTransferMs.toFixed(2)} ms), ${writesPerTransfer.toFixed(1)} writes/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB, ${describeTail(tail)} (load ${load})`;
       console.log(`  round ${round}, ${variable}=${value}: ${figure}`);
