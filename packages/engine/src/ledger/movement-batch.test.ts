@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { openDatabase } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
@@ -219,6 +220,70 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     }
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
+
+  it("keeps a transfer whose wallet a running batch holds waiting in the process, and lets the others leave", async () => {
+    // Two transactions in flight. The first waits in PostgreSQL on a row held elsewhere, holding
+    // U100000010; a transfer from U100000010 then waits in the queue, not in a second transaction
+    // (which would hold the second connection until the first commits), so a transfer between
+    // other wallets still moves at once.
+    // A handle of its own: a handle's queue keeps the limits it was made with (one in flight above).
+    const db = await openDatabase({ kind: "postgres", url: engine.database.url }, { poolSize: 3 });
+    const twoInFlight: EngineDependencies = {
+      ...engine.deps,
+      db,
+      options: { ...engine.deps.options, movementBatches: { inFlight: 2, batchSize: 32 } },
+    };
+    const held = await holdWalletRow(engine.database.url, "U100000032");
+    try {
+      const first = outcome(
+        transferFunds(twoInFlight, acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000032",
+          amount: "1.00",
+          paymentId: "holds-10",
+        }),
+      );
+      await waitForLockWaits(engine.database.url, engine.database.name, 1);
+      const behind = outcome(
+        transferFunds(twoInFlight, acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000020",
+          amount: "1.00",
+          paymentId: "needs-10",
+        }),
+      );
+      const other = outcome(
+        transferFunds(twoInFlight, dora, {
+          walletFrom: "U100000050",
+          walletTo: "U100000030",
+          amount: "1.00",
+          paymentId: "other-wallets",
+        }),
+      );
+      // Needs U100000020, which the transfer behind the first waits for: it does not overtake it.
+      let overtook = false;
+      const behindBehind = outcome(
+        transferFunds(twoInFlight, bolt, {
+          walletFrom: "U100000020",
+          walletTo: "U100000050",
+          amount: "1.00",
+          paymentId: "needs-20",
+        }),
+      ).finally(() => {
+        overtook = true;
+      });
+      expect(await other).toBe("ok");
+      // Only the first transfer waits in PostgreSQL: those behind it never took a connection.
+      expect(await lockWaiters(engine.database.url, engine.database.name)).toBe(1);
+      expect(overtook).toBe(false);
+      await held.rollback();
+      expect([await first, await behind, await behindBehind]).toEqual(["ok", "ok", "ok"]);
+    } finally {
+      await held.rollback().catch(() => undefined);
+      await db.close();
+    }
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
 });
 
 /**
@@ -239,6 +304,20 @@ async function waitForLedgerWriteWait(url: string): Promise<void> {
       await sleep(20);
     }
     throw new Error("no ledger write waited on the held key");
+  } finally {
+    await watcher.rollback();
+  }
+}
+
+/** How many sessions of the database `name` wait on a lock now. */
+async function lockWaiters(url: string, name: string): Promise<number> {
+  const watcher = await openSession(url);
+  try {
+    const { rows: found } = await watcher.query(
+      "select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'",
+      [name],
+    );
+    return (found[0] as { n: number }).n;
   } finally {
     await watcher.rollback();
   }

@@ -13,11 +13,19 @@ interface Waiting {
  * (group commit, ledger/movement-batch.ts). Under a light load every transfer leaves at once, alone;
  * the busier the process, the larger the batches, so the database commits fewer, larger
  * transactions instead of queueing many small ones for its connections.
+ *
+ * A transfer that needs a wallet a running batch of this process holds waits here, not in
+ * PostgreSQL: there it would hold its batch's connection and its other wallets' rows, and every
+ * member of its batch, until that batch committed. It leaves with the first batch after; those
+ * behind it that need one of its wallets wait behind it (first come, first served per wallet), the
+ * others leave meanwhile. Rows held by another process are still waited for in PostgreSQL.
  */
 export class MovementQueue {
   readonly #db: Database;
   readonly #limits: MovementBatches;
   readonly #waiting: Waiting[] = [];
+  /** Wallets the running batches hold, each with how many of them hold it. */
+  readonly #held = new Map<string, number>();
   #running = 0;
 
   constructor(db: Database, limits: MovementBatches) {
@@ -35,8 +43,11 @@ export class MovementQueue {
   }
 
   #leave(): void {
-    while (this.#running < this.#limits.inFlight && this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0, this.#limits.batchSize);
+    while (this.#running < this.#limits.inFlight) {
+      const batch = this.#nextBatch();
+      if (batch.length === 0) return;
+      const wallets = [...new Set(batch.flatMap((waiting) => waiting.member.wallets))];
+      for (const wallet of wallets) this.#held.set(wallet, (this.#held.get(wallet) ?? 0) + 1);
       this.#running += 1;
       transactBatch(
         this.#db,
@@ -52,10 +63,37 @@ export class MovementQueue {
           },
         )
         .finally(() => {
+          for (const wallet of wallets) {
+            const holders = (this.#held.get(wallet) ?? 1) - 1;
+            if (holders > 0) this.#held.set(wallet, holders);
+            else this.#held.delete(wallet);
+          }
           this.#running -= 1;
           this.#leave();
         });
     }
+  }
+
+  /**
+   * The waiting transfers that leave now, in arrival order: up to `batchSize` of those whose
+   * wallets no running batch holds and no transfer before them still waits for.
+   */
+  #nextBatch(): Waiting[] {
+    const batch: Waiting[] = [];
+    const kept: Waiting[] = [];
+    const waitedFor = new Set<string>();
+    let scanned = 0;
+    for (; scanned < this.#waiting.length && batch.length < this.#limits.batchSize; scanned += 1) {
+      const waiting = this.#waiting[scanned] as Waiting;
+      const wallets = waiting.member.wallets;
+      if (wallets.every((wallet) => !this.#held.has(wallet) && !waitedFor.has(wallet))) batch.push(waiting);
+      else {
+        kept.push(waiting);
+        for (const wallet of wallets) waitedFor.add(wallet);
+      }
+    }
+    this.#waiting.splice(0, scanned, ...kept);
+    return batch;
   }
 }
 
