@@ -121,8 +121,13 @@ describe("history totals from the daily counts", () => {
         amount: amountArbitrary(),
         commission: fc.bigInt({ min: 0n, max: 50n }),
         // Days before today (the last week mostly, then about three months: whole calendar months
-        // are read from the month counts), and a time in the day: midnight itself now and then.
-        day: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 95 })),
+        // are read from the month counts; then about three years: under amount bounds whole
+        // calendar years from the year counts), and a time in the day: midnight itself now and then.
+        day: fc.oneof(
+          fc.integer({ min: 0, max: 6 }),
+          fc.integer({ min: 0, max: 95 }),
+          fc.integer({ min: 0, max: 1_100 }),
+        ),
         second: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 86_399 })),
       }),
       { numRuns: count, seed },
@@ -145,8 +150,16 @@ describe("history totals from the daily counts", () => {
 
   const filterArbitrary = () =>
     fc.record({
-      fromDay: fc.oneof(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 100 })),
-      days: fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 100 })),
+      fromDay: fc.oneof(
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 1_150 }),
+      ),
+      days: fc.oneof(
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 1_150 }),
+      ),
       // Partial days at either end (the search takes instants).
       fromSecond: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 86_399 })),
       untilSecond: fc.oneof(fc.constant(86_399), fc.integer({ min: 0, max: 86_399 })),
@@ -308,25 +321,35 @@ describe("history totals from the daily counts", () => {
   });
 
   it("audits the amount buckets against the transactions, and a tampered bucket is a breach", async () => {
-    for (const [grain, table] of [
-      ["daily", "history_amount_counts"],
-      ["monthly", "history_amount_month_counts"],
+    for (const [grain, table, level, period] of [
+      ["daily", "history_amount_counts", 2, "on"],
+      ["monthly", "history_amount_month_counts", 2, "in the month of"],
+      // Migration 0014: the years, and the exact amounts (level 3) at every grain.
+      ["yearly", "history_amount_year_counts", 2, "in the year of"],
+      ["daily", "history_amount_counts", 3, "on"],
+      ["monthly", "history_amount_month_counts", 3, "in the month of"],
+      ["yearly", "history_amount_year_counts", 3, "in the year of"],
     ] as const) {
       const breaches = async () =>
         (await auditLedger(engine.deps.db)).checks.find(
           (check) => check.name === `the history's ${grain} amount bucket counts equal the transactions`,
         )?.breaches;
       expect(await breaches()).toEqual([]);
-      await engine.deps.db
-        .em()
-        .execute(
-          `update ${table} set commission_minor = commission_minor + 1 where ctid = (select ctid from ${table} where level = 2 and n > 0 limit 1)`,
-        );
+      const tamper = (step: number) =>
+        engine.deps.db
+          .em()
+          .execute(
+            `update ${table} set commission_minor = commission_minor + ${step} where ctid = (select ctid from ${table} where level = ${level} and n > 0 order by wallet_id, parent, lower limit 1)`,
+          );
+      await tamper(1);
       const found = await breaches();
       expect(found).toHaveLength(1);
       expect(found?.[0]).toMatch(
-        /^wallet \S+ (on|in the month of) \d{4}-\d{2}-\d{2}, amounts from \d+ \(level 2\), type \d, status \d.*: (\d+) counted but \2 transactions \(or their amounts differ\)/,
+        new RegExp(
+          `^wallet \\S+ ${period} \\d{4}-\\d{2}-\\d{2}, amounts from \\d+ \\(level ${level}\\), type \\d, status \\d.*: (\\d+) counted but \\1 transactions \\(or their amounts differ\\)`,
+        ),
       );
+      await tamper(-1);
     }
   });
 
