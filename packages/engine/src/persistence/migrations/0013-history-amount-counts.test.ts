@@ -19,7 +19,8 @@ describe("migration 0013: the history's totals under amount bounds from amount b
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema before 0013: 0012's trigger function, no buckets.
+    // Back to the schema before 0013: 0012's trigger function, no buckets (and none of 0014's years,
+    // exact amounts and bucket functions, which run again after it; 0014 dropped 0013's indexes).
     const orm = engine.deps.db.orm;
     const before = new Migration0012HistoryMonthCounts(orm.em.getDriver() as AbstractSqlDriver, orm.config);
     before.up();
@@ -29,10 +30,11 @@ describe("migration 0013: the history's totals under amount bounds from amount b
       .find((query) => query.startsWith("create or replace function history_counts_apply"));
     expect(function0012).toBeDefined();
     await em().execute(`${function0012};
-      drop table history_amount_counts, history_amount_month_counts;
-      drop index transactions_wallet_from_amount_idx, transactions_wallet_to_amount_idx;
+      drop table history_amount_counts, history_amount_month_counts, history_amount_year_counts;
+      drop function history_amount_lower, history_amount_parent;
       drop function history_amount_bucket, history_amount_bucket_end;
-      delete from mikro_orm_migrations where name = '0013-history-amount-counts'`);
+      delete from mikro_orm_migrations
+        where name in ('0013-history-amount-counts', '0014-history-amount-years-and-leaves')`);
     for (const [amount, days] of [
       ["1.01", 70],
       ["1.00", 70],
@@ -44,7 +46,10 @@ describe("migration 0013: the history's totals under amount bounds from amount b
     ] as const) {
       await transfer(amount, days);
     }
-    expect(await engine.deps.db.migrate()).toEqual(["0013-history-amount-counts"]);
+    expect(await engine.deps.db.migrate()).toEqual([
+      "0013-history-amount-counts",
+      "0014-history-amount-years-and-leaves",
+    ]);
     await transfer("12.30", 40);
     await transfer("5.00", 2);
   });
@@ -59,11 +64,12 @@ describe("migration 0013: the history's totals under amount bounds from amount b
         )?.breaches,
       ).toEqual([]);
     }
-    // Every transaction side in three buckets: the fixture's rows and the nine transfers included.
+    // Every transaction side in three buckets (and, since 0014, its exact amount): the fixture's
+    // rows and the nine transfers included.
     const counted = await firstRow(
       em(),
       sql<{ buckets: string; sides: string }>`select
-        (select sum(n)::text from history_amount_month_counts) as buckets,
+        (select sum(n)::text from history_amount_month_counts where level < 3) as buckets,
         (select (3 * (count(wallet_from_id)
                  + count(wallet_to_id) filter (where wallet_to_id is distinct from wallet_from_id)))::text
          from transactions) as sides`,

@@ -1,0 +1,120 @@
+import type { AbstractSqlDriver } from "@mikro-orm/sql";
+import { createTestEngine, type TestEngine } from "@purse/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLedger } from "../../ledger/audit-ledger.ts";
+import { listHistory } from "../../transactions/list-history.ts";
+import { firstRow, rows, sql } from "../sql.ts";
+import { Migration0013HistoryAmountCounts } from "./0013-history-amount-counts.ts";
+import { acme, dayMs, daysAgo, midnight, transferAt } from "./history-migrations.test-support.ts";
+
+/**
+ * The amount counts' years and exact amounts (migration 0014): on a ledger written under 0013 they
+ * are counted from the rows; afterwards the trigger keeps them, 0013's indexes are gone, and a total
+ * under amount bounds over several calendar years equals a count of the rows.
+ */
+describe("migration 0014: totals under amount bounds from years and exact amounts", () => {
+  let engine: TestEngine;
+  const em = () => engine.deps.db.em();
+  const transfer = (amount: string, days: number) => transferAt(engine, amount, daysAgo(days));
+
+  beforeAll(async () => {
+    engine = await createTestEngine();
+    // Back to the schema before 0014: 0013's trigger function and indexes, no years, no exact amounts.
+    const orm = engine.deps.db.orm;
+    const before = new Migration0013HistoryAmountCounts(orm.em.getDriver() as AbstractSqlDriver, orm.config);
+    before.up();
+    const queries = before.getQueries().map(String);
+    const function0013 = queries.find((query) => query.startsWith("create or replace function history_counts_apply"));
+    const indexes0013 = queries.filter((query) => query.startsWith("create index transactions_wallet_"));
+    expect(function0013).toBeDefined();
+    expect(indexes0013).toHaveLength(2);
+    await em().execute(`${function0013};
+      ${indexes0013.join(";\n")};
+      drop table history_amount_year_counts;
+      delete from history_amount_counts where level = 3;
+      delete from history_amount_month_counts where level = 3;
+      drop function history_amount_lower, history_amount_parent;
+      delete from mikro_orm_migrations where name = '0014-history-amount-years-and-leaves'`);
+    // Over three calendar years whatever today is, in and around the bucket 120.00 to 129.99.
+    for (const [amount, days] of [
+      ["123.44", 800],
+      ["123.45", 800],
+      ["129.99", 420],
+      ["123.45", 400],
+      ["12.34", 400],
+      ["130.00", 40],
+      ["123.46", 3],
+    ] as const) {
+      await transfer(amount, days);
+    }
+    expect(await engine.deps.db.migrate()).toEqual(["0014-history-amount-years-and-leaves"]);
+    await transfer("123.45", 790);
+    await transfer("120.00", 2);
+  });
+  afterAll(() => engine?.close());
+
+  it("counts the ledger written before it, and keeps counting after it, as the audit recounts", async () => {
+    const audit = await auditLedger(engine.deps.db);
+    for (const grain of ["daily", "monthly", "yearly"]) {
+      expect(
+        audit.checks.find(
+          (check) => check.name === `the history's ${grain} amount bucket counts equal the transactions`,
+        )?.breaches,
+      ).toEqual([]);
+    }
+    // Every transaction side at four levels, in each grain: the fixture's rows and the nine transfers.
+    const counted = await firstRow(
+      em(),
+      sql<{ days: string; years: string; leaves: string; sides: string }>`select
+        (select sum(n)::text from history_amount_counts) as days,
+        (select sum(n)::text from history_amount_year_counts) as years,
+        (select sum(n)::text from history_amount_month_counts where level = 3) as leaves,
+        (select (count(wallet_from_id)
+                 + count(wallet_to_id) filter (where wallet_to_id is distinct from wallet_from_id))::text
+         from transactions) as sides`,
+    );
+    expect(counted?.days).toBe(String(4 * Number(counted?.sides)));
+    expect(counted?.years).toBe(counted?.days);
+    expect(counted?.leaves).toBe(counted?.sides);
+    const indexes = await rows(
+      em(),
+      sql<{ indexname: string }>`select indexname from pg_indexes where indexname like '%amount_idx'`,
+    );
+    expect(indexes).toEqual([]);
+  });
+
+  it("answers totals under amount bounds equal to the rows, over years, months and days", async () => {
+    for (const [from, until, minAmount, maxAmount] of [
+      [1_000, 0, "123.45", undefined],
+      [1_000, 0, "123.45", "123.45"],
+      [1_000, 0, "123.44", "129.99"],
+      [1_000, 0, undefined, "123.449"],
+      [805, 395, "123.45", "130"],
+      [430, 1, "12.34", "123.46"],
+      [3, 0, "120", "123.46"],
+    ] as const) {
+      const startDate = new Date(midnight - from * dayMs).toISOString().slice(0, 10);
+      const endDate = new Date(midnight - until * dayMs).toISOString().slice(0, 10);
+      const expected = await firstRow(
+        em(),
+        sql<{ n: string }>`select count(*)::text as n from transactions t
+          where (t.wallet_from_id in (select id from wallets where user_id = 1)
+                 or t.wallet_to_id in (select id from wallets where user_id = 1))
+            and t.created_at >= ${startDate}::date and t.created_at < ${endDate}::date + 1
+            and (${minAmount ?? null}::numeric is null or t.amount_minor >= ${minAmount ?? null}::numeric * 100)
+            and (${maxAmount ?? null}::numeric is null or t.amount_minor <= ${maxAmount ?? null}::numeric * 100)`,
+      );
+      const page = await listHistory(engine.deps, acme, {
+        startDate,
+        endDate,
+        page: 1,
+        itemsPerPage: 5,
+        minAmount,
+        maxAmount,
+      });
+      const asked = `${startDate}..${endDate} ${minAmount}..${maxAmount}`;
+      expect(`${asked}: ${page.meta.total}`).toBe(`${asked}: ${expected?.n}`);
+      expect(Number(expected?.n)).toBeGreaterThan(0);
+    }
+  });
+});
