@@ -35,21 +35,21 @@ describe("migration 0014: totals under amount bounds from years and exact amount
       delete from history_amount_month_counts where level = 3;
       drop function history_amount_lower, history_amount_parent;
       delete from mikro_orm_migrations where name = '0014-history-amount-years-and-leaves'`);
-    // Over three calendar years whatever today is, in and around the bucket 120.00 to 129.99.
+    // Over three calendar years whatever today is, in and around the bucket 12.00 to 12.99.
     for (const [amount, days] of [
-      ["123.44", 800],
-      ["123.45", 800],
-      ["129.99", 420],
-      ["123.45", 400],
+      ["12.33", 800],
+      ["12.34", 800],
+      ["12.99", 420],
       ["12.34", 400],
-      ["130.00", 40],
-      ["123.46", 3],
+      ["1.23", 400],
+      ["13.00", 40],
+      ["12.35", 3],
     ] as const) {
       await transfer(amount, days);
     }
     expect(await engine.deps.db.migrate()).toEqual(["0014-history-amount-years-and-leaves"]);
-    await transfer("123.45", 790);
-    await transfer("120.00", 2);
+    await transfer("12.34", 790);
+    await transfer("12.00", 2);
   });
   afterAll(() => engine?.close());
 
@@ -85,13 +85,13 @@ describe("migration 0014: totals under amount bounds from years and exact amount
 
   it("answers totals under amount bounds equal to the rows, over years, months and days", async () => {
     for (const [from, until, minAmount, maxAmount] of [
-      [1_000, 0, "123.45", undefined],
-      [1_000, 0, "123.45", "123.45"],
-      [1_000, 0, "123.44", "129.99"],
-      [1_000, 0, undefined, "123.449"],
-      [805, 395, "123.45", "130"],
-      [430, 1, "12.34", "123.46"],
-      [3, 0, "120", "123.46"],
+      [1_000, 0, "12.34", undefined],
+      [1_000, 0, "12.34", "12.34"],
+      [1_000, 0, "12.33", "12.99"],
+      [1_000, 0, undefined, "12.33"],
+      [805, 395, "12.34", "13"],
+      [430, 1, "1.23", "12.35"],
+      [3, 0, "12", "12.35"],
     ] as const) {
       const startDate = new Date(midnight - from * dayMs).toISOString().slice(0, 10);
       const endDate = new Date(midnight - until * dayMs).toISOString().slice(0, 10);
