@@ -315,9 +315,11 @@ export async function historyAmountMismatchRows(
   grain: "day" | "month" | "year",
 ): Promise<HistoryAmountMismatchRow[]> {
   const table = sql.raw(
-    { day: "history_amount_counts", month: "history_amount_month_counts", year: "history_amount_year_counts" }[
-      grain
-    ],
+    {
+      day: "history_amount_counts",
+      month: "history_amount_month_counts",
+      year: "history_amount_year_counts",
+    }[grain],
   );
   const period = sql.raw(grain);
   const periodOf = sql.raw(`date_trunc('${grain}', t.created_at at time zone 'UTC')::date`);

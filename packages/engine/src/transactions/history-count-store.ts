@@ -265,7 +265,8 @@ const daysBetween = (from: Date, until: Date) => (until.getTime() - from.getTime
 
 type Cover = (from: Date | null, until: Date | null) => SignedSpan[];
 
-const negated = (spans: SignedSpan[]) => spans.map((s): SignedSpan => ({ ...s, sign: s.sign === 1 ? -1 : 1 }));
+const negated = (spans: SignedSpan[]) =>
+  spans.map((s): SignedSpan => ({ ...s, sign: s.sign === 1 ? -1 : 1 }));
 
 /**
  * The whole days `[fromDay, untilDay)` as whole units of `grain` (read from that grain's counts)
@@ -275,7 +276,12 @@ const negated = (spans: SignedSpan[]) => spans.map((s): SignedSpan => ({ ...s, s
  * whole less the days still to come, which hold no rows). A period inside one unit is all `finer`.
  * Always the same number of spans for one `finer` (empty ones are `nothing`): one statement text.
  */
-function whole(grain: "month" | "year", fromDay: Date | null, untilDay: Date | null, finer: Cover): SignedSpan[] {
+function whole(
+  grain: "month" | "year",
+  fromDay: Date | null,
+  untilDay: Date | null,
+  finer: Cover,
+): SignedSpan[] {
   const { start, next } = calendarUnits[grain];
   const none = finer(epoch, epoch);
   const fromUnit = fromDay === null ? null : start(fromDay);

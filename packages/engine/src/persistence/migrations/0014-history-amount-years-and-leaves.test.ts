@@ -24,7 +24,9 @@ describe("migration 0014: totals under amount bounds from years and exact amount
     const before = new Migration0013HistoryAmountCounts(orm.em.getDriver() as AbstractSqlDriver, orm.config);
     before.up();
     const queries = before.getQueries().map(String);
-    const function0013 = queries.find((query) => query.startsWith("create or replace function history_counts_apply"));
+    const function0013 = queries.find((query) =>
+      query.startsWith("create or replace function history_counts_apply"),
+    );
     const indexes0013 = queries.filter((query) => query.startsWith("create index transactions_wallet_"));
     expect(function0013).toBeDefined();
     expect(indexes0013).toHaveLength(2);
