@@ -2,10 +2,9 @@ import type { AbstractSqlDriver } from "@mikro-orm/sql";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
-import { listHistory } from "../../transactions/list-history.ts";
 import { firstRow, sql } from "../sql.ts";
 import { Migration0012HistoryMonthCounts } from "./0012-history-month-counts.ts";
-import { acme, dayMs, daysAgo, midnight, transferAt } from "./history-migrations.test-support.ts";
+import { boundedTotal, daysAgo, transferAt } from "./history-migrations.test-support.ts";
 
 /**
  * The history's amount buckets (migration 0013): on a ledger written before the migration they are
@@ -86,28 +85,9 @@ describe("migration 0013: the history's totals under amount bounds from amount b
       [3, 0, "100", "123.45"],
       [100, 0, "123.44", undefined],
     ] as const) {
-      const startDate = new Date(midnight - from * dayMs).toISOString().slice(0, 10);
-      const endDate = new Date(midnight - until * dayMs).toISOString().slice(0, 10);
-      const expected = await firstRow(
-        em(),
-        sql<{ n: string }>`select count(*)::text as n from transactions t
-          where (t.wallet_from_id in (select id from wallets where user_id = 1)
-                 or t.wallet_to_id in (select id from wallets where user_id = 1))
-            and t.created_at >= ${startDate}::date and t.created_at < ${endDate}::date + 1
-            and (${minAmount ?? null}::numeric is null or t.amount_minor >= ${minAmount ?? null}::numeric * 100)
-            and (${maxAmount ?? null}::numeric is null or t.amount_minor <= ${maxAmount ?? null}::numeric * 100)`,
-      );
-      const page = await listHistory(engine.deps, acme, {
-        startDate,
-        endDate,
-        page: 1,
-        itemsPerPage: 5,
-        minAmount,
-        maxAmount,
-      });
-      const asked = `${startDate}..${endDate} ${minAmount}..${maxAmount}`;
-      expect(`${asked}: ${page.meta.total}`).toBe(`${asked}: ${expected?.n}`);
-      expect(Number(expected?.n)).toBeGreaterThan(0);
+      const { answered, counted, matching } = await boundedTotal(engine, from, until, minAmount, maxAmount);
+      expect(answered).toBe(counted);
+      expect(matching).toBeGreaterThan(0);
     }
   });
 });
