@@ -54,7 +54,7 @@ export async function growLedger(database: ScratchDatabase, from: number, total:
 }
 
 /**
- * The history's counts (migrations 0009, 0012, 0013) and the wallets' daily nets (migration 0011)
+ * The history's counts (migrations 0009, 0012, 0013, 0014) and the wallets' daily nets (migration 0011)
  * are kept by statement triggers, which replica mode skips like the foreign key triggers: they fire
  * `always` during a bulk load, so all stay exact (`purse audit` recomputes them afterwards) at the
  * cost of one grouped upsert each per batch.
@@ -191,6 +191,6 @@ async function loadTransfers(
   // visibility map set, and the load's dirty pages written out, so the measured phase neither pays
   // for the bulk load's write-back nor sets hint bits on every page it reads first.
   await database.sql(`vacuum (analyze) transactions, postings, wallets, history_counts, history_month_counts,
-    history_amount_counts, history_amount_month_counts, wallet_days`);
+    history_amount_counts, history_amount_month_counts, history_amount_year_counts, wallet_days`);
   await database.sql("checkpoint");
 }

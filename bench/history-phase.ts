@@ -53,9 +53,9 @@ const periods = {
 const filtered = { walletNumber: walletNumber(historyMerchant, 0), type: 1, status: 3 } as const;
 
 /**
- * Amount bounds (migration 0013): at least 123.45, inside the two-digit bucket 120.00 to 129.99 of
- * the loaded amounts (history-load.ts, `merchantAmount`), so that bucket's rows are counted one by
- * one and the buckets above it from the counts.
+ * Amount bounds (migrations 0013 and 0014): at least 123.45, inside the two-digit bucket 120.00 to
+ * 129.99 of the loaded amounts (history-load.ts, `merchantAmount`), so that bucket is read as its
+ * exact amounts from 123.45 up and the buckets above it from the counts.
  */
 const amountBounded = { minAmount: "123.45" } as const;
 

@@ -53,6 +53,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await historyMonthMismatches(em),
         await historyAmountMismatches(em, "day"),
         await historyAmountMismatches(em, "month"),
+        await historyAmountMismatches(em, "year"),
         await walletDayMismatches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
@@ -133,13 +134,23 @@ async function historyMonthMismatches(em: SqlEntityManager): Promise<AuditCheck>
   };
 }
 
-async function historyAmountMismatches(em: SqlEntityManager, grain: "day" | "month"): Promise<AuditCheck> {
+const grainWords = {
+  day: { adjective: "daily", period: "on" },
+  month: { adjective: "monthly", period: "in the month of" },
+  year: { adjective: "yearly", period: "in the year of" },
+} as const;
+
+async function historyAmountMismatches(
+  em: SqlEntityManager,
+  grain: "day" | "month" | "year",
+): Promise<AuditCheck> {
   const found = await historyAmountMismatchRows(em, breachesShown, grain);
+  const words = grainWords[grain];
   return {
-    name: `the history's ${grain === "day" ? "daily" : "monthly"} amount bucket counts equal the transactions`,
+    name: `the history's ${words.adjective} amount bucket counts equal the transactions`,
     breaches: found.map(
       (r) =>
-        `wallet ${r.number ?? `id ${r.wallet_id}`} ${grain === "day" ? "on" : "in the month of"} ${r.period}, amounts from ${r.lower} (level ${r.level}), type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but ${r.expected} transactions (or their amounts differ)`,
+        `wallet ${r.number ?? `id ${r.wallet_id}`} ${words.period} ${r.period}, amounts from ${r.lower} (level ${r.level}), type ${r.type}, status ${r.status}${r.internal ? " (own transfer received)" : ""}: ${r.counted} counted but ${r.expected} transactions (or their amounts differ)`,
     ),
   };
 }

@@ -303,32 +303,35 @@ export interface HistoryAmountMismatchRow {
 }
 
 /**
- * `history_amount_counts` (per day) or `history_amount_month_counts` (per month) recounted from the
- * transactions, as the trigger keeps them: each side of a transaction (0009's walletSidesSql) in
- * its bucket at each of the three levels, under its parent bucket. Every key whose count, amounts
+ * `history_amount_counts` (per day), `history_amount_month_counts` (per month) or
+ * `history_amount_year_counts` (per year, migration 0014) recounted from the transactions, as the
+ * trigger keeps them: each side of a transaction (0009's walletSidesSql) in its bucket at each of
+ * the four levels (the last its exact amount), under its parent bucket. Every key whose count, amounts
  * or fees differ; a row brought back to nothing is as good as no row.
  */
 export async function historyAmountMismatchRows(
   em: SqlEntityManager,
   limit: number,
-  grain: "day" | "month",
+  grain: "day" | "month" | "year",
 ): Promise<HistoryAmountMismatchRow[]> {
-  const table = sql.raw(grain === "day" ? "history_amount_counts" : "history_amount_month_counts");
-  const period = sql.raw(grain);
-  const periodOf = sql.raw(
-    grain === "day"
-      ? "(t.created_at at time zone 'UTC')::date"
-      : "date_trunc('month', t.created_at at time zone 'UTC')::date",
+  const table = sql.raw(
+    {
+      day: "history_amount_counts",
+      month: "history_amount_month_counts",
+      year: "history_amount_year_counts",
+    }[grain],
   );
+  const period = sql.raw(grain);
+  const periodOf = sql.raw(`date_trunc('${grain}', t.created_at at time zone 'UTC')::date`);
   return rows(
     em,
     sql<HistoryAmountMismatchRow>`
       with expected as (
-        select side.wallet_id, lv.level, history_amount_bucket(lv.level, t.amount_minor) as lower,
+        select side.wallet_id, lv.level, history_amount_lower(lv.level, t.amount_minor) as lower,
           ${periodOf} as period, t.currency_id, t.type, t.status, side.internal, count(*) as n,
           sum(t.amount_minor) as amount_minor, sum(t.commission_minor) as commission_minor
         from transactions t
-        cross join (values (0), (1), (2)) as lv(level)
+        cross join (values (0), (1), (2), (3)) as lv(level)
         ${walletSides}
         group by 1, 2, 3, 4, 5, 6, 7, 8
       ), kept as (
@@ -343,7 +346,7 @@ export async function historyAmountMismatchRows(
           on k.wallet_id = e.wallet_id and k.level = e.level and k.lower = e.lower and k.period = e.period
             and k.currency_id = e.currency_id and k.type = e.type and k.status = e.status
             and k.internal = e.internal
-            and k.parent = case e.level when 0 then 0 else history_amount_bucket(e.level - 1, e.lower) end
+            and k.parent = history_amount_parent(e.level, e.lower)
         where e.n is distinct from k.n or e.amount_minor is distinct from k.amount_minor
           or e.commission_minor is distinct from k.commission_minor
       )

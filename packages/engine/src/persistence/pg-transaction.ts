@@ -146,9 +146,9 @@ export type TransactionMode = "movement" | "snapshot";
  * hundred rows, and starting workers for it cost more than the read at 1M transactions
  * (docs/benchmark.md, "History as the ledger grows").
  *
- * `jit = off`, snapshots: the generic plan of a total under amount bounds (migration 0013) is
- * estimated far above `jit_above_cost` (its boundary buckets' index ranges are costed as if
- * unbounded), and compiling it took 2.1 to 2.4 s for an execution of 4 to 19 ms (docs/benchmark.md,
+ * `jit = off`, snapshots: the generic plan of a total under amount bounds (migrations 0013 and
+ * 0014) is estimated far above `jit_above_cost` (its index ranges are costed as if unbounded), and
+ * compiling it (0013's) took 2.1 to 2.4 s for an execution of 4 to 19 ms (docs/benchmark.md,
  * thirty-first session); a snapshot reads a few hundred rows, which JIT never pays back.
  */
 export const transactionSettings: Record<TransactionMode, readonly string[]> = {

@@ -1,5 +1,5 @@
 import { sql } from "../persistence/sql.ts";
-import { everyMatchOnce, matched, scannedWallets } from "./matched-transactions-store.ts";
+import { matched, scannedWallets } from "./matched-transactions-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 const dayMs = 86_400_000;
@@ -96,9 +96,11 @@ export interface CountedRow {
  * day; `wholeMonths`), the partial days at the ends from the transactions (at most half a day's
  * rows per wallet). O(months + 31 days) per wallet whatever the history's size.
  *
- * Under amount bounds the same periods are read from the amount buckets' counts (migration 0013,
- * `amountBucketTotals`): the buckets inside the bounds, and the rows of at most two boundary
- * buckets in the whole days.
+ * Under amount bounds the whole days are read from the amount counts (migrations 0013 and 0014):
+ * whole years, then months and days at either end (`wholeYears`), and in each period only the
+ * buckets inside the bounds whose parent is not (`bucketsRead`), down to exact amounts in the
+ * buckets that hold a bound: O(years + 12 months + 31 days) × O(levels × 10) rows per wallet, none
+ * of them read row by row.
  *
  * A wallet filter naming someone else's wallet counts every match instead, as before the counts
  * existed (only its transactions with the caller's wallets count, which no wallet's counts say).
@@ -117,29 +119,28 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
   const ends = edges.map(
     (edge) => sql`union all select * from (${everyMatch(edge.filter, edge.sign)}) as edge where ${counted}`,
   );
-  const { months, before, after } = wholeMonths(fromDay, untilDay);
   const bounded = filter.minAmount !== null || filter.maxAmount !== null;
-  const bounds = amountBounds(filter);
-  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `column`:
+  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `grain`:
   // without amount bounds every row; with them the amount buckets inside the bounds.
-  const kept = (grain: "day" | "month", span: DateSpan, sign: 1 | -1) => {
+  const kept = ({ grain, span, sign }: SignedSpan) => {
     // The sign is a parameter: one text whether an end's days are added or taken away.
     const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * h.amount_minor as amount_minor,
       ${sign}::integer * h.commission_minor as commission_minor`;
-    const table = bounded
-      ? { day: "history_amount_counts", month: "history_amount_month_counts" }[grain]
-      : { day: "history_counts", month: "history_month_counts" }[grain];
-    const conditions = sql`h.${sql.raw(grain)} >= coalesce(${isoDay(span.from)}::date, '-infinity')
-      and h.${sql.raw(grain)} < coalesce(${isoDay(span.until)}::date, 'infinity')
+    const table = countsTable(grain, bounded);
+    const from = sql`coalesce(${isoDay(span.from)}::date, '-infinity')`;
+    const until = sql`coalesce(${isoDay(span.until)}::date, 'infinity')`;
+    const conditions = sql`h.${sql.raw(grain)} >= ${from} and h.${sql.raw(grain)} < ${until}
       and (${type}::smallint is null or h.type = ${type}::smallint)
       and (${status}::smallint is null or h.status = ${status}::smallint)
       -- One user's own transfer between two of its wallets counts once, unless one wallet is asked.
       and (${walletNumber}::text is not null or not h.internal)`;
+    // Of parameters only: an empty period is skipped once (a one-time filter), not probed per wallet.
+    const nonEmpty = sql`${from} < ${until}`;
     if (!bounded)
       return sql`
     select ${signed}
     from ${scanned} as s join ${sql.raw(table)} h on h.wallet_id = s.id
-    where s.own and ${conditions}`;
+    where ${nonEmpty} and s.own and ${conditions}`;
     // Per wallet and `(level, parent)`, one range of the table's key (wallet, level, parent, period):
     // `offset 0` keeps the lateral subquery a parameterized index scan instead of letting the
     // planner join every bucket row of the wallet's period to the few ranges wanted.
@@ -150,31 +151,30 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
       where h.wallet_id = s.id and h.level = w.level and h.parent = w.parent
         and h.currency_id = w.currency_id and ${conditions}
       offset 0) as h
-    where s.own and h.lower >= w.lo
+    where ${nonEmpty} and s.own and h.lower >= w.lo
       and (w.hi is null or greatest(h.lower, h.lower + coalesce(w.width, h.lower * 9) - 1) <= w.hi)`;
   };
-  // The rows of the boundary buckets in the whole days the counts cover, one by one.
-  const boundary = bounded
-    ? sql`union all select m.currency_id, 1 as n, m.amount_minor, m.commission_minor
-        from ${everyMatchOnce(
-          userId,
-          { ...filter, from: fromDay, fromExclusive: false, until: untilDay, untilInclusive: false },
-          sql`boundary`,
-        )} as m
-        where ${counted}`
-    : sql``;
-  // The ranges and boundary buckets, computed once (materialized), not once per wallet.
-  const buckets = bounded
-    ? sql`with wanted as materialized ${bucketsRead(bounds)},
-        boundary as materialized ${boundaryBuckets(bounds)} `
-    : sql``;
+  // The bucket ranges, computed once (materialized), not once per wallet.
+  const buckets = bounded ? sql`with wanted as materialized ${bucketsRead(amountBounds(filter))} ` : sql``;
+  const periods = bounded ? wholeYears(fromDay, untilDay) : wholeMonths(fromDay, untilDay);
   return sql<CountedRow>`${buckets}${perCurrency(sql`
-    ${kept("month", months, 1)}
-    union all ${kept("day", before.span, before.sign)}
-    union all ${kept("day", after.span, after.sign)}
-    ${boundary}
+    ${sql.join(periods.map(kept), sql` union all `)}
     ${sql.join(ends, sql` `)}
     union all select * from (${everyMatch(filter)}) as other where not ${counted}`)}`;
+}
+
+/** The counter table per grain: per amount bucket (0013, 0014), or of every transaction side (0009, 0012). */
+function countsTable(grain: Grain, bounded: boolean): string {
+  if (bounded) {
+    return {
+      day: "history_amount_counts",
+      month: "history_amount_month_counts",
+      year: "history_amount_year_counts",
+    }[grain];
+  }
+  // Unbounded totals are read by whole months (`wholeMonths`): there are no year counts for them.
+  if (grain === "year") throw new Error("no year counts without amount bounds");
+  return { day: "history_counts", month: "history_month_counts" }[grain];
 }
 
 function perCurrency(parts: ReturnType<typeof sql>) {
@@ -211,32 +211,24 @@ function inside(level: ReturnType<typeof sql>, lower: ReturnType<typeof sql>) {
 /**
  * The `(level, parent)` ranges of counter rows a total under the bounds reads, per currency: every
  * decade, the first digits under the decades of `lo` and `hi`, the two-digit buckets under their
- * first digits, less the ranges whose parent lies inside the bounds (counted a level up). Every
- * bucket inside the bounds whose parent is not lies in one of these. `width`: the size of each
- * bucket of the range (all siblings have their parent's number of digits); null for decades,
- * whose size is nine times their start.
+ * first digits, the exact amounts (level 3, migration 0014) under their two-digit buckets, less the
+ * ranges whose parent lies inside the bounds (counted a level up). Every bucket inside the bounds
+ * whose parent is not lies in one of these. `width`: the size of each bucket of the range (all
+ * siblings have their parent's number of digits; 1 for an exact amount); null for decades, whose
+ * size is nine times their start.
  */
 function bucketsRead(bounds: ReturnType<typeof sql>) {
   return sql`(select distinct w.currency_id, w.lo, w.hi, r.level, r.parent,
-      case when r.level > 0 then power(10::numeric, greatest(0, length(r.parent::text) - r.level)) end as width
+      case when r.level = 3 then 1
+        when r.level > 0 then power(10::numeric, greatest(0, length(r.parent::text) - r.level)) end as width
     from ${bounds} as w
     cross join lateral (values (0, 0::bigint),
       (1, history_amount_bucket(0, w.lo_at)), (2, history_amount_bucket(1, w.lo_at)),
       (1, case when w.hi is not null then history_amount_bucket(0, w.hi_at) end),
-      (2, case when w.hi is not null then history_amount_bucket(1, w.hi_at) end)) as r(level, parent)
+      (2, case when w.hi is not null then history_amount_bucket(1, w.hi_at) end),
+      (3, history_amount_bucket(2, w.lo_at)),
+      (3, case when w.hi is not null then history_amount_bucket(2, w.hi_at) end)) as r(level, parent)
     where r.parent is not null and not (r.level > 0 and ${inside(sql`r.level - 1`, sql`r.parent`)}))`;
-}
-
-/**
- * The two-digit buckets that hold a bound without lying inside the bounds, per currency (at most
- * two): their transactions are counted one by one.
- */
-function boundaryBuckets(bounds: ReturnType<typeof sql>) {
-  return sql`(select distinct w.currency_id, r.lower
-    from ${bounds} as w
-    cross join lateral (values (history_amount_bucket(2, w.lo_at)),
-      (case when w.hi is not null then history_amount_bucket(2, w.hi_at) end)) as r(lower)
-    where r.lower is not null and not ${inside(sql`2`, sql`r.lower`)})`;
 }
 
 /** `[from, until)` in whole UTC days; null is unbounded on that side. */
@@ -245,66 +237,93 @@ interface DateSpan {
   readonly until: Date | null;
 }
 
-const nothing: DateSpan = { from: new Date(0), until: new Date(0) };
+type Grain = "day" | "month" | "year";
 
-function monthStart(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
-}
-
-/** Days read from the day counts, added (1) or taken from a whole month read (-1). */
-interface SignedDays {
+/** Whole days read from the counts of one grain, added (1) or taken away (-1). */
+interface SignedSpan {
+  readonly grain: Grain;
   readonly span: DateSpan;
   readonly sign: 1 | -1;
 }
 
+const epoch = new Date(0);
+const nothing: DateSpan = { from: epoch, until: epoch };
+
+/** A calendar unit: the first day of the one a day falls in, and of the one after it (UTC). */
+const calendarUnits = {
+  month: {
+    start: (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1)),
+    next: (start: Date) => new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1)),
+  },
+  year: {
+    start: (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), 0, 1)),
+    next: (start: Date) => new Date(Date.UTC(start.getUTCFullYear() + 1, 0, 1)),
+  },
+} as const;
+
 const daysBetween = (from: Date, until: Date) => (until.getTime() - from.getTime()) / dayMs;
 
+type Cover = (from: Date | null, until: Date | null) => SignedSpan[];
+
+const negated = (spans: SignedSpan[]) =>
+  spans.map((s): SignedSpan => ({ ...s, sign: s.sign === 1 ? -1 : 1 }));
+
 /**
- * The whole days `[fromDay, untilDay)` as calendar months (read from the month counts) and days
- * (read from the day counts) at either end: a partial month is either its days inside the period,
- * added, or the whole month less its days outside the period, whichever is fewer days. So at most
- * half a month of days at each end, whatever the period's length (a period until today reads this
- * month whole less the days still to come, which hold no rows). A period inside one month is all
- * days.
+ * The whole days `[fromDay, untilDay)` as whole units of `grain` (read from that grain's counts)
+ * and, at either end, the rest covered by `finer`: a partial unit is either its part inside the
+ * period, added, or the whole unit less its part outside the period, whichever is fewer days. So at
+ * most half a unit at each end, whatever the period's length (a period until today reads this unit
+ * whole less the days still to come, which hold no rows). A period inside one unit is all `finer`.
+ * Always the same number of spans for one `finer` (empty ones are `nothing`): one statement text.
  */
-function wholeMonths(
+function whole(
+  grain: "month" | "year",
   fromDay: Date | null,
   untilDay: Date | null,
-): { months: DateSpan; before: SignedDays; after: SignedDays } {
-  const none: SignedDays = { span: nothing, sign: 1 };
-  const fromMonth = fromDay === null ? null : monthStart(fromDay);
-  const firstMonth =
-    fromDay === null || fromMonth === null
+  finer: Cover,
+): SignedSpan[] {
+  const { start, next } = calendarUnits[grain];
+  const none = finer(epoch, epoch);
+  const fromUnit = fromDay === null ? null : start(fromDay);
+  const firstUnit =
+    fromDay === null || fromUnit === null
       ? null
-      : fromMonth.getTime() === fromDay.getTime()
+      : fromUnit.getTime() === fromDay.getTime()
         ? fromDay
-        : nextMonth(fromMonth);
-  const endMonth = untilDay === null ? null : monthStart(untilDay);
-  if (firstMonth !== null && endMonth !== null && firstMonth >= endMonth) {
-    return { months: nothing, before: { span: { from: fromDay, until: untilDay }, sign: 1 }, after: none };
+        : next(fromUnit);
+  const endUnit = untilDay === null ? null : start(untilDay);
+  if (firstUnit !== null && endUnit !== null && firstUnit >= endUnit) {
+    return [{ grain, span: nothing, sign: 1 }, ...finer(fromDay, untilDay), ...none];
   }
-  let months: DateSpan = { from: firstMonth, until: endMonth };
+  let units: DateSpan = { from: firstUnit, until: endUnit };
   let before = none;
-  if (fromDay !== null && fromMonth !== null && firstMonth !== null && firstMonth > fromDay) {
-    if (daysBetween(fromDay, firstMonth) > daysBetween(fromMonth, fromDay)) {
-      months = { ...months, from: fromMonth };
-      before = { span: { from: fromMonth, until: fromDay }, sign: -1 };
-    } else before = { span: { from: fromDay, until: firstMonth }, sign: 1 };
+  if (fromDay !== null && fromUnit !== null && firstUnit !== null && firstUnit > fromDay) {
+    if (daysBetween(fromDay, firstUnit) > daysBetween(fromUnit, fromDay)) {
+      units = { ...units, from: fromUnit };
+      before = negated(finer(fromUnit, fromDay));
+    } else before = finer(fromDay, firstUnit);
   }
   let after = none;
-  if (untilDay !== null && endMonth !== null && untilDay > endMonth) {
-    const monthEnd = nextMonth(endMonth);
-    if (daysBetween(endMonth, untilDay) > daysBetween(untilDay, monthEnd)) {
-      months = { ...months, until: monthEnd };
-      after = { span: { from: untilDay, until: monthEnd }, sign: -1 };
-    } else after = { span: { from: endMonth, until: untilDay }, sign: 1 };
+  if (untilDay !== null && endUnit !== null && untilDay > endUnit) {
+    const unitEnd = next(endUnit);
+    if (daysBetween(endUnit, untilDay) > daysBetween(untilDay, unitEnd)) {
+      units = { ...units, until: unitEnd };
+      after = negated(finer(untilDay, unitEnd));
+    } else after = finer(endUnit, untilDay);
   }
-  return { months, before, after };
+  return [{ grain, span: units, sign: 1 }, ...before, ...after];
 }
 
-function nextMonth(month: Date): Date {
-  return new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
-}
+const days: Cover = (from, until) => [{ grain: "day", span: { from, until }, sign: 1 }];
+
+/** Calendar months, and at most half a month of days at either end: 3 spans. */
+const wholeMonths: Cover = (from, until) => whole("month", from, until, days);
+
+/**
+ * Calendar years, and at either end at most half a year of months and half a month of days:
+ * 7 spans (the amount counts have a year grain, migration 0014).
+ */
+const wholeYears: Cover = (from, until) => whole("year", from, until, wholeMonths);
 
 function isoDay(date: Date | null): string | null {
   return date === null ? null : date.toISOString().slice(0, 10);

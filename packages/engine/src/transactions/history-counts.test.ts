@@ -121,8 +121,13 @@ describe("history totals from the daily counts", () => {
         amount: amountArbitrary(),
         commission: fc.bigInt({ min: 0n, max: 50n }),
         // Days before today (the last week mostly, then about three months: whole calendar months
-        // are read from the month counts), and a time in the day: midnight itself now and then.
-        day: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 95 })),
+        // are read from the month counts; then about three years: under amount bounds whole
+        // calendar years from the year counts), and a time in the day: midnight itself now and then.
+        day: fc.oneof(
+          fc.integer({ min: 0, max: 6 }),
+          fc.integer({ min: 0, max: 95 }),
+          fc.integer({ min: 0, max: 1_100 }),
+        ),
         second: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 86_399 })),
       }),
       { numRuns: count, seed },
@@ -143,19 +148,54 @@ describe("history totals from the daily counts", () => {
     }
   }
 
+  /** On or next to an inserted amount: inside a two-digit bucket that holds rows. */
+  const nearRow = () =>
+    fc
+      .record({ row: fc.constantFrom(...inserted), step: fc.constantFrom(-1n, 0n, 0n, 1n) })
+      .map(({ row, step }) => (row.amount + step < 0n ? 0n : row.amount + step));
+
+  const boundArbitrary = () => fc.oneof(amountArbitrary(), nearRow());
+
+  /**
+   * Every row of the user's (three years and more, no other criterion) under bounds on or next to
+   * inserted amounts: the exact amounts (migration 0014) on either side of a bound decide the total.
+   */
+  const nearRowFilterArbitrary = () =>
+    fc.record({
+      fromDay: fc.constant(1_150),
+      days: fc.constant(1_200),
+      fromSecond: fc.constant(0),
+      untilSecond: fc.constant(86_399),
+      wallet: fc.constant(null),
+      type: fc.constant(null),
+      status: fc.constant(null),
+      minAmount: fc.option(nearRow(), { freq: 3 }),
+      maxAmount: fc.option(nearRow(), { freq: 3 }),
+      page: fc.constant(1),
+    });
+
   const filterArbitrary = () =>
     fc.record({
-      fromDay: fc.oneof(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 100 })),
-      days: fc.oneof(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 100 })),
+      fromDay: fc.oneof(
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 1_150 }),
+      ),
+      days: fc.oneof(
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 1_150 }),
+      ),
       // Partial days at either end (the search takes instants).
       fromSecond: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 86_399 })),
       untilSecond: fc.oneof(fc.constant(86_399), fc.integer({ min: 0, max: 86_399 })),
       wallet: fc.option(fc.integer({ min: 0, max: 100 }), { freq: 2 }),
       type: fc.option(fc.constantFrom(1, 2, 3), { freq: 2 }),
       status: fc.option(fc.constantFrom(1, 2, 3, 4), { freq: 2 }),
-      // Bounds on bucket edges, next to them and anywhere (a lower bound above the upper one too).
-      minAmount: fc.option(amountArbitrary(), { freq: 4 }),
-      maxAmount: fc.option(amountArbitrary(), { freq: 4 }),
+      // Bounds on bucket edges, next to them and anywhere (a lower bound above the upper one too),
+      // and on or next to an inserted amount.
+      minAmount: fc.option(boundArbitrary(), { freq: 4 }),
+      maxAmount: fc.option(boundArbitrary(), { freq: 4 }),
       page: fc.integer({ min: 1, max: 3 }),
     });
   type Filter = ReturnType<typeof filterArbitrary> extends fc.Arbitrary<infer F> ? F : never;
@@ -262,6 +302,13 @@ describe("history totals from the daily counts", () => {
       }),
       { numRuns: 60, seed },
     );
+    await fc.assert(
+      fc.asyncProperty(nearRowFilterArbitrary(), async (filter) => {
+        await compareRest(filter);
+        await compareSearch(filter);
+      }),
+      { numRuns: 30, seed },
+    );
   }
 
   it("equal a count of the rows for any filter, after inserts, status changes and deletions", async () => {
@@ -308,25 +355,36 @@ describe("history totals from the daily counts", () => {
   });
 
   it("audits the amount buckets against the transactions, and a tampered bucket is a breach", async () => {
-    for (const [grain, table] of [
-      ["daily", "history_amount_counts"],
-      ["monthly", "history_amount_month_counts"],
+    for (const [grain, table, column, level, period] of [
+      ["daily", "history_amount_counts", "day", 2, "on"],
+      ["monthly", "history_amount_month_counts", "month", 2, "in the month of"],
+      // Migration 0014: the years, and the exact amounts (level 3) at every grain.
+      ["yearly", "history_amount_year_counts", "year", 2, "in the year of"],
+      ["daily", "history_amount_counts", "day", 3, "on"],
+      ["monthly", "history_amount_month_counts", "month", 3, "in the month of"],
+      ["yearly", "history_amount_year_counts", "year", 3, "in the year of"],
     ] as const) {
       const breaches = async () =>
         (await auditLedger(engine.deps.db)).checks.find(
           (check) => check.name === `the history's ${grain} amount bucket counts equal the transactions`,
         )?.breaches;
       expect(await breaches()).toEqual([]);
-      await engine.deps.db
-        .em()
-        .execute(
-          `update ${table} set commission_minor = commission_minor + 1 where ctid = (select ctid from ${table} where level = 2 and n > 0 limit 1)`,
-        );
+      // The first row in key order, so that the restoring update finds the row the first one changed.
+      const tamper = (step: number) =>
+        engine.deps.db
+          .em()
+          .execute(
+            `update ${table} set commission_minor = commission_minor + ${step} where ctid = (select ctid from ${table} where level = ${level} and n > 0 order by wallet_id, parent, ${column}, lower, type, status, internal, currency_id limit 1)`,
+          );
+      await tamper(1);
       const found = await breaches();
       expect(found).toHaveLength(1);
       expect(found?.[0]).toMatch(
-        /^wallet \S+ (on|in the month of) \d{4}-\d{2}-\d{2}, amounts from \d+ \(level 2\), type \d, status \d.*: (\d+) counted but \2 transactions \(or their amounts differ\)/,
+        new RegExp(
+          `^wallet \\S+ ${period} \\d{4}-\\d{2}-\\d{2}, amounts from \\d+ \\(level ${level}\\), type \\d, status \\d.*: (\\d+) counted but \\1 transactions \\(or their amounts differ\\)`,
+        ),
       );
+      await tamper(-1);
     }
   });
 

@@ -6,7 +6,10 @@ import {
   HistoryAmountBucketEndRoutine,
   HistoryAmountBucketRoutine,
   HistoryAmountCountEntity,
+  HistoryAmountLowerRoutine,
   HistoryAmountMonthCountEntity,
+  HistoryAmountParentRoutine,
+  HistoryAmountYearCountEntity,
 } from "./history-amount-count.ts";
 import { HistoryCountEntity } from "./history-count.ts";
 import { HistoryMonthCountEntity } from "./history-month-count.ts";
@@ -29,6 +32,7 @@ export {
   CurrencyEntity,
   HistoryAmountCountEntity,
   HistoryAmountMonthCountEntity,
+  HistoryAmountYearCountEntity,
   HistoryCountEntity,
   HistoryMonthCountEntity,
   IdempotencyKeyEntity,
@@ -60,6 +64,7 @@ export const allEntities = [
   HistoryMonthCountEntity,
   HistoryAmountCountEntity,
   HistoryAmountMonthCountEntity,
+  HistoryAmountYearCountEntity,
   WalletDayEntity,
   VoucherEntity,
   CheckoutEntity,
@@ -68,4 +73,9 @@ export const allEntities = [
 ];
 
 /** Every stored function the migrations create that is not a trigger's (those go with their trigger). */
-export const allRoutines = [HistoryAmountBucketRoutine, HistoryAmountBucketEndRoutine];
+export const allRoutines = [
+  HistoryAmountBucketRoutine,
+  HistoryAmountBucketEndRoutine,
+  HistoryAmountLowerRoutine,
+  HistoryAmountParentRoutine,
+];

@@ -43,19 +43,6 @@ export const TransactionEntity = defineEntity({
       properties: ["walletTo", "createdAt", "id"],
       columns: [{ name: "wallet_to_id" }, { name: "created_at", sort: "desc" }, { name: "id", sort: "desc" }],
     },
-    // A boundary amount bucket's rows in a period (migration 0013, transactions/history-count-store.ts).
-    {
-      name: "transactions_wallet_from_amount_idx",
-      expression: `create index transactions_wallet_from_amount_idx
-      on transactions (wallet_from_id, history_amount_bucket(2, amount_minor), created_at)
-      include (wallet_to_id, currency_id, type, status, amount_minor, commission_minor)`,
-    },
-    {
-      name: "transactions_wallet_to_amount_idx",
-      expression: `create index transactions_wallet_to_amount_idx
-      on transactions (wallet_to_id, history_amount_bucket(2, amount_minor), created_at)
-      include (wallet_from_id, currency_id, type, status, amount_minor, commission_minor)`,
-    },
   ],
   // Keep `history_counts` (migration 0009, entities/history-count.ts); MikroORM matches them by name.
   triggers: [

@@ -21,11 +21,13 @@ describe("migration 0009 on a ledger written before it", () => {
     engine = await createTestEngine();
     const em = () => engine.deps.db.em();
     // Back to the schema before 0009 (and without the later migrations that build on its counts,
-    // 0012 and 0013, which run again after it), then transactions written as the writer did then.
-    await em().execute(`drop table history_month_counts, history_amount_counts, history_amount_month_counts;
-      drop index transactions_wallet_from_amount_idx, transactions_wallet_to_amount_idx;
+    // 0012 to 0014, which run again after it), then transactions written as the writer did then.
+    await em().execute(`drop table history_month_counts, history_amount_counts, history_amount_month_counts,
+        history_amount_year_counts;
+      drop function history_amount_lower, history_amount_parent;
       drop function history_amount_bucket, history_amount_bucket_end;
-      delete from mikro_orm_migrations where name in ('0012-history-month-counts', '0013-history-amount-counts');
+      delete from mikro_orm_migrations where name in ('0012-history-month-counts', '0013-history-amount-counts',
+        '0014-history-amount-years-and-leaves');
       drop trigger history_counts_insert on transactions;
       drop trigger history_counts_delete on transactions;
       drop trigger history_counts_update on transactions;
@@ -54,6 +56,7 @@ describe("migration 0009 on a ledger written before it", () => {
       "0009-history-counts",
       "0012-history-month-counts",
       "0013-history-amount-counts",
+      "0014-history-amount-years-and-leaves",
     ]);
   });
   afterAll(() => engine?.close());
@@ -97,11 +100,9 @@ describe("migration 0009 on a ledger written before it", () => {
       sql<{ indexname: string }>`select indexname from pg_indexes
         where tablename = 'transactions' and indexname like 'transactions_wallet_%' order by indexname`,
     );
-    // 0009's two (the old ones dropped), and 0013's amount indexes.
+    // 0009's two (the old ones dropped; 0013's amount indexes, made again, dropped again by 0014).
     expect(indexes.map((index) => index.indexname)).toEqual([
-      "transactions_wallet_from_amount_idx",
       "transactions_wallet_from_time_idx",
-      "transactions_wallet_to_amount_idx",
       "transactions_wallet_to_time_idx",
     ]);
   });
