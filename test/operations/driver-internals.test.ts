@@ -25,6 +25,10 @@ const forbidden: readonly { readonly pattern: RegExp; readonly what: string }[] 
   },
   { pattern: /\b(parsedStatements|submittedNamedStatements)\b/, what: "pg's statement bookkeeping" },
   { pattern: /prototype\.query\s*=/, what: "a replaced Client.prototype.query" },
+  // Other libraries' internals, for the same reason (Biome refuses the imports as well).
+  { pattern: /unstable-core-do-not-import/, what: "tRPC's internal core" },
+  { pattern: /\._def\._config\b/, what: "a tRPC router's private root config" },
+  { pattern: /["'`]@sesamecare-oss\/redlock\/build\//, what: "Redlock's build files" },
 ];
 
 function* sources(directory: string): Generator<string> {
@@ -36,7 +40,7 @@ function* sources(directory: string): Generator<string> {
   }
 }
 
-describe("no node-postgres internals", () => {
+describe("no node-postgres (or other library) internals", () => {
   it("finds none of pg's private members or modules in Purse's sources", () => {
     const self = fileURLToPath(import.meta.url);
     const found: string[] = [];
