@@ -109,7 +109,10 @@ export interface OperationDeclaration<
   readonly description: string;
   readonly scope: AccessScope;
   readonly input: Input;
-  /** An object contract, or a list of one. */
+  /**
+   * An object contract, or a list of one, or a nullable one (a lookup that may find nothing:
+   * GraphQL's nullable field, tRPC's `null`; REST answers a 404 instead, so it publishes no such one).
+   */
   readonly output: Output;
   /**
    * The input field holding the caller's idempotency key: REST reads it from the `Idempotency-Key`
@@ -120,7 +123,12 @@ export interface OperationDeclaration<
   readonly errors: readonly ErrorCode[];
   // A method, not a function property: declarations of different inputs then share one list type.
   run(deps: EngineDependencies, actor: Actor, input: OperationInput<Input>): Promise<z.input<Output>>;
-  readonly rest: RestBinding;
+  /**
+   * Null where REST has no such route and the specification none to add (`wallet(number:)`, `me`:
+   * REST's clients read the wallet list and `/api/user/me`): every door publishes the same wire it
+   * always did.
+   */
+  readonly rest: RestBinding | null;
   readonly graphql: GraphqlBinding;
   readonly trpc: Procedure;
 }

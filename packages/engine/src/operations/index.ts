@@ -4,10 +4,11 @@ import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
+import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
 
 /**
- * Every operation declared once for all three doors. A door mounts each one; add a declaration
- * here. REST registers them in this order, those it places among its hand-written routes aside
+ * Every operation declared once for all three doors. A door mounts each one (REST those with a
+ * REST binding); add a declaration here. REST registers them in this order, those it places among its hand-written routes aside
  * (`build-rest-api.ts`): the OpenAPI document lists paths in registration order.
  */
 export const operations = [
@@ -17,4 +18,5 @@ export const operations = [
   currencyListOperation,
   currencyShowOperation,
   profileShowOperation,
+  walletShowOperation,
 ] as const;

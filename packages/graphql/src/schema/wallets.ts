@@ -1,10 +1,5 @@
-import { getProfile, listRates, listWallets, type RateView } from "@purse/engine";
+import { getProfile, listRates, type RateView } from "@purse/engine";
 import { builder } from "../builder.ts";
-import { bounded } from "../limits/input-bounds.ts";
-import { declaredObjectType } from "./declared-operations.ts";
-
-/** The wallet list's type (declared with it in the engine), which the lookup by number answers too. */
-const Wallet = declaredObjectType("Wallet");
 
 const Rate = builder.objectRef<RateView>("Rate").implement({
   fields: (t) => ({
@@ -28,14 +23,6 @@ builder.queryFields((t) => ({
     type: Me,
     authScopes: { user: true },
     resolve: async (_root, _args, ctx) => getProfile(ctx.deps, await ctx.actor()),
-  }),
-  wallet: t.field({
-    type: Wallet,
-    nullable: true,
-    authScopes: { user: true },
-    args: { number: t.arg.string({ required: true, validate: bounded.walletNumber }) },
-    resolve: async (_root, { number }, ctx) =>
-      (await listWallets(ctx.deps, await ctx.actor())).find((wallet) => wallet.number === number) ?? null,
   }),
   rates: t.field({ type: [Rate], resolve: (_root, _args, ctx) => listRates(ctx.deps) }),
 }));

@@ -16,9 +16,11 @@ import { restShapes } from "./declared-wire.ts";
 
 // Built when this module loads, as a route's `.schemas.ts` module is: the OpenAPI document lists
 // its components in the order their schemas were made.
-const declared = (operations as readonly AnyOperation[]).map(
-  (operation) => [operation, restShapes(operation)] as const,
-);
+const declared = (operations as readonly AnyOperation[]).flatMap((operation) => {
+  const { rest } = operation;
+  // An operation REST does not publish (`rest: null`) has no route here.
+  return rest ? [[{ ...operation, rest }, restShapes(operation, rest)] as const] : [];
+});
 
 /** Where the declared operations' routes go among the hand-written ones. */
 export interface DeclaredRoutes {
@@ -100,7 +102,7 @@ function registerOperations(
 }
 
 /** The declared refusals REST's bearer answers do not already document, by status. */
-function declaredRefusals(operation: AnyOperation) {
+function declaredRefusals(operation: Pick<AnyOperation, "errors">) {
   const refusals: Record<number, typeof errorSchema> = {};
   for (const code of operation.errors) {
     const { status, message } = errorCatalogue[code];

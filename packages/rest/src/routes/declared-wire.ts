@@ -109,8 +109,7 @@ function queryField(name: string, field: z.ZodType): z.ZodType {
   throw new Error(`${name}: a query string carries text or whole numbers`);
 }
 
-export function restShapes(operation: AnyOperation): RestShapes {
-  const rest: RestBinding = operation.rest;
+export function restShapes(operation: AnyOperation, rest: RestBinding): RestShapes {
   const { output } = operation;
   const list = output instanceof z.ZodArray;
   const item = list ? output.element : output;

@@ -2,17 +2,14 @@ import {
   getProfile,
   getVoucherInfo,
   listRates,
-  listWallets,
   searchTransactions,
   showTransaction,
   transactionLookupContract,
   transactionSearchContract,
   voucherInfoContract,
-  walletContract,
 } from "@purse/engine";
 import { z } from "zod";
 import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
-import { bounded } from "./input-bounds.ts";
 import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
 
 export const me = userProcedure
@@ -25,14 +22,6 @@ export const me = userProcedure
     }),
   )
   .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
-
-export const walletByNumber = userProcedure
-  .input(z.object({ number: bounded.walletNumber }))
-  .output(walletContract.nullable())
-  .query(
-    async ({ ctx, input }) =>
-      (await listWallets(ctx.deps, ctx.actor)).find((w) => w.number === input.number) ?? null,
-  );
 
 export const rates = publicProcedure
   .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
