@@ -173,7 +173,6 @@ export * from "./transactions/wallet-statement.ts";
 export { transferContract, transferResultContract } from "./transfer/transfer.contract.ts";
 export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
 export type { TransferInput } from "./transfer/transfer-request.ts";
-export { getProfile, type UserProfile } from "./user/get-profile.ts";
 export { profileContract } from "./user/profile.contract.ts";
 export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {

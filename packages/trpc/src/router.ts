@@ -7,15 +7,14 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { me, rates, transaction, transactions, voucher } from "./procedures/read.ts";
+import { rates, transaction, transactions, voucher } from "./procedures/read.ts";
 import { activate, checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
-  me,
   rates,
-  // The operations declared once in the engine (wallets, a wallet by number, currencies, profile, vouchers, voucher purchase, ...).
+  // The operations declared once in the engine (wallets, a wallet by number, me, currencies, profile, vouchers, voucher purchase, ...).
   ...declaredProcedures(operations),
   transactions,
   transaction,

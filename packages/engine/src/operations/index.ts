@@ -1,5 +1,6 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
@@ -19,4 +20,5 @@ export const operations = [
   currencyShowOperation,
   profileShowOperation,
   walletShowOperation,
+  meShowOperation,
 ] as const;

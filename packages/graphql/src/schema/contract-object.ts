@@ -30,7 +30,7 @@ export function unwrapped(field: z.ZodType): { inner: z.ZodType; nullable: boole
 
 /**
  * A GraphQL object type derived from an engine result contract: `Int` for numbers, `String`
- * for text, `Boolean` for flags, nested objects and lists of them by `objectType`, nullable where
+ * for text and for one of fixed names (`z.enum`), `Boolean` for flags, nested objects and lists of them by `objectType`, nullable where
  * the contract allows null, the type and each field described as the contract describes them. A
  * field added to the contract appears here; a kind of field this does not know fails at start,
  * not silently.
@@ -62,7 +62,8 @@ export function contractObjectType<Shape extends Record<string, z.ZodType>>(
               ];
             }
             if (inner instanceof z.ZodBoolean) return [key, t.boolean(common)];
-            if (inner instanceof z.ZodString) return [key, t.string(common)];
+            // One of fixed names (a role): text on this door unless a GraphQL enum is named for it.
+            if (inner instanceof z.ZodString || inner instanceof z.ZodEnum) return [key, t.string(common)];
             // Money is never a number in a contract (exact text), so a number is an id, count or code.
             if (inner instanceof z.ZodNumber) return [key, t.int(common)];
             const nested = nestedObject(inner);

@@ -1,5 +1,4 @@
 import {
-  getProfile,
   getVoucherInfo,
   listRates,
   searchTransactions,
@@ -11,17 +10,6 @@ import {
 import { z } from "zod";
 import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
 import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
-
-export const me = userProcedure
-  .output(
-    z.object({
-      id: z.number(),
-      name: z.string(),
-      role: z.enum(["merchant", "partner"]),
-      blocked: z.boolean(),
-    }),
-  )
-  .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
 
 export const rates = publicProcedure
   .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
