@@ -158,7 +158,6 @@ export { eventsWhileAuthorized } from "./transactions/events-while-authorized.ts
 export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
-export { showTransaction, type TransactionDetailView } from "./transactions/show-transaction.ts";
 export { transactionLookupContract } from "./transactions/transaction-lookup.contract.ts";
 export { transactionSearchContract } from "./transactions/transaction-search.contract.ts";
 export {

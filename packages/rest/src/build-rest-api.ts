@@ -23,7 +23,6 @@ import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
-import { registerShowTransaction } from "./routes/show-transaction.ts";
 import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
@@ -33,7 +32,13 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * hand-written ones, each placed where it always was; every other declaration is registered after
  * the rates (GET /api/currencies, ...).
  */
-const declared = declaredRoutes(["buyVoucher", "listVouchers", "listWallets", "showProfile"]);
+const declared = declaredRoutes([
+  "buyVoucher",
+  "listVouchers",
+  "showTransaction",
+  "listWallets",
+  "showProfile",
+]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
@@ -47,7 +52,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   declared.at("listVouchers"),
   registerListHistory,
   registerExportTransactions,
-  registerShowTransaction,
+  declared.at("showTransaction"),
   declared.at("listWallets"),
   registerCheckWalletsExist,
   registerSearchWallet,

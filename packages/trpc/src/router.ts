@@ -7,17 +7,16 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { rates, transaction, transactions, voucher } from "./procedures/read.ts";
+import { rates, transactions, voucher } from "./procedures/read.ts";
 import { activate, checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
   rates,
-  // The operations declared once in the engine (wallets, a wallet by number, me, currencies, profile, vouchers, voucher purchase, ...).
+  // The operations declared once in the engine (wallets, a wallet by number, me, currencies, profile, vouchers, a transaction, voucher purchase, ...).
   ...declaredProcedures(operations),
   transactions,
-  transaction,
   voucher,
   transfer,
   checkout,

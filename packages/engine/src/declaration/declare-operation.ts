@@ -90,6 +90,23 @@ export interface GraphqlBinding {
   readonly omit?: readonly string[];
   /** Fields that are always null (`z.null()`), by path: their GraphQL type, `String` unless said. */
   readonly nulls?: Readonly<Record<string, "Boolean">>;
+  /**
+   * One-of-fixed-names fields (`z.enum`), by path, published as an enum type the door defines
+   * (`TransactionStatus`, which the history shares); `String` for the others.
+   */
+  readonly enums?: Readonly<Record<string, string>>;
+  /**
+   * Fields GraphQL publishes beside the contract's, by path, each the value at a path inside the
+   * same object (`currencyCode`: `currency.code`, which clients read before `currency` came).
+   */
+  readonly lifted?: Readonly<Record<string, string>>;
+  /** GraphQL's own description of a field, by path, where the contract's names REST's spelling. */
+  readonly descriptions?: Readonly<Record<string, string>>;
+  /**
+   * The field may answer null though the contract never does: a refusal then answers null beside
+   * its error rather than nulling the whole answer (the field has always been nullable).
+   */
+  readonly nullable?: boolean;
 }
 
 /**

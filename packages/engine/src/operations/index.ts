@@ -1,5 +1,6 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
@@ -21,4 +22,5 @@ export const operations = [
   profileShowOperation,
   walletShowOperation,
   meShowOperation,
+  transactionShowOperation,
 ] as const;

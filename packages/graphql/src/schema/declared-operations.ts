@@ -9,11 +9,32 @@ import {
 import { z } from "zod";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
-import { type AnyObjectRef, contractObjectType, nestedObject, unwrapped } from "./contract-object.ts";
+import {
+  type AnyEnumRef,
+  type AnyObjectRef,
+  contractObjectType,
+  nestedObject,
+  unwrapped,
+} from "./contract-object.ts";
 import { Currency } from "./currency.ts";
+import { TransactionStatus, TransactionType } from "./transactions.ts";
 
 /** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
 const sharedTypes: Readonly<Record<string, AnyObjectRef>> = { Currency: Currency as AnyObjectRef };
+
+/** The enum types this door defines that a declaration may name (`enums`): the history's too. */
+const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
+  TransactionType: TransactionType as AnyEnumRef,
+  TransactionStatus: TransactionStatus as AnyEnumRef,
+};
+
+function enumNamed(graphql: GraphqlBinding, path: string): AnyEnumRef | undefined {
+  const name = graphql.enums?.[path];
+  if (name === undefined) return undefined;
+  const found = sharedEnums[name];
+  if (!found) throw new Error(`${graphql.field}: ${path} names ${name}, which GraphQL does not define`);
+  return found;
+}
 
 /**
  * One object type per output contract: a list and a lookup answering the same contract share
@@ -44,10 +65,16 @@ function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: stri
       const object = nestedObject(field);
       if (object && !omit.includes(key)) nested.set(key, objectTypeAt(graphql, object, at(key)));
     }
+    const lifted = Object.entries(graphql.lifted ?? {}).filter(
+      ([key]) => key.slice(0, Math.max(key.lastIndexOf("."), 0)) === path,
+    );
     const ref = contractObjectType(named, contract, {
       omit,
       nullType: (key) => graphql.nulls?.[at(key)] ?? "String",
       objectType: (key) => nested.get(key) as AnyObjectRef,
+      enumType: (key) => enumNamed(graphql, at(key)),
+      description: (key) => graphql.descriptions?.[at(key)],
+      lifted: Object.fromEntries(lifted.map(([key, from]) => [key.slice(key.lastIndexOf(".") + 1), from])),
     }) as AnyObjectRef;
     known = { name: named, ref };
     objectTypes.set(contract, known);
@@ -55,7 +82,10 @@ function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: stri
   return known.ref;
 }
 
-/** The field's type: an object or a list of them, nullable when the contract may answer null (a lookup). */
+/**
+ * The field's type: an object or a list of them, nullable when the contract may answer null (a
+ * lookup) or the binding says the field always was.
+ */
 interface OutputType {
   readonly type: AnyObjectRef | [AnyObjectRef];
   readonly nullable: boolean;
@@ -63,8 +93,9 @@ interface OutputType {
 
 function outputTypeOf(operation: AnyOperation): OutputType {
   const { graphql } = operation;
-  const nullable = operation.output instanceof z.ZodNullable;
-  const output = nullable ? (operation.output.unwrap() as z.ZodType) : operation.output;
+  const nullable = operation.output instanceof z.ZodNullable || graphql.nullable === true;
+  const output =
+    operation.output instanceof z.ZodNullable ? (operation.output.unwrap() as z.ZodType) : operation.output;
   const list = output instanceof z.ZodArray;
   const item = list ? output.element : output;
   if (!(item instanceof z.ZodObject))

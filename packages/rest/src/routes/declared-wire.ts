@@ -101,7 +101,12 @@ function queryField(name: string, field: z.ZodType): z.ZodType {
   const optional = field.safeParse(undefined).success;
   let base = field;
   while (base instanceof z.ZodOptional || base instanceof z.ZodNullable) base = base.unwrap() as z.ZodType;
-  if (base instanceof z.ZodString) return field;
+  // A query string has no null: an optional text field is absent, same bound and description.
+  if (base instanceof z.ZodString) {
+    if (!optional) return field;
+    const absent = base.optional();
+    return field.description ? absent.describe(field.description) : absent;
+  }
   if (base instanceof z.ZodNumber && base.isInt) {
     const text = integerQuery(field.description ?? "");
     return optional ? text.optional() : text;

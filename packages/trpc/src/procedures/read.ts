@@ -2,14 +2,12 @@ import {
   getVoucherInfo,
   listRates,
   searchTransactions,
-  showTransaction,
-  transactionLookupContract,
   transactionSearchContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { z } from "zod";
 import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
-import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
+import { decimal, transactionNode } from "./schemas.ts";
 
 export const rates = publicProcedure
   .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
@@ -40,36 +38,6 @@ export const transactions = merchantProcedure
   )
   .query(({ ctx, input }) =>
     searchTransactions(ctx.deps, ctx.actor, input, { first: input.first, afterId: input.afterId ?? null }),
-  );
-
-export const transaction = userProcedure
-  .input(transactionLookupContract)
-  .output(
-    z.object({
-      id: z.number(),
-      externalId: z.string(),
-      amount: decimal,
-      commission: decimal,
-      type: transactionType,
-      // A cancelled payment is FAIL here; processingPay says CANCEL (as REST's detail).
-      status: z.enum(["FAIL", "PENDING", "SUCCESS"]),
-      currency: z.object({ id: z.number(), code: z.string(), precession: z.number() }),
-      processingPay: z.object({
-        paymentId: z.string(),
-        signature: z.string(),
-        transactionId: z.number(),
-        walletFrom: z.string(),
-        walletTo: z.string(),
-        currencyTo: z.string(),
-        currencyFrom: z.string(),
-        amount: decimal,
-        status: transactionStatus,
-        cancel: z.boolean(),
-      }),
-    }),
-  )
-  .query(({ ctx, input }) =>
-    showTransaction(ctx.deps, ctx.actor, { id: input.id ?? null, externalId: input.externalId ?? null }),
   );
 
 export const voucher = userProcedure
