@@ -13,7 +13,6 @@ import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
-import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
@@ -33,6 +32,7 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * the rates (GET /api/currencies, ...).
  */
 const declared = declaredRoutes([
+  "confirmVoucherActivation",
   "buyVoucher",
   "listVouchers",
   "showTransaction",
@@ -46,7 +46,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerPayCheckout,
   registerCaptchaChallenge,
   registerTransferFunds,
-  registerConfirmVoucher,
+  declared.at("confirmVoucherActivation"),
   registerVoucherInfo,
   declared.at("buyVoucher"),
   declared.at("listVouchers"),

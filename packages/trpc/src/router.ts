@@ -8,19 +8,19 @@ import {
   statement,
 } from "./procedures/operator.ts";
 import { rates, transactions, voucher } from "./procedures/read.ts";
-import { activate, checkout, transfer } from "./procedures/write.ts";
+import { checkout, transfer } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
   rates,
-  // The operations declared once in the engine (wallets, a wallet by number, me, currencies, profile, vouchers, a transaction, voucher purchase, ...).
+  // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
+  // me, currencies, profile, vouchers, a transaction, voucher purchase and activation).
   ...declaredProcedures(operations),
   transactions,
   voucher,
   transfer,
   checkout,
-  activateVoucher: activate,
   transactionUpdated,
   statement,
   operatorCredit,

@@ -61,6 +61,13 @@ export interface RestBinding extends RestWire {
   readonly inputNames?: Readonly<Record<string, string>> | "snake_case";
   /** Input amounts REST also takes as bare JSON numbers (`10.5` for `"10.5"`), as the spec allows. */
   readonly inputNumbers?: readonly string[];
+  /**
+   * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
+   * `{status, data}` envelope.
+   */
+  readonly envelope?: false;
+  /** REST's description of its 200 answer, where the declaration's does not say what REST sends. */
+  readonly answer?: string;
   /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
   readonly aliases?: readonly {
     readonly path: string;

@@ -3,6 +3,7 @@ import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
+import { voucherActivationOperation } from "../voucher/voucher-activation.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
@@ -23,4 +24,5 @@ export const operations = [
   walletShowOperation,
   meShowOperation,
   transactionShowOperation,
+  voucherActivationOperation,
 ] as const;

@@ -1,5 +1,4 @@
 import {
-  activateVoucher,
   checkoutContract,
   checkoutLinkContract,
   createCheckout,
@@ -9,8 +8,6 @@ import {
   transferContract,
   transferFunds,
   transferResultContract,
-  voucherActivationContract,
-  voucherActivationResultContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
@@ -20,8 +17,6 @@ import { contractObjectType } from "./contract-object.ts";
 const TransferResult = contractObjectType("TransferResult", transferResultContract);
 
 const CheckoutLink = contractObjectType("CheckoutLink", checkoutLinkContract);
-
-const VoucherActivation = contractObjectType("VoucherActivation", voucherActivationResultContract);
 
 const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>>("VoucherInfo").implement({
   fields: (t) => ({
@@ -38,8 +33,6 @@ const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>
 const TransferInput = contractInputType("TransferInput", transferContract);
 
 const CheckoutInput = contractInputType("CheckoutInput", checkoutContract);
-
-const VoucherInput = contractInputType("VoucherActivationInput", voucherActivationContract);
 
 const domainErrors = { types: [PurseError] };
 
@@ -62,17 +55,6 @@ builder.mutationFields((t) => ({
     // Authenticated by the signature, like REST: no token needed.
     resolve: (_root, { input }, ctx) =>
       createCheckout(ctx.deps, { ...input, clientAddress: ctx.clientAddress }),
-  }),
-  activateVoucher: t.field({
-    type: VoucherActivation,
-    authScopes: { user: true },
-    errors: domainErrors,
-    args: { input: t.arg({ type: VoucherInput, required: true }) },
-    resolve: async (_root, { input }, ctx) =>
-      activateVoucher(ctx.deps, await ctx.actor(), {
-        ...input,
-        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
-      }),
   }),
 }));
 

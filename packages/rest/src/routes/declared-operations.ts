@@ -86,7 +86,9 @@ function registerOperations(
           ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
           ...(shapes.body ? { body: shapes.body } : {}),
           response: {
-            200: envelope(shapes.output).describe(operation.description),
+            200: (rest.envelope === false ? shapes.output : envelope(shapes.output)).describe(
+              rest.answer ?? operation.description,
+            ),
             ...(write ? bodyErrors : {}),
             ...bearerErrors,
             ...declaredRefusals(operation),
@@ -94,7 +96,8 @@ function registerOperations(
         },
         handler: async (request: FastifyRequest) => {
           const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
-          return ok(shapes.toWire(output, toNumber));
+          const body = shapes.toWire(output, toNumber);
+          return rest.envelope === false ? body : ok(body);
         },
       });
     }

@@ -1,5 +1,4 @@
 import {
-  activateVoucher,
   checkoutContract,
   checkoutLinkContract,
   createCheckout,
@@ -7,8 +6,6 @@ import {
   transferContract,
   transferFunds,
   transferResultContract,
-  voucherActivationContract,
-  voucherActivationResultContract,
 } from "@purse/engine";
 import { publicProcedure, userProcedure } from "../trpc.ts";
 
@@ -33,15 +30,5 @@ export const checkout = publicProcedure
       id: String(input.id),
       sentAsNumber: { amount: typeof input.amount === "number", id: typeof input.id === "number" },
       clientAddress: ctx.clientAddress ?? null,
-    }),
-  );
-
-export const activate = userProcedure
-  .input(voucherActivationContract)
-  .output(voucherActivationResultContract)
-  .mutation(({ ctx, input }) =>
-    activateVoucher(ctx.deps, ctx.actor, {
-      ...input,
-      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
     }),
   );
