@@ -22,7 +22,6 @@ import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
-import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
@@ -32,6 +31,7 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * the rates (GET /api/currencies, ...).
  */
 const declared = declaredRoutes([
+  "transferFunds",
   "confirmVoucherActivation",
   "buyVoucher",
   "listVouchers",
@@ -45,7 +45,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerCreateCheckout,
   registerPayCheckout,
   registerCaptchaChallenge,
-  registerTransferFunds,
+  declared.at("transferFunds"),
   declared.at("confirmVoucherActivation"),
   registerVoucherInfo,
   declared.at("buyVoucher"),

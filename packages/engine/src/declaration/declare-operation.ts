@@ -61,6 +61,10 @@ export interface RestBinding extends RestWire {
   readonly inputNames?: Readonly<Record<string, string>> | "snake_case";
   /** Input amounts REST also takes as bare JSON numbers (`10.5` for `"10.5"`), as the spec allows. */
   readonly inputNumbers?: readonly string[];
+  /** Input identifiers REST also takes as JSON integers (safe ones: `123` is `"123"`), as the spec allows. */
+  readonly inputIds?: readonly string[];
+  /** REST's own description of an input field, where the contract's does not say what REST takes. */
+  readonly inputDescriptions?: Readonly<Record<string, string>>;
   /**
    * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
    * `{status, data}` envelope.

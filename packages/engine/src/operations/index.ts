@@ -1,6 +1,7 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
+import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherActivationOperation } from "../voucher/voucher-activation.operation.ts";
@@ -11,10 +12,12 @@ import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
 
 /**
  * Every operation declared once for all three doors. A door mounts each one (REST those with a
- * REST binding); add a declaration here. REST registers them in this order, those it places among its hand-written routes aside
- * (`build-rest-api.ts`): the OpenAPI document lists paths in registration order.
+ * REST binding); add a declaration here. REST registers them in this order, those it places among
+ * its hand-written routes aside (`build-rest-api.ts`): the OpenAPI document lists paths in
+ * registration order.
  */
 export const operations = [
+  transferOperation,
   voucherPurchaseOperation,
   voucherListOperation,
   walletListOperation,

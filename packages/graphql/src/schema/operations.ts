@@ -3,18 +3,12 @@ import {
   checkoutLinkContract,
   createCheckout,
   getVoucherInfo,
-  idempotencyKeyOf,
   PurseError,
-  transferContract,
-  transferFunds,
-  transferResultContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
 import { contractObjectType } from "./contract-object.ts";
-
-const TransferResult = contractObjectType("TransferResult", transferResultContract);
 
 const CheckoutLink = contractObjectType("CheckoutLink", checkoutLinkContract);
 
@@ -30,24 +24,11 @@ const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>
   }),
 });
 
-const TransferInput = contractInputType("TransferInput", transferContract);
-
 const CheckoutInput = contractInputType("CheckoutInput", checkoutContract);
 
 const domainErrors = { types: [PurseError] };
 
 builder.mutationFields((t) => ({
-  transfer: t.field({
-    type: TransferResult,
-    authScopes: { user: true },
-    errors: domainErrors,
-    args: { input: t.arg({ type: TransferInput, required: true }) },
-    resolve: async (_root, { input }, ctx) =>
-      transferFunds(ctx.deps, await ctx.actor(), {
-        ...input,
-        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
-      }),
-  }),
   createCheckout: t.field({
     type: CheckoutLink,
     errors: domainErrors,

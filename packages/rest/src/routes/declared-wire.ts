@@ -1,7 +1,7 @@
 import { type AnyOperation, inputObject, type RestBinding, type RestWire } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { amountInput, integerQuery } from "../schemas/common.ts";
+import { amountInput, identifierInput, integerQuery } from "../schemas/common.ts";
 import { asJsonNumber, optionalParameter } from "../schemas/from-contract.ts";
 
 type Values = Record<string, unknown>;
@@ -114,6 +114,16 @@ function queryField(name: string, field: z.ZodType): z.ZodType {
   throw new Error(`${name}: a query string carries text or whole numbers`);
 }
 
+/**
+ * A body field as REST takes it: an amount or an identifier also as a JSON number (`amountInput`,
+ * `identifierInput`: its decimal text), absent or null where the contract allows it.
+ */
+function bodyField(field: z.ZodType, number: "amount" | "id" | null): z.ZodType {
+  if (number === null) return field;
+  const taken = number === "amount" ? amountInput : identifierInput;
+  return field.safeParse(undefined).success ? taken.nullish() : taken;
+}
+
 export function restShapes(operation: AnyOperation, rest: RestBinding): RestShapes {
   const { output } = operation;
   const list = output instanceof z.ZodArray;
@@ -123,6 +133,7 @@ export function restShapes(operation: AnyOperation, rest: RestBinding): RestShap
   const wired = wiredValue(rest.operationId, output, false, rest);
   const inputName = (name: string) => spelled(rest.inputNames ?? rest.names, name);
   const amounts = new Set(rest.inputNumbers ?? []);
+  const ids = new Set(rest.inputIds ?? []);
   // Input fields named in the path come from it, the idempotency key from its header, the others
   // from the query string (a read) or the body (a write).
   const inputFields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
@@ -139,7 +150,10 @@ export function restShapes(operation: AnyOperation, rest: RestBinding): RestShap
     const fields = inputFields.filter(([name]) => where(name) === place);
     const wire = (name: string, field: z.ZodType) => {
       if (place === "query") return queryField(name, field);
-      return place === "body" && amounts.has(name) ? amountInput : field;
+      if (place !== "body") return field;
+      const described = rest.inputDescriptions?.[name];
+      const taken = bodyField(field, amounts.has(name) ? "amount" : ids.has(name) ? "id" : null);
+      return described ? taken.describe(described) : taken;
     };
     return fields.length === 0
       ? null

@@ -1,23 +1,5 @@
-import {
-  checkoutContract,
-  checkoutLinkContract,
-  createCheckout,
-  idempotencyKeyOf,
-  transferContract,
-  transferFunds,
-  transferResultContract,
-} from "@purse/engine";
-import { publicProcedure, userProcedure } from "../trpc.ts";
-
-export const transfer = userProcedure
-  .input(transferContract)
-  .output(transferResultContract)
-  .mutation(({ ctx, input }) =>
-    transferFunds(ctx.deps, ctx.actor, {
-      ...input,
-      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
-    }),
-  );
+import { checkoutContract, checkoutLinkContract, createCheckout } from "@purse/engine";
+import { publicProcedure } from "../trpc.ts";
 
 /** Authenticated by its signature, as in REST. */
 export const checkout = publicProcedure
