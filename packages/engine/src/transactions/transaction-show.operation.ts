@@ -13,8 +13,8 @@ export const transactionShowOperation = defineOperation({
   scope: "user",
   input: transactionLookupContract,
   output: transactionDetailContract,
-  // At least one of the two is asked for (BLANK, a 422 REST's document has never listed for this path).
-  errors: ["NOT_FOUND"],
+  // BLANK: neither the id nor the external id sent.
+  errors: ["BLANK", "NOT_FOUND"],
   run: (deps, actor, input) => showTransaction(deps, actor, input),
   rest: {
     method: "GET",
