@@ -91,4 +91,69 @@ describe("the Idempotency-Key header on GraphQL and tRPC", () => {
     expect(bought.size).toBe(3);
     expect(await balance()).toBeCloseTo(before - 3, 2);
   });
+
+  it("a declared mutation, the voucher activation: a retry with the same header answers the first activation on each door, and credits once", async () => {
+    // Acme (a merchant) buys, Bolt (a partner) activates into its USD wallet: the voucher type rule.
+    const bolt = await api.token("bolt");
+    const boltBalance = async () => {
+      const wallets = await api.call("GET", "/api/wallets", { token: bolt });
+      return wallets.body.data.find((wallet: { number: string }) => wallet.number === "U100000020").amount;
+    };
+    const headers = (key: string) => ({ "idempotency-key": key });
+    const buy = async () => {
+      const bought = await api.call("POST", "/api/vouchers/buy", {
+        token,
+        body: { wallet_from: "U100000010", amount: "1.00" },
+      });
+      return { voucherNumber: bought.body.data.voucherNumber, voucherCode: bought.body.data.secret };
+    };
+    const doors: Record<string, (key: string, voucher: Record<string, string>) => Promise<unknown>> = {
+      // REST answers the specification's bare `{message}`.
+      rest: async (key, voucher) =>
+        (
+          await api.call("POST", "/api/vouchers/activation/confirm", {
+            token: bolt,
+            headers: headers(key),
+            body: {
+              voucher_number: voucher["voucherNumber"],
+              voucher_code: voucher["voucherCode"],
+              wallet_to: "U100000020",
+            },
+          })
+        ).body,
+      trpc: async (key, voucher) =>
+        (
+          await api.call("POST", "/trpc/activateVoucher", {
+            token: bolt,
+            headers: headers(key),
+            body: { ...voucher, walletTo: "U100000020" },
+          })
+        ).body.result.data,
+      graphql: async (key, voucher) =>
+        (
+          await api.call("POST", "/graphql", {
+            token: bolt,
+            headers: headers(key),
+            body: {
+              query: `mutation($input: VoucherActivationInput!) { activateVoucher(input: $input) {
+                ... on MutationActivateVoucherSuccess { data { message transactionId } } ... on PurseError { message } } }`,
+              variables: { input: { ...voucher, walletTo: "U100000020" } },
+            },
+          })
+        ).body.data.activateVoucher.data,
+    };
+    for (const [door, activate] of Object.entries(doors)) {
+      const voucher = await buy();
+      const before = await boltBalance();
+      const first = (await activate(`activation-${door}`, voucher)) as Record<string, unknown>;
+      expect(first, door).toEqual(
+        door === "rest"
+          ? { message: expect.any(String) }
+          : { message: expect.any(String), transactionId: expect.any(Number) },
+      );
+      expect(await activate(`activation-${door}`, voucher), door).toEqual(first);
+      // 1.00 less the fixture's 2% voucher commission, credited once.
+      expect(await boltBalance(), door).toBeCloseTo(before + 0.98, 2);
+    }
+  });
 });

@@ -80,4 +80,84 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
       },
     });
   });
+
+  it("answers one detail on all three doors, each in its spelling (declared once: transaction-show.operation.ts)", async () => {
+    const sent = await api.call("POST", "/api/transaction/transfer", {
+      token,
+      body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "2.50", payment_id: "lookup-3" },
+    });
+    const id = sent.body.data.id as number;
+    const rest = await api.call("GET", `/api/transaction/show?id=${id}`, { token });
+    expect(rest.status).toBe(200);
+    // REST: snake_case, the amounts as decimal strings but the payment's amount a JSON number.
+    expect(rest.body).toEqual({
+      status: true,
+      data: {
+        id,
+        external_id: "lookup-3",
+        amount: "2.50",
+        commission: expect.any(String),
+        type: "TRANSFER",
+        status: "SUCCESS",
+        currency: { id: 1, code: "USD", precession: 2 },
+        processing_pay: {
+          payment_id: "lookup-3",
+          signature: expect.any(String),
+          transaction_id: id,
+          wallet_from: "U100000010",
+          wallet_to: "U100000020",
+          currency_to: "USD",
+          currency_from: "USD",
+          amount: 2.5,
+          status: "SUCCESS",
+          cancel: false,
+        },
+      },
+    });
+    const detail = rest.body.data;
+    const pay = detail.processing_pay;
+    const engine = {
+      id,
+      externalId: "lookup-3",
+      amount: "2.50",
+      commission: detail.commission,
+      type: "TRANSFER",
+      status: "SUCCESS",
+      currency: detail.currency,
+      processingPay: {
+        paymentId: "lookup-3",
+        signature: pay.signature,
+        transactionId: id,
+        walletFrom: "U100000010",
+        walletTo: "U100000020",
+        currencyTo: "USD",
+        currencyFrom: "USD",
+        amount: "2.50",
+        status: "SUCCESS",
+        cancel: false,
+      },
+    };
+    expect(await trpcClient(api.url, token).transaction.query({ id })).toEqual(engine);
+    const graphql = await api.call("POST", "/graphql", {
+      token,
+      body: {
+        query: `query ($id: Int) { transaction(id: $id) { id externalId amount commission type status currencyCode
+          currency { id code precession } processingPay { paymentId signature transactionId walletFrom walletTo
+          currencyTo currencyFrom amount status cancel } } }`,
+        variables: { id },
+      },
+    });
+    // GraphQL: the same, with the currency's code also as `currencyCode` (as clients read it).
+    expect(graphql.body).toEqual({ data: { transaction: { ...engine, currencyCode: "USD" } } });
+  });
+
+  it("GraphQL answers a miss as a null transaction beside the error, as the field always has", async () => {
+    const graphql = await api.call("POST", "/graphql", {
+      token,
+      body: { query: '{ transaction(externalId: "no-such-payment") { id } }' },
+    });
+    expect(graphql.status).toBe(200);
+    expect(graphql.body.data).toEqual({ transaction: null });
+    expect(graphql.body.errors[0].message).toBe("Not found");
+  });
 });

@@ -158,7 +158,6 @@ export { eventsWhileAuthorized } from "./transactions/events-while-authorized.ts
 export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
-export { showTransaction, type TransactionDetailView } from "./transactions/show-transaction.ts";
 export { transactionLookupContract } from "./transactions/transaction-lookup.contract.ts";
 export { transactionSearchContract } from "./transactions/transaction-search.contract.ts";
 export {
@@ -173,7 +172,6 @@ export * from "./transactions/wallet-statement.ts";
 export { transferContract, transferResultContract } from "./transfer/transfer.contract.ts";
 export { type TransferResult, transferFunds, transferSucceeded } from "./transfer/transfer-funds.ts";
 export type { TransferInput } from "./transfer/transfer-request.ts";
-export { getProfile, type UserProfile } from "./user/get-profile.ts";
 export { profileContract } from "./user/profile.contract.ts";
 export { showProfile, type UserProfileView } from "./user/show-profile.ts";
 export {

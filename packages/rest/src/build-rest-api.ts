@@ -13,7 +13,6 @@ import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
-import { registerConfirmVoucher } from "./routes/confirm-voucher.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
@@ -23,8 +22,6 @@ import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
-import { registerShowTransaction } from "./routes/show-transaction.ts";
-import { registerTransferFunds } from "./routes/transfer-funds.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
@@ -33,21 +30,29 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * hand-written ones, each placed where it always was; every other declaration is registered after
  * the rates (GET /api/currencies, ...).
  */
-const declared = declaredRoutes(["buyVoucher", "listVouchers", "listWallets", "showProfile"]);
+const declared = declaredRoutes([
+  "transferFunds",
+  "confirmVoucherActivation",
+  "buyVoucher",
+  "listVouchers",
+  "showTransaction",
+  "listWallets",
+  "showProfile",
+]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
   registerCreateCheckout,
   registerPayCheckout,
   registerCaptchaChallenge,
-  registerTransferFunds,
-  registerConfirmVoucher,
+  declared.at("transferFunds"),
+  declared.at("confirmVoucherActivation"),
   registerVoucherInfo,
   declared.at("buyVoucher"),
   declared.at("listVouchers"),
   registerListHistory,
   registerExportTransactions,
-  registerShowTransaction,
+  declared.at("showTransaction"),
   declared.at("listWallets"),
   registerCheckWalletsExist,
   registerSearchWallet,

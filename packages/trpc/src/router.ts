@@ -7,23 +7,20 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { me, rates, transaction, transactions, voucher, walletByNumber } from "./procedures/read.ts";
-import { activate, checkout, transfer } from "./procedures/write.ts";
+import { rates, transactions, voucher } from "./procedures/read.ts";
+import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
-  me,
-  wallet: walletByNumber,
   rates,
-  // The operations declared once in the engine (wallets, currencies, profile, vouchers, voucher purchase, ...).
+  // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
+  // me, currencies, profile, vouchers, a transaction, voucher purchase and activation, the
+  // transfer).
   ...declaredProcedures(operations),
   transactions,
-  transaction,
   voucher,
-  transfer,
   checkout,
-  activateVoucher: activate,
   transactionUpdated,
   statement,
   operatorCredit,

@@ -61,6 +61,17 @@ export interface RestBinding extends RestWire {
   readonly inputNames?: Readonly<Record<string, string>> | "snake_case";
   /** Input amounts REST also takes as bare JSON numbers (`10.5` for `"10.5"`), as the spec allows. */
   readonly inputNumbers?: readonly string[];
+  /** Input identifiers REST also takes as JSON integers (safe ones: `123` is `"123"`), as the spec allows. */
+  readonly inputIds?: readonly string[];
+  /** REST's own description of an input field, where the contract's does not say what REST takes. */
+  readonly inputDescriptions?: Readonly<Record<string, string>>;
+  /**
+   * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
+   * `{status, data}` envelope.
+   */
+  readonly envelope?: false;
+  /** REST's description of its 200 answer, where the declaration's does not say what REST sends. */
+  readonly answer?: string;
   /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
   readonly aliases?: readonly {
     readonly path: string;
@@ -90,6 +101,23 @@ export interface GraphqlBinding {
   readonly omit?: readonly string[];
   /** Fields that are always null (`z.null()`), by path: their GraphQL type, `String` unless said. */
   readonly nulls?: Readonly<Record<string, "Boolean">>;
+  /**
+   * One-of-fixed-names fields (`z.enum`), by path, published as an enum type the door defines
+   * (`TransactionStatus`, which the history shares); `String` for the others.
+   */
+  readonly enums?: Readonly<Record<string, string>>;
+  /**
+   * Fields GraphQL publishes beside the contract's, by path, each the value at a path inside the
+   * same object (`currencyCode`: `currency.code`, which clients read before `currency` came).
+   */
+  readonly lifted?: Readonly<Record<string, string>>;
+  /** GraphQL's own description of a field, by path, where the contract's names REST's spelling. */
+  readonly descriptions?: Readonly<Record<string, string>>;
+  /**
+   * The field may answer null though the contract never does: a refusal then answers null beside
+   * its error rather than nulling the whole answer (the field has always been nullable).
+   */
+  readonly nullable?: boolean;
 }
 
 /**
@@ -109,7 +137,10 @@ export interface OperationDeclaration<
   readonly description: string;
   readonly scope: AccessScope;
   readonly input: Input;
-  /** An object contract, or a list of one. */
+  /**
+   * An object contract, or a list of one, or a nullable one (a lookup that may find nothing:
+   * GraphQL's nullable field, tRPC's `null`; REST answers a 404 instead, so it publishes no such one).
+   */
   readonly output: Output;
   /**
    * The input field holding the caller's idempotency key: REST reads it from the `Idempotency-Key`
@@ -120,7 +151,12 @@ export interface OperationDeclaration<
   readonly errors: readonly ErrorCode[];
   // A method, not a function property: declarations of different inputs then share one list type.
   run(deps: EngineDependencies, actor: Actor, input: OperationInput<Input>): Promise<z.input<Output>>;
-  readonly rest: RestBinding;
+  /**
+   * Null where REST has no such route and the specification none to add (`wallet(number:)`, `me`:
+   * REST's clients read the wallet list and `/api/user/me`): every door publishes the same wire it
+   * always did.
+   */
+  readonly rest: RestBinding | null;
   readonly graphql: GraphqlBinding;
   readonly trpc: Procedure;
 }

@@ -1,20 +1,31 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
+import { transferOperation } from "../transfer/transfer.operation.ts";
+import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
+import { voucherActivationOperation } from "../voucher/voucher-activation.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
+import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
 
 /**
- * Every operation declared once for all three doors. A door mounts each one; add a declaration
- * here. REST registers them in this order, those it places among its hand-written routes aside
- * (`build-rest-api.ts`): the OpenAPI document lists paths in registration order.
+ * Every operation declared once for all three doors. A door mounts each one (REST those with a
+ * REST binding); add a declaration here. REST registers them in this order, those it places among
+ * its hand-written routes aside (`build-rest-api.ts`): the OpenAPI document lists paths in
+ * registration order.
  */
 export const operations = [
+  transferOperation,
   voucherPurchaseOperation,
   voucherListOperation,
   walletListOperation,
   currencyListOperation,
   currencyShowOperation,
   profileShowOperation,
+  walletShowOperation,
+  meShowOperation,
+  transactionShowOperation,
+  voucherActivationOperation,
 ] as const;

@@ -3,7 +3,7 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { findUser } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 
-/** The caller's own user row: id, name, role and whether it is blocked (GraphQL's `me`). */
+/** The caller's own user row: id, name, role and whether it is blocked (GraphQL's and tRPC's `me`: `me-show.operation.ts`). */
 export interface UserProfile {
   readonly id: number;
   readonly name: string;

@@ -9,11 +9,32 @@ import {
 import { z } from "zod";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
-import { type AnyObjectRef, contractObjectType, nestedObject, unwrapped } from "./contract-object.ts";
+import {
+  type AnyEnumRef,
+  type AnyObjectRef,
+  contractObjectType,
+  nestedObject,
+  unwrapped,
+} from "./contract-object.ts";
 import { Currency } from "./currency.ts";
+import { TransactionStatus, TransactionType } from "./transactions.ts";
 
 /** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
 const sharedTypes: Readonly<Record<string, AnyObjectRef>> = { Currency: Currency as AnyObjectRef };
+
+/** The enum types this door defines that a declaration may name (`enums`): the history's too. */
+const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
+  TransactionType: TransactionType as AnyEnumRef,
+  TransactionStatus: TransactionStatus as AnyEnumRef,
+};
+
+function enumNamed(graphql: GraphqlBinding, path: string): AnyEnumRef | undefined {
+  const name = graphql.enums?.[path];
+  if (name === undefined) return undefined;
+  const found = sharedEnums[name];
+  if (!found) throw new Error(`${graphql.field}: ${path} names ${name}, which GraphQL does not define`);
+  return found;
+}
 
 /**
  * One object type per output contract: a list and a lookup answering the same contract share
@@ -44,10 +65,16 @@ function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: stri
       const object = nestedObject(field);
       if (object && !omit.includes(key)) nested.set(key, objectTypeAt(graphql, object, at(key)));
     }
+    const lifted = Object.entries(graphql.lifted ?? {}).filter(
+      ([key]) => key.slice(0, Math.max(key.lastIndexOf("."), 0)) === path,
+    );
     const ref = contractObjectType(named, contract, {
       omit,
       nullType: (key) => graphql.nulls?.[at(key)] ?? "String",
       objectType: (key) => nested.get(key) as AnyObjectRef,
+      enumType: (key) => enumNamed(graphql, at(key)),
+      description: (key) => graphql.descriptions?.[at(key)],
+      lifted: Object.fromEntries(lifted.map(([key, from]) => [key.slice(key.lastIndexOf(".") + 1), from])),
     }) as AnyObjectRef;
     known = { name: named, ref };
     objectTypes.set(contract, known);
@@ -55,14 +82,26 @@ function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: stri
   return known.ref;
 }
 
-function outputTypeOf(operation: AnyOperation): AnyObjectRef | [AnyObjectRef] {
-  const { output, graphql } = operation;
+/**
+ * The field's type: an object or a list of them, nullable when the contract may answer null (a
+ * lookup) or the binding says the field always was.
+ */
+interface OutputType {
+  readonly type: AnyObjectRef | [AnyObjectRef];
+  readonly nullable: boolean;
+}
+
+function outputTypeOf(operation: AnyOperation): OutputType {
+  const { graphql } = operation;
+  const nullable = operation.output instanceof z.ZodNullable || graphql.nullable === true;
+  const output =
+    operation.output instanceof z.ZodNullable ? (operation.output.unwrap() as z.ZodType) : operation.output;
   const list = output instanceof z.ZodArray;
   const item = list ? output.element : output;
   if (!(item instanceof z.ZodObject))
     throw new Error(`${graphql.field}: GraphQL publishes an object or a list of objects`);
   const ref = objectTypeAt(graphql, item, "");
-  return list ? [ref] : ref;
+  return { type: list ? [ref] : ref, nullable };
 }
 
 /** The operation's input with its idempotency key, sent in the input or else as the `Idempotency-Key` header. */
@@ -79,11 +118,12 @@ function withIdempotencyKey(operation: AnyOperation, input: unknown, header: str
  * the argument), its refusals as the field's error with the spec's message, as the other reads
  * answer them.
  */
-function mountQuery(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]): void {
+function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): void {
   const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   builder.queryField(operation.graphql.field, (t) =>
     t.field({
       type,
+      nullable,
       description: operation.description,
       authScopes: { [operation.scope]: true },
       args: Object.fromEntries(
@@ -110,7 +150,7 @@ function mountQuery(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]
  * from the input contract (text fields validated by the contract), the idempotency key from the
  * input or the header, and a result union of the output and `PurseError`, as every mutation.
  */
-function mountMutation(operation: AnyOperation, type: AnyObjectRef | [AnyObjectRef]): void {
+function mountMutation(operation: AnyOperation, { type, nullable }: OutputType): void {
   const { graphql } = operation;
   const contract = inputObject(operation.input);
   if (!contract || !graphql.input) throw new Error(`${graphql.field}: a mutation takes an input type`);
@@ -118,6 +158,7 @@ function mountMutation(operation: AnyOperation, type: AnyObjectRef | [AnyObjectR
   builder.mutationField(graphql.field, (t) =>
     t.field({
       type,
+      nullable,
       description: operation.description,
       authScopes: { [operation.scope]: true },
       errors: { types: [PurseError] },
@@ -140,11 +181,4 @@ for (const operation of operations as readonly AnyOperation[]) {
   const type = outputTypeOf(operation);
   if (operation.kind === "mutation") mountMutation(operation, type);
   else mountQuery(operation, type);
-}
-
-/** The object type a declaration publishes under `name`, for a hand-written field answering the same contract. */
-export function declaredObjectType(name: string): AnyObjectRef {
-  const found = [...objectTypes.values()].find((known) => known.name === name);
-  if (!found) throw new Error(`No declared operation publishes the GraphQL type ${name}`);
-  return found.ref;
 }

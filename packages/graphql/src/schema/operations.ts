@@ -1,27 +1,16 @@
 import {
-  activateVoucher,
   checkoutContract,
   checkoutLinkContract,
   createCheckout,
   getVoucherInfo,
-  idempotencyKeyOf,
   PurseError,
-  transferContract,
-  transferFunds,
-  transferResultContract,
-  voucherActivationContract,
-  voucherActivationResultContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { builder } from "../builder.ts";
 import { contractInputType } from "./contract-input.ts";
 import { contractObjectType } from "./contract-object.ts";
 
-const TransferResult = contractObjectType("TransferResult", transferResultContract);
-
 const CheckoutLink = contractObjectType("CheckoutLink", checkoutLinkContract);
-
-const VoucherActivation = contractObjectType("VoucherActivation", voucherActivationResultContract);
 
 const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>>("VoucherInfo").implement({
   fields: (t) => ({
@@ -35,26 +24,11 @@ const VoucherInfo = builder.objectRef<Awaited<ReturnType<typeof getVoucherInfo>>
   }),
 });
 
-const TransferInput = contractInputType("TransferInput", transferContract);
-
 const CheckoutInput = contractInputType("CheckoutInput", checkoutContract);
-
-const VoucherInput = contractInputType("VoucherActivationInput", voucherActivationContract);
 
 const domainErrors = { types: [PurseError] };
 
 builder.mutationFields((t) => ({
-  transfer: t.field({
-    type: TransferResult,
-    authScopes: { user: true },
-    errors: domainErrors,
-    args: { input: t.arg({ type: TransferInput, required: true }) },
-    resolve: async (_root, { input }, ctx) =>
-      transferFunds(ctx.deps, await ctx.actor(), {
-        ...input,
-        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
-      }),
-  }),
   createCheckout: t.field({
     type: CheckoutLink,
     errors: domainErrors,
@@ -62,17 +36,6 @@ builder.mutationFields((t) => ({
     // Authenticated by the signature, like REST: no token needed.
     resolve: (_root, { input }, ctx) =>
       createCheckout(ctx.deps, { ...input, clientAddress: ctx.clientAddress }),
-  }),
-  activateVoucher: t.field({
-    type: VoucherActivation,
-    authScopes: { user: true },
-    errors: domainErrors,
-    args: { input: t.arg({ type: VoucherInput, required: true }) },
-    resolve: async (_root, { input }, ctx) =>
-      activateVoucher(ctx.deps, await ctx.actor(), {
-        ...input,
-        idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
-      }),
   }),
 }));
 

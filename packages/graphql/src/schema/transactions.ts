@@ -1,11 +1,8 @@
 import {
   loadWalletSummaries,
   searchTransactions,
-  showTransaction,
-  type TransactionDetailView,
   type TransactionNode,
   type TransactionTotal,
-  transactionLookupContract,
   transactionSearchContract,
   type WalletSummary,
 } from "@purse/engine";
@@ -128,50 +125,6 @@ const TransactionFilter = builder.inputType("TransactionFilter", {
   }),
 });
 
-const ProcessingPay = builder.objectRef<TransactionDetailView["processingPay"]>("ProcessingPay").implement({
-  fields: (t) => ({
-    paymentId: t.exposeString("paymentId"),
-    signature: t.exposeString("signature"),
-    transactionId: t.exposeInt("transactionId"),
-    walletFrom: t.exposeString("walletFrom"),
-    walletTo: t.exposeString("walletTo"),
-    currencyTo: t.exposeString("currencyTo"),
-    currencyFrom: t.exposeString("currencyFrom"),
-    amount: t.exposeString("amount"),
-    status: t.field({ type: TransactionStatus, resolve: (pay) => pay.status }),
-    cancel: t.exposeBoolean("cancel"),
-  }),
-});
-
-/** The detail's currency, as REST's detail shape: id, code, precession. */
-const DetailCurrency = builder
-  .objectRef<TransactionDetailView["currency"]>("TransactionDetailCurrency")
-  .implement({
-    fields: (t) => ({
-      id: t.exposeInt("id"),
-      code: t.exposeString("code"),
-      precession: t.exposeInt("precession", { description: "Decimal places (the specification's spelling)" }),
-    }),
-  });
-
-const TransactionDetail = builder.objectRef<TransactionDetailView>("TransactionDetail").implement({
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    externalId: t.exposeString("externalId"),
-    amount: t.exposeString("amount"),
-    commission: t.exposeString("commission"),
-    type: t.field({ type: TransactionType, resolve: (detail) => detail.type }),
-    status: t.field({
-      type: TransactionStatus,
-      description: "FAIL, PENDING or SUCCESS (a cancellation is FAIL; processingPay.status says CANCEL)",
-      resolve: (detail) => detail.status,
-    }),
-    currencyCode: t.string({ resolve: (detail) => detail.currency.code }),
-    currency: t.field({ type: DetailCurrency, resolve: (detail) => detail.currency }),
-    processingPay: t.field({ type: ProcessingPay, resolve: (detail) => detail.processingPay }),
-  }),
-});
-
 const encodeCursor = (id: number) => Buffer.from(`tx:${id}`).toString("base64url");
 function decodeCursor(cursor: string | null | undefined): number | null {
   if (!cursor) return null;
@@ -203,19 +156,5 @@ builder.queryFields((t) => ({
         totals: page.totals,
       };
     },
-  }),
-  transaction: t.field({
-    type: TransactionDetail,
-    nullable: true,
-    authScopes: { user: true },
-    args: {
-      id: t.arg.int({ validate: transactionLookupContract.shape.id }),
-      externalId: t.arg.string({ validate: transactionLookupContract.shape.externalId }),
-    },
-    resolve: async (_root, args, ctx) =>
-      showTransaction(ctx.deps, await ctx.actor(), {
-        id: args.id ?? null,
-        externalId: args.externalId ?? null,
-      }),
   }),
 }));

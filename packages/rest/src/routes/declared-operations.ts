@@ -16,9 +16,11 @@ import { restShapes } from "./declared-wire.ts";
 
 // Built when this module loads, as a route's `.schemas.ts` module is: the OpenAPI document lists
 // its components in the order their schemas were made.
-const declared = (operations as readonly AnyOperation[]).map(
-  (operation) => [operation, restShapes(operation)] as const,
-);
+const declared = (operations as readonly AnyOperation[]).flatMap((operation) => {
+  const { rest } = operation;
+  // An operation REST does not publish (`rest: null`) has no route here.
+  return rest ? [[{ ...operation, rest }, restShapes(operation, rest)] as const] : [];
+});
 
 /** Where the declared operations' routes go among the hand-written ones. */
 export interface DeclaredRoutes {
@@ -84,7 +86,9 @@ function registerOperations(
           ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
           ...(shapes.body ? { body: shapes.body } : {}),
           response: {
-            200: envelope(shapes.output).describe(operation.description),
+            200: (rest.envelope === false ? shapes.output : envelope(shapes.output)).describe(
+              rest.answer ?? operation.description,
+            ),
             ...(write ? bodyErrors : {}),
             ...bearerErrors,
             ...declaredRefusals(operation),
@@ -92,7 +96,8 @@ function registerOperations(
         },
         handler: async (request: FastifyRequest) => {
           const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
-          return ok(shapes.toWire(output, toNumber));
+          const body = shapes.toWire(output, toNumber);
+          return rest.envelope === false ? body : ok(body);
         },
       });
     }
@@ -100,7 +105,7 @@ function registerOperations(
 }
 
 /** The declared refusals REST's bearer answers do not already document, by status. */
-function declaredRefusals(operation: AnyOperation) {
+function declaredRefusals(operation: Pick<AnyOperation, "errors">) {
   const refusals: Record<number, typeof errorSchema> = {};
   for (const code of operation.errors) {
     const { status, message } = errorCatalogue[code];

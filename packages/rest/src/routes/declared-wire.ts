@@ -1,7 +1,7 @@
 import { type AnyOperation, inputObject, type RestBinding, type RestWire } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { amountInput, integerQuery } from "../schemas/common.ts";
+import { amountInput, identifierInput, integerQuery } from "../schemas/common.ts";
 import { asJsonNumber, optionalParameter } from "../schemas/from-contract.ts";
 
 type Values = Record<string, unknown>;
@@ -101,7 +101,12 @@ function queryField(name: string, field: z.ZodType): z.ZodType {
   const optional = field.safeParse(undefined).success;
   let base = field;
   while (base instanceof z.ZodOptional || base instanceof z.ZodNullable) base = base.unwrap() as z.ZodType;
-  if (base instanceof z.ZodString) return field;
+  // A query string has no null: an optional text field is absent, same bound and description.
+  if (base instanceof z.ZodString) {
+    if (!optional) return field;
+    const absent = base.optional();
+    return field.description ? absent.describe(field.description) : absent;
+  }
   if (base instanceof z.ZodNumber && base.isInt) {
     const text = integerQuery(field.description ?? "");
     return optional ? text.optional() : text;
@@ -109,8 +114,17 @@ function queryField(name: string, field: z.ZodType): z.ZodType {
   throw new Error(`${name}: a query string carries text or whole numbers`);
 }
 
-export function restShapes(operation: AnyOperation): RestShapes {
-  const rest: RestBinding = operation.rest;
+/**
+ * A body field as REST takes it: an amount or an identifier also as a JSON number (`amountInput`,
+ * `identifierInput`: its decimal text), absent or null where the contract allows it.
+ */
+function bodyField(field: z.ZodType, number: "amount" | "id" | null): z.ZodType {
+  if (number === null) return field;
+  const taken = number === "amount" ? amountInput : identifierInput;
+  return field.safeParse(undefined).success ? taken.nullish() : taken;
+}
+
+export function restShapes(operation: AnyOperation, rest: RestBinding): RestShapes {
   const { output } = operation;
   const list = output instanceof z.ZodArray;
   const item = list ? output.element : output;
@@ -119,6 +133,7 @@ export function restShapes(operation: AnyOperation): RestShapes {
   const wired = wiredValue(rest.operationId, output, false, rest);
   const inputName = (name: string) => spelled(rest.inputNames ?? rest.names, name);
   const amounts = new Set(rest.inputNumbers ?? []);
+  const ids = new Set(rest.inputIds ?? []);
   // Input fields named in the path come from it, the idempotency key from its header, the others
   // from the query string (a read) or the body (a write).
   const inputFields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
@@ -135,7 +150,10 @@ export function restShapes(operation: AnyOperation): RestShapes {
     const fields = inputFields.filter(([name]) => where(name) === place);
     const wire = (name: string, field: z.ZodType) => {
       if (place === "query") return queryField(name, field);
-      return place === "body" && amounts.has(name) ? amountInput : field;
+      if (place !== "body") return field;
+      const described = rest.inputDescriptions?.[name];
+      const taken = bodyField(field, amounts.has(name) ? "amount" : ids.has(name) ? "id" : null);
+      return described ? taken.describe(described) : taken;
     };
     return fields.length === 0
       ? null

@@ -38,6 +38,23 @@ describe("POST /api/transaction/transfer", () => {
     expect((await balancesOf(api, bolt))["U100000020"]).toBe(260);
   });
 
+  it("takes payment_id as a JSON integer meaning its decimal text, and refuses one beyond 2^53-1", async () => {
+    const body = { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" };
+    const first = await api.call<Transferred>("POST", path, {
+      token: acme,
+      body: { ...body, payment_id: 7001 },
+    });
+    expect(first.status).toBe(200);
+    // The same id as text: the first transfer again, nothing moved twice.
+    const again = await api.call<Transferred>("POST", path, {
+      token: acme,
+      body: { ...body, payment_id: "7001" },
+    });
+    expect(again.body).toEqual(first.body);
+    const unsafe = await api.call("POST", path, { token: acme, body: { ...body, payment_id: 2 ** 53 } });
+    expect(unsafe.status).toBe(422);
+  });
+
   it("accepts a bare number as amount, and a partner may transfer too", async () => {
     const response = await api.call<Transferred>("POST", path, {
       token: bolt,

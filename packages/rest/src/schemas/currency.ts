@@ -13,10 +13,6 @@ export const lookupCurrencySchema = z
   .meta({ id: "LookupCurrency" });
 
 /** The currency as the transaction detail shows it. */
-export const detailCurrencySchema = z
-  .object({ id: z.number(), code: z.string(), precession: z.number() })
-  .meta({ id: "DetailCurrency" });
-
 export function lookupCurrency(currency: CurrencyView): z.infer<typeof lookupCurrencySchema> {
   return {
     id: currency.id,

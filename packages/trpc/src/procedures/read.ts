@@ -1,38 +1,13 @@
 import {
-  getProfile,
   getVoucherInfo,
   listRates,
-  listWallets,
   searchTransactions,
-  showTransaction,
-  transactionLookupContract,
   transactionSearchContract,
   voucherInfoContract,
-  walletContract,
 } from "@purse/engine";
 import { z } from "zod";
 import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
-import { bounded } from "./input-bounds.ts";
-import { decimal, transactionNode, transactionStatus, transactionType } from "./schemas.ts";
-
-export const me = userProcedure
-  .output(
-    z.object({
-      id: z.number(),
-      name: z.string(),
-      role: z.enum(["merchant", "partner"]),
-      blocked: z.boolean(),
-    }),
-  )
-  .query(({ ctx }) => getProfile(ctx.deps, ctx.actor));
-
-export const walletByNumber = userProcedure
-  .input(z.object({ number: bounded.walletNumber }))
-  .output(walletContract.nullable())
-  .query(
-    async ({ ctx, input }) =>
-      (await listWallets(ctx.deps, ctx.actor)).find((w) => w.number === input.number) ?? null,
-  );
+import { decimal, transactionNode } from "./schemas.ts";
 
 export const rates = publicProcedure
   .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
@@ -63,36 +38,6 @@ export const transactions = merchantProcedure
   )
   .query(({ ctx, input }) =>
     searchTransactions(ctx.deps, ctx.actor, input, { first: input.first, afterId: input.afterId ?? null }),
-  );
-
-export const transaction = userProcedure
-  .input(transactionLookupContract)
-  .output(
-    z.object({
-      id: z.number(),
-      externalId: z.string(),
-      amount: decimal,
-      commission: decimal,
-      type: transactionType,
-      // A cancelled payment is FAIL here; processingPay says CANCEL (as REST's detail).
-      status: z.enum(["FAIL", "PENDING", "SUCCESS"]),
-      currency: z.object({ id: z.number(), code: z.string(), precession: z.number() }),
-      processingPay: z.object({
-        paymentId: z.string(),
-        signature: z.string(),
-        transactionId: z.number(),
-        walletFrom: z.string(),
-        walletTo: z.string(),
-        currencyTo: z.string(),
-        currencyFrom: z.string(),
-        amount: decimal,
-        status: transactionStatus,
-        cancel: z.boolean(),
-      }),
-    }),
-  )
-  .query(({ ctx, input }) =>
-    showTransaction(ctx.deps, ctx.actor, { id: input.id ?? null, externalId: input.externalId ?? null }),
   );
 
 export const voucher = userProcedure

@@ -3,8 +3,8 @@ import { z } from "zod";
 /** Exact decimal text: amounts never travel as floats. */
 export const decimal = z.string().describe('Exact decimal, e.g. "10.50"');
 
-export const transactionType = z.enum(["TRANSFER", "DEPOSIT", "WITHDRAW"]);
-export const transactionStatus = z.enum(["PENDING", "FAIL", "SUCCESS", "CANCEL"]);
+const transactionType = z.enum(["TRANSFER", "DEPOSIT", "WITHDRAW"]);
+const transactionStatus = z.enum(["PENDING", "FAIL", "SUCCESS", "CANCEL"]);
 
 export const transactionNode = z.object({
   id: z.number(),

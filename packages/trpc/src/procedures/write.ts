@@ -1,26 +1,5 @@
-import {
-  activateVoucher,
-  checkoutContract,
-  checkoutLinkContract,
-  createCheckout,
-  idempotencyKeyOf,
-  transferContract,
-  transferFunds,
-  transferResultContract,
-  voucherActivationContract,
-  voucherActivationResultContract,
-} from "@purse/engine";
-import { publicProcedure, userProcedure } from "../trpc.ts";
-
-export const transfer = userProcedure
-  .input(transferContract)
-  .output(transferResultContract)
-  .mutation(({ ctx, input }) =>
-    transferFunds(ctx.deps, ctx.actor, {
-      ...input,
-      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
-    }),
-  );
+import { checkoutContract, checkoutLinkContract, createCheckout } from "@purse/engine";
+import { publicProcedure } from "../trpc.ts";
 
 /** Authenticated by its signature, as in REST. */
 export const checkout = publicProcedure
@@ -33,15 +12,5 @@ export const checkout = publicProcedure
       id: String(input.id),
       sentAsNumber: { amount: typeof input.amount === "number", id: typeof input.id === "number" },
       clientAddress: ctx.clientAddress ?? null,
-    }),
-  );
-
-export const activate = userProcedure
-  .input(voucherActivationContract)
-  .output(voucherActivationResultContract)
-  .mutation(({ ctx, input }) =>
-    activateVoucher(ctx.deps, ctx.actor, {
-      ...input,
-      idempotencyKey: idempotencyKeyOf(input.idempotencyKey, ctx.idempotencyKey),
     }),
   );

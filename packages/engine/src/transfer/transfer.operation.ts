@@ -1,0 +1,54 @@
+import { defineOperation } from "../declaration/declare-operation.ts";
+import { transferContract, transferResultContract } from "./transfer.contract.ts";
+import { transferFunds } from "./transfer-funds.ts";
+
+/**
+ * POST /api/transaction/transfer, GraphQL `transfer(input:)`, tRPC `transfer`: money between two
+ * wallets of one currency. The use case applies the per-minute limit, the route lock and
+ * idempotency (payment_id, Idempotency-Key) and runs as a WalletsPlan through group commit; the
+ * doors only translate.
+ */
+export const transferOperation = defineOperation({
+  kind: "mutation",
+  description: "Transferred (or the first result again, for a repeated payment_id or Idempotency-Key)",
+  scope: "user",
+  input: transferContract,
+  output: transferResultContract,
+  idempotencyKey: "idempotencyKey",
+  errors: [
+    "WALLET_FROM_NOT_EXISTS",
+    "WALLET_TO_NOT_EXISTS",
+    "CURRENCIES_NOT_EQUAL",
+    "CURRENCY_DISABLED",
+    "DIRECTION_INACTIVE",
+    "SENDER_BLOCKED",
+    "RECIPIENT_BLOCKED",
+    "MIN_AMOUNT",
+    "MAX_AMOUNT",
+    "INSUFFICIENT_FUNDS",
+    "ORDER_ID_NOT_UNIQUE",
+    "RATE_LIMITED",
+    "ROUTE_LOCKED",
+  ],
+  run: (deps, actor, input) => transferFunds(deps, actor, input),
+  rest: {
+    method: "POST",
+    path: "/api/transaction/transfer",
+    operationId: "transferFunds",
+    tags: ["Transfers"],
+    summary: "Transfer funds between two wallets of the same currency",
+    // The specification's body has no `replayed`.
+    omit: ["replayed"],
+    inputNames: "snake_case",
+    inputNumbers: ["amount"],
+    inputIds: ["paymentId"],
+    inputDescriptions: {
+      paymentId:
+        "Your id for the transfer (its external_id): text of at most 64 characters, or a JSON integer up " +
+        'to 2^53-1 meaning the same decimal string (123 and "123" are one id). Repeating it with the ' +
+        "same body returns the first result and moves nothing; with another body: Order id is not unique",
+    },
+  },
+  graphql: { field: "transfer", type: "TransferResult", input: "TransferInput" },
+  trpc: "transfer",
+});
