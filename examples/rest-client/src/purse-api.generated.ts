@@ -367,11 +367,6 @@ export interface components {
             rate: number;
             prefix: string;
         };
-        DetailCurrency: {
-            id: number;
-            code: string;
-            precession: number;
-        };
         PurchasedVoucher: {
             /** @description The voucher's id */
             id: number;
@@ -470,6 +465,43 @@ export interface components {
             /** @description Never sent: always null */
             codephrase: null;
         };
+        DetailCurrency: {
+            id: number;
+            code: string;
+            precession: number;
+        };
+        TransactionDetail: {
+            id: number;
+            external_id: string;
+            /** @description Decimal string */
+            amount: string;
+            /** @description Decimal string */
+            commission: string;
+            /** @enum {string} */
+            type: "DEPOSIT" | "WITHDRAW" | "TRANSFER";
+            /**
+             * @description A cancelled payment is FAIL, with processing_pay.status CANCEL and cancel true
+             * @enum {string}
+             */
+            status: "FAIL" | "PENDING" | "SUCCESS";
+            currency: components["schemas"]["DetailCurrency"];
+            processing_pay: {
+                payment_id: string;
+                signature: string;
+                transaction_id: number;
+                wallet_from: string;
+                wallet_to: string;
+                currency_to: string;
+                currency_from: string;
+                amount: number;
+                /**
+                 * @description The payment's own status: CANCEL where a cancelled payment's status says FAIL
+                 * @enum {string}
+                 */
+                status: "SUCCESS" | "PENDING" | "FAIL" | "CANCEL";
+                cancel: boolean;
+            };
+        };
         TokenResponse: {
             /** @constant */
             token_type: "Bearer";
@@ -524,38 +556,6 @@ export interface components {
             group: string;
             /** @description Rate */
             value: number;
-        };
-        TransactionDetail: {
-            id: number;
-            external_id: string;
-            /** @description Decimal string */
-            amount: string;
-            /** @description Decimal string */
-            commission: string;
-            /** @enum {string} */
-            type: "DEPOSIT" | "WITHDRAW" | "TRANSFER";
-            /**
-             * @description A cancelled payment is FAIL, with processing_pay.status CANCEL and cancel true
-             * @enum {string}
-             */
-            status: "FAIL" | "PENDING" | "SUCCESS";
-            currency: components["schemas"]["DetailCurrency"];
-            processing_pay: {
-                payment_id: string;
-                signature: string;
-                transaction_id: number;
-                wallet_from: string;
-                wallet_to: string;
-                currency_to: string;
-                currency_from: string;
-                amount: number;
-                /**
-                 * @description The payment's own status: CANCEL where a cancelled payment's status says FAIL
-                 * @enum {string}
-                 */
-                status: "SUCCESS" | "PENDING" | "FAIL" | "CANCEL";
-                cancel: boolean;
-            };
         };
     };
     responses: never;
