@@ -48,7 +48,7 @@ const codeByKind: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
  * Purse's error shape: tRPC's default shape with the engine error's spec text, code, field and
  * translation; unexpected errors never show their text, and no stack ever leaves.
  */
-export function purseErrorShape({ shape, error }: { shape: TRPCDefaultErrorShape; error: TRPCError }) {
+function purseErrorShape({ shape, error }: { shape: TRPCDefaultErrorShape; error: TRPCError }) {
   const purse = PurseError.is(error.cause) ? error.cause : null;
   return {
     ...shape,

@@ -24,8 +24,8 @@ export class MovementQueue {
   readonly #db: Database;
   readonly #limits: MovementBatches;
   readonly #waiting: Waiting[] = [];
-  /** Wallets the running batches hold, each with how many of them hold it. */
-  readonly #held = new Map<string, number>();
+  /** Wallets the running batches hold: never two at once, as a batch only takes free wallets. */
+  readonly #held = new Set<string>();
   #running = 0;
 
   constructor(db: Database, limits: MovementBatches) {
@@ -47,7 +47,7 @@ export class MovementQueue {
       const batch = this.#nextBatch();
       if (batch.length === 0) return;
       const wallets = [...new Set(batch.flatMap((waiting) => waiting.member.wallets))];
-      for (const wallet of wallets) this.#held.set(wallet, (this.#held.get(wallet) ?? 0) + 1);
+      for (const wallet of wallets) this.#held.add(wallet);
       this.#running += 1;
       transactBatch(
         this.#db,
@@ -63,11 +63,7 @@ export class MovementQueue {
           },
         )
         .finally(() => {
-          for (const wallet of wallets) {
-            const holders = (this.#held.get(wallet) ?? 1) - 1;
-            if (holders > 0) this.#held.set(wallet, holders);
-            else this.#held.delete(wallet);
-          }
+          for (const wallet of wallets) this.#held.delete(wallet);
           this.#running -= 1;
           this.#leave();
         });
