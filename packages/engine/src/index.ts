@@ -76,8 +76,10 @@ export {
   inputObject,
   type OperationDeclaration,
   type OperationInput,
+  type OperationScope,
   type RestBinding,
   type RestWire,
+  scopesOf,
 } from "./declaration/declare-operation.ts";
 export {
   defaultEngineOptions,

@@ -18,7 +18,6 @@ import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
 import { registerListHistory } from "./routes/list-history.ts";
-import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
@@ -38,6 +37,7 @@ const declared = declaredRoutes([
   "showTransaction",
   "listWallets",
   "showProfile",
+  "listRates",
 ]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
@@ -56,7 +56,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   declared.at("listWallets"),
   registerCheckWalletsExist,
   registerSearchWallet,
-  registerListRates,
+  declared.at("listRates"),
   declared.others,
   declared.at("showProfile"),
 ];

@@ -1,5 +1,6 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { rateListOperation } from "../currency/rate-list.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
@@ -23,6 +24,7 @@ export const operations = [
   walletListOperation,
   currencyListOperation,
   currencyShowOperation,
+  rateListOperation,
   profileShowOperation,
   walletShowOperation,
   meShowOperation,

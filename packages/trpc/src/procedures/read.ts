@@ -1,17 +1,12 @@
 import {
   getVoucherInfo,
-  listRates,
   searchTransactions,
   transactionSearchContract,
   voucherInfoContract,
 } from "@purse/engine";
 import { z } from "zod";
-import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
+import { merchantProcedure, userProcedure } from "../trpc.ts";
 import { decimal, transactionNode } from "./schemas.ts";
-
-export const rates = publicProcedure
-  .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
-  .query(({ ctx }) => listRates(ctx.deps));
 
 /** The engine's search contract, paged by the last id seen. */
 export const transactions = merchantProcedure
