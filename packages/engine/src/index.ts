@@ -66,7 +66,6 @@ export {
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export type { CurrencyView } from "./currency/currency-view.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
-export { listRates, type RateView } from "./currency/list-rates.ts";
 export { loadCurrencies } from "./currency/load-currencies.ts";
 export {
   type AnyOperation,
@@ -193,9 +192,7 @@ export type { PurchasedVoucherView } from "./voucher/purchased-vouchers.ts";
 export {
   voucherActivationContract,
   voucherActivationResultContract,
-  voucherInfoContract,
 } from "./voucher/voucher-activation.contract.ts";
-export { getVoucherInfo, type VoucherInfo } from "./voucher/voucher-info.ts";
 export {
   purchasedVoucherContract,
   voucherListContract,

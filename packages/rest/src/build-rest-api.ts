@@ -21,7 +21,6 @@ import { registerListHistory } from "./routes/list-history.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerSearchWallet } from "./routes/search-wallet.ts";
-import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /**
@@ -38,6 +37,7 @@ const declared = declaredRoutes([
   "listWallets",
   "showProfile",
   "listRates",
+  "getVoucherInfo",
 ]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
@@ -47,7 +47,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerCaptchaChallenge,
   declared.at("transferFunds"),
   declared.at("confirmVoucherActivation"),
-  registerVoucherInfo,
+  declared.at("getVoucherInfo"),
   declared.at("buyVoucher"),
   declared.at("listVouchers"),
   registerListHistory,

@@ -7,7 +7,7 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { transactions, voucher } from "./procedures/read.ts";
+import { transactions } from "./procedures/read.ts";
 import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
@@ -18,7 +18,6 @@ export const appRouter = router({
   // transfer).
   ...declaredProcedures(operations),
   transactions,
-  voucher,
   checkout,
   transactionUpdated,
   statement,

@@ -6,6 +6,7 @@ import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherActivationOperation } from "../voucher/voucher-activation.operation.ts";
+import { voucherInfoOperation } from "../voucher/voucher-info.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
@@ -30,4 +31,5 @@ export const operations = [
   meShowOperation,
   transactionShowOperation,
   voucherActivationOperation,
+  voucherInfoOperation,
 ] as const;
