@@ -1,18 +1,34 @@
+import { issueOperatorToken } from "@purse/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
 /**
  * The declaration options the mounters learned for the reads and operator verbs
  * (`declaration/declare-operation.ts`), each as every door publishes it: the `public` scope
- * (anyone without a token: the rates) and a query answering GraphQL's PurseError union
+ * (anyone without a token: the rates), a list of scopes any of which lets the caller in (the
+ * statement: a wallet's owner or an operator) and a query answering GraphQL's PurseError union
  * (`errorUnion`: the voucher info).
  */
 describe("declared options on every door", () => {
   let api: TestServer;
   let acme = "";
+  let operator = "";
+  /** A valid token holding neither scope (`read`, which no route takes). */
+  let narrow = "";
   beforeAll(async () => {
     api = await startTestServer();
     acme = await api.token("acme");
+    const { db } = api.server.runtime;
+    operator = (await issueOperatorToken(db, { clientId: "acme", operator: "dora", lifetimeSeconds: 600 }))
+      .accessToken;
+    narrow = await api.token("cafe");
+    // Tokens are stored as the hex SHA-256 of their text.
+    await db
+      .em()
+      .execute(
+        "update access_tokens set scope = 'read' where token_hash = encode(sha256(convert_to(?, 'UTF8')), 'hex')",
+        [narrow],
+      );
   }, 60_000);
   afterAll(() => api.close());
 
@@ -95,6 +111,40 @@ describe("declared options on every door", () => {
         "Voucher invalid",
         "VOUCHER_INVALID",
       ]);
+    });
+  });
+
+  describe("a list of scopes: any of them lets the caller in (the statement: user or operator)", () => {
+    const statementQuery = `{ statement(wallet: "U100000010", from: "2020-01-01") {
+      __typename ... on PurseError { code message } ... on QueryStatementSuccess { data { wallet } } } }`;
+    const graphqlStatement = async (token: string) =>
+      (await api.call("POST", "/graphql", { token, body: { query: statementQuery } })).body.data.statement;
+    const trpcStatement = async (token: string) => {
+      const input = encodeURIComponent(JSON.stringify({ wallet: "U100000010", from: "2020-01-01" }));
+      const response = await api.call("GET", `/trpc/statement?input=${input}`, { token });
+      return response.status === 200
+        ? response.body.result.data.wallet
+        : `${response.status} ${response.body.error.message}`;
+    };
+
+    it("serves the wallet's owner (a user) and an operator on GraphQL", async () => {
+      const served = { __typename: "QueryStatementSuccess", data: { wallet: "U100000010" } };
+      expect(await graphqlStatement(acme)).toEqual(served);
+      expect(await graphqlStatement(operator)).toEqual(served);
+    });
+
+    it("serves the wallet's owner and an operator on tRPC", async () => {
+      expect(await trpcStatement(acme)).toBe("U100000010");
+      expect(await trpcStatement(operator)).toBe("U100000010");
+    });
+
+    it("refuses a token holding neither scope on both doors: Sorry scope missed", async () => {
+      expect(await graphqlStatement(narrow)).toEqual({
+        __typename: "PurseError",
+        code: "SCOPE_MISSED",
+        message: "Sorry scope missed",
+      });
+      expect(await trpcStatement(narrow)).toBe("403 Sorry scope missed");
     });
   });
 });

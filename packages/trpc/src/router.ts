@@ -1,12 +1,7 @@
 import { operations } from "@purse/engine";
 import { declaredProcedures } from "./procedures/declared.ts";
 import { transactionUpdated } from "./procedures/live.ts";
-import {
-  operatorCredit,
-  operatorPayout,
-  reverseTransactionProcedure,
-  statement,
-} from "./procedures/operator.ts";
+import { operatorCredit, operatorPayout, reverseTransactionProcedure } from "./procedures/operator.ts";
 import { transactions } from "./procedures/read.ts";
 import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
@@ -20,7 +15,6 @@ export const appRouter = router({
   transactions,
   checkout,
   transactionUpdated,
-  statement,
   operatorCredit,
   operatorPayout,
   reverseTransaction: reverseTransactionProcedure,

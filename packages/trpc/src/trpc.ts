@@ -167,6 +167,3 @@ export const merchantProcedure = scopedProcedure("merchant");
 
 /** Operator tokens only (`purse operators token`): they are not users. */
 export const operatorProcedure = scopedProcedure("operator");
-
-/** A user (merchant or partner) or an operator. */
-export const userOrOperatorProcedure = scopedProcedure("user", "operator");

@@ -53,30 +53,34 @@ export const statementRequestContract = z.object({
     .describe("End of the period: a date (included) or an instant (excluded), UTC; default: now"),
 } satisfies ContractShape<StatementRequest>);
 
-const statementLineContract = z.object({
-  transactionId: z.number(),
-  at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
-  type: z.number(),
-  typeName: z.string(),
-  status: z.number(),
-  label: z.string(),
-  description: z.string(),
-  amount: z.string().describe("The wallet's change, negative for a debit"),
-  fee: z.string().describe("The transaction's fee postings"),
-  balanceAfter: z.string(),
-  operator: z.string().nullable(),
-  reversesTransactionId: z.number().nullable(),
-});
+const statementLineContract = z
+  .object({
+    transactionId: z.number(),
+    at: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+    type: z.number(),
+    typeName: z.string(),
+    status: z.number(),
+    label: z.string(),
+    description: z.string(),
+    amount: z.string().describe("The wallet's change, negative for a debit"),
+    fee: z.string().describe("The transaction's fee postings"),
+    balanceAfter: z.string(),
+    operator: z.string().nullable(),
+    reversesTransactionId: z.number().nullable(),
+  })
+  .describe("One movement of the wallet; amounts are exact decimals");
 
 /** Opening balance + the movements = closing balance; amounts are exact decimals. */
-export const statementContract = z.object({
-  wallet: z.string(),
-  currency: z.string(),
-  from: z.string(),
-  to: z.string(),
-  openingBalance: z.string(),
-  closingBalance: z.string(),
-  totalIn: z.string(),
-  totalOut: z.string(),
-  lines: z.array(statementLineContract),
-} satisfies ContractShape<WalletStatement>);
+export const statementContract = z
+  .object({
+    wallet: z.string(),
+    currency: z.string(),
+    from: z.string(),
+    to: z.string(),
+    openingBalance: z.string(),
+    closingBalance: z.string(),
+    totalIn: z.string(),
+    totalOut: z.string(),
+    lines: z.array(statementLineContract),
+  } satisfies ContractShape<WalletStatement>)
+  .describe("Opening balance + the movements = closing balance");

@@ -1,3 +1,4 @@
+import { statementOperation } from "../admin/statement.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -32,4 +33,5 @@ export const operations = [
   transactionShowOperation,
   voucherActivationOperation,
   voucherInfoOperation,
+  statementOperation,
 ] as const;

@@ -5,20 +5,8 @@ import {
   operatorReversalContract,
   payOutWalletAsOperator,
   reverseTransactionAsOperator,
-  showStatement,
-  statementContract,
-  statementRequestContract,
 } from "@purse/engine";
-import { operatorProcedure, userOrOperatorProcedure } from "../trpc.ts";
-
-/** A wallet's statement: the owner's wallets, or any wallet with an operator token. */
-export const statement = userOrOperatorProcedure
-  .input(statementRequestContract)
-  .output(statementContract)
-  .query(async ({ ctx, input }) => {
-    const found = await showStatement(ctx.deps, ctx.actor, input);
-    return { ...found, lines: [...found.lines] };
-  });
+import { operatorProcedure } from "../trpc.ts";
 
 /** Operator token only: credit a wallet from equity (DEPOSIT). */
 export const operatorCredit = operatorProcedure
