@@ -6,8 +6,9 @@ import { startTestServer, type TestServer } from "../support/test-server.ts";
  * The declaration options the mounters learned for the reads and operator verbs
  * (`declaration/declare-operation.ts`), each as every door publishes it: the `public` scope
  * (anyone without a token: the rates), a list of scopes any of which lets the caller in (the
- * statement: a wallet's owner or an operator) and a query answering GraphQL's PurseError union
- * (`errorUnion`: the voucher info).
+ * statement: a wallet's owner or an operator), a query answering GraphQL's PurseError union
+ * (`errorUnion`: the voucher info) and a GraphQL mutation taking flat arguments
+ * (`arguments: "flat"`: the operator verbs).
  */
 describe("declared options on every door", () => {
   let api: TestServer;
@@ -145,6 +146,46 @@ describe("declared options on every door", () => {
         message: "Sorry scope missed",
       });
       expect(await trpcStatement(narrow)).toBe("403 Sorry scope missed");
+    });
+  });
+
+  describe('arguments: "flat": a GraphQL mutation with its input fields as arguments (the operator verbs)', () => {
+    const graphql = async (token: string, query: string) =>
+      (await api.call("POST", "/graphql", { token, body: { query } })).body;
+    const credit = (
+      key: string,
+    ) => `mutation { operatorCredit(wallet: "U100000020", amount: "1.25", key: "${key}") {
+      __typename ... on PurseError { code } ... on MutationOperatorCreditSuccess { data { transactionId replayed operator } } } }`;
+
+    it("takes wallet, amount and key as arguments and answers the result union", async () => {
+      const first = (await graphql(operator, credit("flat-1"))).data.operatorCredit;
+      expect(first).toEqual({
+        __typename: "MutationOperatorCreditSuccess",
+        data: { transactionId: expect.any(Number), replayed: false, operator: "dora" },
+      });
+      // The `key` argument is the idempotency key: the same one replays the first movement.
+      expect((await graphql(operator, credit("flat-1"))).data.operatorCredit.data).toEqual({
+        ...first.data,
+        replayed: true,
+      });
+      const reversal = await graphql(
+        operator,
+        `mutation { reverseTransaction(transactionId: ${first.data.transactionId}, key: "flat-2", note: "undo") {
+          __typename ... on MutationReverseTransactionSuccess { data { replayed operator } } } }`,
+      );
+      expect(reversal.data.reverseTransaction).toEqual({
+        __typename: "MutationReverseTransactionSuccess",
+        data: { replayed: false, operator: "dora" },
+      });
+    });
+
+    it("validates each argument by its contract, and refuses a user's token in the union", async () => {
+      const tooLong = await graphql(operator, credit("k".repeat(256)));
+      expect(tooLong.errors[0].message).toMatch(/^Argument "key"/);
+      expect((await graphql(acme, credit("flat-3"))).data.operatorCredit).toEqual({
+        __typename: "PurseError",
+        code: "SCOPE_MISSED",
+      });
     });
   });
 });

@@ -1,7 +1,6 @@
 import { operations } from "@purse/engine";
 import { declaredProcedures } from "./procedures/declared.ts";
 import { transactionUpdated } from "./procedures/live.ts";
-import { operatorCredit, operatorPayout, reverseTransactionProcedure } from "./procedures/operator.ts";
 import { transactions } from "./procedures/read.ts";
 import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
@@ -9,15 +8,12 @@ import { router } from "./trpc.ts";
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
   // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
-  // me, currencies, profile, vouchers, a transaction, voucher purchase and activation, the
-  // transfer).
+  // me, currencies, rates, profile, vouchers, a transaction, voucher purchase, activation and info,
+  // the transfer, the statement and the operator verbs).
   ...declaredProcedures(operations),
   transactions,
   checkout,
   transactionUpdated,
-  operatorCredit,
-  operatorPayout,
-  reverseTransaction: reverseTransactionProcedure,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,4 +1,7 @@
+import { operatorCreditOperation } from "../admin/operator-credit.operation.ts";
+import { operatorPayoutOperation } from "../admin/operator-payout.operation.ts";
 import { statementOperation } from "../admin/statement.operation.ts";
+import { transactionReversalOperation } from "../admin/transaction-reversal.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -34,4 +37,7 @@ export const operations = [
   voucherActivationOperation,
   voucherInfoOperation,
   statementOperation,
+  operatorCreditOperation,
+  operatorPayoutOperation,
+  transactionReversalOperation,
 ] as const;

@@ -4,7 +4,7 @@ import { z } from "zod";
 /**
  * Lengths of the text arguments that have no engine contract yet, checked before a resolver calls
  * the engine (operations with a contract take its bounds: `schema/contract-input.ts` and the
- * operator verbs' `contractArg` in `schema/ledger.ts`).
+ * declared operations' arguments in `schema/declared-operations.ts`).
  */
 export const bounded = {
   walletNumber: z.string().max(32),
