@@ -1,5 +1,6 @@
 import { issueOperatorToken } from "@purse/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCheckout } from "../support/checkout-helpers.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
 /**
@@ -7,8 +8,9 @@ import { startTestServer, type TestServer } from "../support/test-server.ts";
  * (`declaration/declare-operation.ts`), each as every door publishes it: the `public` scope
  * (anyone without a token: the rates), a list of scopes any of which lets the caller in (the
  * statement: a wallet's owner or an operator), a query answering GraphQL's PurseError union
- * (`errorUnion`: the voucher info) and a GraphQL mutation taking flat arguments
- * (`arguments: "flat"`: the operator verbs).
+ * (`errorUnion`: the voucher info), a GraphQL mutation taking flat arguments
+ * (`arguments: "flat"`: the operator verbs) and a query's enum argument (`enums`: the checkout
+ * list's status).
  */
 describe("declared options on every door", () => {
   let api: TestServer;
@@ -186,6 +188,28 @@ describe("declared options on every door", () => {
         __typename: "PurseError",
         code: "SCOPE_MISSED",
       });
+    });
+  });
+
+  describe("enums: a query's argument as the door's enum type (the checkout list's status)", () => {
+    it("filters by the status on GraphQL and, published there too, on tRPC", async () => {
+      const created = await createCheckout(api, { url: "https://shop.example" }, "3.00");
+      const graphql = async (status: string) =>
+        (
+          await api.call("POST", "/graphql", {
+            token: acme,
+            body: { query: `{ checkouts(status: ${status}) { paymentId status } }` },
+          })
+        ).body.data.checkouts;
+      expect(await graphql("PENDING")).toEqual([{ paymentId: created.paymentId, status: "PENDING" }]);
+      expect(await graphql("SUCCESS")).toEqual([]);
+      const trpc = async (status: string) => {
+        const input = encodeURIComponent(JSON.stringify({ status }));
+        const response = await api.call("GET", `/trpc/checkouts?input=${input}`, { token: acme });
+        return response.body.result.data.map((checkout: { paymentId: string }) => checkout.paymentId);
+      };
+      expect(await trpc("PENDING")).toEqual([created.paymentId]);
+      expect(await trpc("SUCCESS")).toEqual([]);
     });
   });
 });

@@ -2,6 +2,7 @@ import { operatorCreditOperation } from "../admin/operator-credit.operation.ts";
 import { operatorPayoutOperation } from "../admin/operator-payout.operation.ts";
 import { statementOperation } from "../admin/statement.operation.ts";
 import { transactionReversalOperation } from "../admin/transaction-reversal.operation.ts";
+import { checkoutListOperation } from "../checkout/checkout-list.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -40,4 +41,5 @@ export const operations = [
   operatorCreditOperation,
   operatorPayoutOperation,
   transactionReversalOperation,
+  checkoutListOperation,
 ] as const;

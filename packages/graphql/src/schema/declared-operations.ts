@@ -10,6 +10,7 @@ import {
 import { z } from "zod";
 import { builder } from "../builder.ts";
 import type { GraphQLContext } from "../context.ts";
+import { CheckoutStatus } from "./checkouts.ts";
 import { contractInputType } from "./contract-input.ts";
 import {
   type AnyEnumRef,
@@ -28,6 +29,7 @@ const sharedTypes: Readonly<Record<string, AnyObjectRef>> = { Currency: Currency
 const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
   TransactionType: TransactionType as AnyEnumRef,
   TransactionStatus: TransactionStatus as AnyEnumRef,
+  CheckoutStatus: CheckoutStatus as AnyEnumRef,
 };
 
 function enumNamed(graphql: GraphqlBinding, path: string): AnyEnumRef | undefined {
