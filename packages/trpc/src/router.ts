@@ -9,7 +9,7 @@ import { router } from "./trpc.ts";
 export const appRouter = router({
   // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
   // me, currencies, rates, profile, vouchers, a transaction, voucher purchase, activation and info,
-  // the transfer, the statement and the operator verbs).
+  // the transfer, the statement, the operator verbs and the checkout list).
   ...declaredProcedures(operations),
   transactions,
   checkout,
