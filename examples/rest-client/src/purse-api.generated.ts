@@ -364,6 +364,7 @@ export interface components {
             id: number;
             code: string;
             name: string;
+            /** @description Exchange rate (USD per unit) */
             rate: number;
             prefix: string;
         };

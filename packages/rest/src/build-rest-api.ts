@@ -12,7 +12,6 @@ import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
-import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
 import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
@@ -21,7 +20,6 @@ import { registerListHistory } from "./routes/list-history.ts";
 import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
-import { registerSearchWallet } from "./routes/search-wallet.ts";
 import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
@@ -37,6 +35,8 @@ const declared = declaredRoutes([
   "listVouchers",
   "showTransaction",
   "listWallets",
+  "checkWalletsExist",
+  "searchWallet",
   "showProfile",
 ]);
 
@@ -54,8 +54,8 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerExportTransactions,
   declared.at("showTransaction"),
   declared.at("listWallets"),
-  registerCheckWalletsExist,
-  registerSearchWallet,
+  declared.at("checkWalletsExist"),
+  declared.at("searchWallet"),
   registerListRates,
   declared.others,
   declared.at("showProfile"),

@@ -66,6 +66,11 @@ export interface RestBinding extends RestWire {
   /** REST's own description of an input field, where the contract's does not say what REST takes. */
   readonly inputDescriptions?: Readonly<Record<string, string>>;
   /**
+   * Optional input fields the OpenAPI document lists as required: a typed client sends them, and
+   * the use case answers their absence itself (wallet-exists: Not found, as any other miss).
+   */
+  readonly documentedAsRequired?: readonly string[];
+  /**
    * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
    * `{status, data}` envelope.
    */

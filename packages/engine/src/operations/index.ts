@@ -8,7 +8,9 @@ import { voucherActivationOperation } from "../voucher/voucher-activation.operat
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
+import { walletSearchOperation } from "../wallet/wallet-search.operation.ts";
 import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
+import { walletsExistOperation } from "../wallet/wallets-exist.operation.ts";
 
 /**
  * Every operation declared once for all three doors. A door mounts each one (REST those with a
@@ -28,4 +30,6 @@ export const operations = [
   meShowOperation,
   transactionShowOperation,
   voucherActivationOperation,
+  walletsExistOperation,
+  walletSearchOperation,
 ] as const;

@@ -1,7 +1,7 @@
 import { type AnyOperation, inputObject, type RestBinding, type RestWire } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { amountInput, identifierInput, integerQuery } from "../schemas/common.ts";
+import { amountInput, documentedAsRequired, identifierInput, integerQuery } from "../schemas/common.ts";
 import { asJsonNumber, optionalParameter } from "../schemas/from-contract.ts";
 
 type Values = Record<string, unknown>;
@@ -149,7 +149,10 @@ export function restShapes(operation: AnyOperation, rest: RestBinding): RestShap
   const part = (place: "path" | "query" | "body") => {
     const fields = inputFields.filter(([name]) => where(name) === place);
     const wire = (name: string, field: z.ZodType) => {
-      if (place === "query") return queryField(name, field);
+      if (place === "query") {
+        const query = queryField(name, field);
+        return rest.documentedAsRequired?.includes(name) ? documentedAsRequired(query) : query;
+      }
       if (place !== "body") return field;
       const described = rest.inputDescriptions?.[name];
       const taken = bodyField(field, amounts.has(name) ? "amount" : ids.has(name) ? "id" : null);
