@@ -431,6 +431,14 @@ export interface components {
             /** @description Decimal places (the wallet list's precession) */
             decimals: number;
         };
+        Rate: {
+            /** @description Currency pair, e.g. USD/EUR */
+            name: string;
+            /** @description Base currency group */
+            group: string;
+            /** @description Rate */
+            value: number;
+        };
         UserProfile: {
             id: number;
             /** @description E-mail address; Purse does not keep it: always null */
@@ -549,14 +557,6 @@ export interface components {
             created_at: string;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
             updated_at: string;
-        };
-        Rate: {
-            /** @description Currency pair, e.g. USD/EUR */
-            name: string;
-            /** @description Base currency group */
-            group: string;
-            /** @description Rate */
-            value: number;
         };
     };
     responses: never;

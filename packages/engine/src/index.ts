@@ -66,7 +66,6 @@ export {
 export type { CurrencyRecord, Operation } from "./currency/currency-record.ts";
 export type { CurrencyView } from "./currency/currency-view.ts";
 export { type CurrencyListing, listCurrencies } from "./currency/list-currencies.ts";
-export { listRates, type RateView } from "./currency/list-rates.ts";
 export { loadCurrencies } from "./currency/load-currencies.ts";
 export {
   type AnyOperation,
@@ -76,8 +75,10 @@ export {
   inputObject,
   type OperationDeclaration,
   type OperationInput,
+  type OperationScope,
   type RestBinding,
   type RestWire,
+  scopesOf,
 } from "./declaration/declare-operation.ts";
 export {
   defaultEngineOptions,
@@ -191,9 +192,7 @@ export type { PurchasedVoucherView } from "./voucher/purchased-vouchers.ts";
 export {
   voucherActivationContract,
   voucherActivationResultContract,
-  voucherInfoContract,
 } from "./voucher/voucher-activation.contract.ts";
-export { getVoucherInfo, type VoucherInfo } from "./voucher/voucher-info.ts";
 export {
   purchasedVoucherContract,
   voucherListContract,

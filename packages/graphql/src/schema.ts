@@ -1,7 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./schema/errors.ts";
-import "./schema/rates.ts";
 import "./schema/transactions.ts";
 import "./schema/operations.ts";
 import "./schema/checkouts.ts";

@@ -17,10 +17,8 @@ import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
 import { registerListHistory } from "./routes/list-history.ts";
-import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
-import { registerVoucherInfo } from "./routes/voucher-info.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /**
@@ -38,6 +36,8 @@ const declared = declaredRoutes([
   "checkWalletsExist",
   "searchWallet",
   "showProfile",
+  "listRates",
+  "getVoucherInfo",
 ]);
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
@@ -47,7 +47,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerCaptchaChallenge,
   declared.at("transferFunds"),
   declared.at("confirmVoucherActivation"),
-  registerVoucherInfo,
+  declared.at("getVoucherInfo"),
   declared.at("buyVoucher"),
   declared.at("listVouchers"),
   registerListHistory,
@@ -56,7 +56,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   declared.at("listWallets"),
   declared.at("checkWalletsExist"),
   declared.at("searchWallet"),
-  registerListRates,
+  declared.at("listRates"),
   declared.others,
   declared.at("showProfile"),
 ];

@@ -7,19 +7,17 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { rates, transactions, voucher } from "./procedures/read.ts";
+import { transactions } from "./procedures/read.ts";
 import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
-  rates,
   // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
   // me, currencies, profile, vouchers, a transaction, voucher purchase and activation, the
   // transfer).
   ...declaredProcedures(operations),
   transactions,
-  voucher,
   checkout,
   transactionUpdated,
   statement,

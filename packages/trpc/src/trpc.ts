@@ -1,5 +1,4 @@
 import {
-  type AccessScope,
   type Actor,
   asPurseError,
   authenticate,
@@ -142,11 +141,18 @@ const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
 });
 
 /**
+ * The engine's access scopes, spelled out: the router's emitted declarations may name no engine
+ * type (`purse-client`'s build refuses them), and `scopedProcedure` is exported. A scope the
+ * engine adds fails the router's build (`procedures/declared.ts` maps each one to a procedure).
+ */
+type ScopeName = "user" | "merchant" | "operator";
+
+/**
  * Procedures only callers holding one of these scopes may call, declared as GraphQL declares them:
  * a bad or missing token is UNAUTHORIZED first, a valid token without the scope FORBIDDEN
  * (SCOPE_MISSED), before the input reaches the engine.
  */
-function scopedProcedure(...scopes: readonly AccessScope[]) {
+export function scopedProcedure(...scopes: readonly ScopeName[]) {
   return authedProcedure.use(async ({ ctx, next }) => {
     requireScope(ctx.actor, scopes);
     return next();

@@ -88,8 +88,8 @@ export interface RestBinding extends RestWire {
 /**
  * How GraphQL publishes an operation: the query or mutation field, and the object types of its
  * output, derived from the contracts (one type per contract). A query takes its input fields as
- * arguments; a mutation takes one `input` argument of the input object type `input`, and answers
- * a result union of its output and `PurseError`.
+ * arguments; a mutation takes one `input` argument of the input object type `input` (or flat
+ * arguments), and answers a result union of its output and `PurseError`.
  */
 export interface GraphqlBinding {
   readonly field: string;
@@ -108,7 +108,8 @@ export interface GraphqlBinding {
   readonly nulls?: Readonly<Record<string, "Boolean">>;
   /**
    * One-of-fixed-names fields (`z.enum`), by path, published as an enum type the door defines
-   * (`TransactionStatus`, which the history shares); `String` for the others.
+   * (`TransactionStatus`, which the history shares); `String` for the others. A query's argument
+   * of the same name takes the same enum (`checkouts(status: CheckoutStatus)`).
    */
   readonly enums?: Readonly<Record<string, string>>;
   /**
@@ -123,6 +124,32 @@ export interface GraphqlBinding {
    * its error rather than nulling the whole answer (the field has always been nullable).
    */
   readonly nullable?: boolean;
+  /**
+   * A query answering a result union of its output and `PurseError`, as every mutation does,
+   * rather than the field's error (`voucher`, `statement`: published so).
+   */
+  readonly errorUnion?: true;
+  /**
+   * A mutation taking its input fields as arguments, as a query does, rather than one `input`
+   * object (the operator verbs: `operatorCredit(wallet:, amount:, key:, note:)`, published so).
+   */
+  readonly arguments?: "flat";
+}
+
+/**
+ * Who may call an operation: the holders of one scope, of any of several (`["user", "operator"]`:
+ * the statement, a wallet's owner or an operator), or anyone, with no token at all (`public`: the
+ * rates), whose `run` then gets no actor.
+ */
+export type OperationScope = AccessScope | readonly AccessScope[] | "public";
+
+/** What `run` is told of the caller: nobody for a public operation. */
+type ActorOf<Scope extends OperationScope> = Scope extends "public" ? null : Actor;
+
+/** The scopes any of which lets a caller in, or null for a public operation (no token asked). */
+export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
+  if (scope === "public") return null;
+  return typeof scope === "string" ? [scope] : scope;
 }
 
 /**
@@ -135,12 +162,13 @@ export interface OperationDeclaration<
   Output extends z.ZodType = z.ZodType,
   Procedure extends string = string,
   Kind extends OperationKind = OperationKind,
+  Scope extends OperationScope = OperationScope,
 > {
   /** A read (REST GET, GraphQL query, tRPC query), or a write (POST, mutation, mutation). */
   readonly kind: Kind;
   /** One sentence for every door's documentation (REST's 200, the GraphQL field). */
   readonly description: string;
-  readonly scope: AccessScope;
+  readonly scope: Scope;
   readonly input: Input;
   /**
    * An object contract, or a list of one, or a nullable one (a lookup that may find nothing:
@@ -155,7 +183,11 @@ export interface OperationDeclaration<
   /** The refusals beyond the scope's own (no token 401, no scope 403), by catalogue code. */
   readonly errors: readonly ErrorCode[];
   // A method, not a function property: declarations of different inputs then share one list type.
-  run(deps: EngineDependencies, actor: Actor, input: OperationInput<Input>): Promise<z.input<Output>>;
+  run(
+    deps: EngineDependencies,
+    actor: ActorOf<Scope>,
+    input: OperationInput<Input>,
+  ): Promise<z.input<Output>>;
   /**
    * Null where REST has no such route and the specification none to add (`wallet(number:)`, `me`:
    * REST's clients read the wallet list and `/api/user/me`): every door publishes the same wire it
@@ -178,8 +210,9 @@ export function defineOperation<
   Output extends z.ZodType,
   const Procedure extends string,
   const Kind extends OperationKind,
+  const Scope extends OperationScope,
 >(
-  declaration: OperationDeclaration<Input, Output, Procedure, Kind>,
-): OperationDeclaration<Input, Output, Procedure, Kind> {
+  declaration: OperationDeclaration<Input, Output, Procedure, Kind, Scope>,
+): OperationDeclaration<Input, Output, Procedure, Kind, Scope> {
   return declaration;
 }

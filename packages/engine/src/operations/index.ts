@@ -1,10 +1,12 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { rateListOperation } from "../currency/rate-list.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
 import { profileShowOperation } from "../user/profile-show.operation.ts";
 import { voucherActivationOperation } from "../voucher/voucher-activation.operation.ts";
+import { voucherInfoOperation } from "../voucher/voucher-info.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
@@ -25,6 +27,7 @@ export const operations = [
   walletListOperation,
   currencyListOperation,
   currencyShowOperation,
+  rateListOperation,
   profileShowOperation,
   walletShowOperation,
   meShowOperation,
@@ -32,4 +35,5 @@ export const operations = [
   voucherActivationOperation,
   walletsExistOperation,
   walletSearchOperation,
+  voucherInfoOperation,
 ] as const;

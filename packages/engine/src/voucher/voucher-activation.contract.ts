@@ -7,6 +7,7 @@ import {
 } from "../input/contract-fields.ts";
 import { inputBounds } from "../input/input-bounds.ts";
 import type { VoucherActivation, VoucherActivationInput } from "./activate-voucher.ts";
+import type { VoucherInfo } from "./voucher-info.ts";
 
 const voucherNumber = boundedText(inputBounds.voucherNumber);
 const voucherCode = boundedText(inputBounds.voucherCode).describe("The voucher's secret code");
@@ -20,8 +21,22 @@ export const voucherActivationContract = z.object({
   idempotencyKey: idempotencyKeyField("Same key and same body: the first result again"),
 } satisfies ContractShape<VoucherActivationInput>);
 
-/** The checks of an activation and its net amount, moving nothing. */
-export const voucherInfoContract = z.object({ voucherNumber, voucherCode });
+/**
+ * The checks of an activation and its net amount, moving nothing: the voucher as GraphQL and tRPC
+ * have always named it, `number` and `code` (REST: `voucher_number`, `voucher_code`).
+ */
+export const voucherInfoContract = z.object({ number: voucherNumber, code: voucherCode });
+
+/** What the checks answer: the voucher, redeemable by the caller (REST sends the amounts as numbers). */
+export const voucherInfoResultContract = z.object({
+  voucherNumber,
+  amount: z.string().describe("The voucher's value"),
+  commission: z.string().describe("What activation keeps"),
+  amountTo: z.string().describe("What activation credits: amount - commission"),
+  currency: z.string().describe("Currency code"),
+  status: z.number().describe("0 awaiting activation, 1 activated, 2 closed"),
+  expiredAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+} satisfies ContractShape<VoucherInfo>);
 
 /** What an activation answers (REST's body carries the message only, as the specification shows). */
 export const voucherActivationResultContract = z.object({

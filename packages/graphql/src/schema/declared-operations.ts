@@ -5,9 +5,11 @@ import {
   inputObject,
   operations,
   PurseError,
+  scopesOf,
 } from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
+import type { GraphQLContext } from "../context.ts";
 import { contractInputType } from "./contract-input.ts";
 import {
   type AnyEnumRef,
@@ -112,62 +114,96 @@ function withIdempotencyKey(operation: AnyOperation, input: unknown, header: str
   return { ...sent, [key]: idempotencyKeyOf(sent[key], header) };
 }
 
+/** Who may call the field, by scope-auth: any of the declared scopes; nothing for a public one. */
+function authScopesOf(operation: AnyOperation) {
+  const scopes = scopesOf(operation.scope);
+  return scopes ? { authScopes: Object.fromEntries(scopes.map((scope) => [scope, true])) } : {};
+}
+
+/** The caller the operation runs for: none for a public one (no token is asked for). */
+async function actorFor(operation: AnyOperation, ctx: GraphQLContext) {
+  return scopesOf(operation.scope) ? ctx.actor() : null;
+}
+
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]["arg"];
+
 /**
- * A declared read as a query field: each input field an argument (text or a whole number,
- * required unless the contract lets it out) validated by its contract (a refusal is a 400 naming
- * the argument), its refusals as the field's error with the spec's message, as the other reads
- * answer them.
+ * Each input field as an argument: text, a whole number, or one of fixed names as the enum type
+ * the binding names (`enums`), required unless the contract lets it out, validated by its
+ * contract (a refusal is a 400 naming the argument).
+ */
+function argumentsOf(arg: ArgBuilder, operation: AnyOperation) {
+  const { graphql } = operation;
+  const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
+  return Object.fromEntries(
+    fields.map(([name, field]) => {
+      const base = unwrapped(field).inner;
+      const options = {
+        required: !field.safeParse(undefined).success,
+        validate: field,
+        ...(field.description ? { description: field.description } : {}),
+      };
+      const enumType = base instanceof z.ZodEnum ? enumNamed(graphql, name) : undefined;
+      if (enumType) return [name, arg({ ...options, type: enumType })];
+      if (base instanceof z.ZodString) return [name, arg.string(options)];
+      if (base instanceof z.ZodNumber && base.isInt) return [name, arg.int(options)];
+      throw new Error(`${graphql.field}(${name}) is neither text, a whole number nor a named enum`);
+    }),
+  );
+}
+
+/**
+ * A declared read as a query field: each input field an argument (`argumentsOf`), its refusals
+ * as the field's error with the spec's message, as the other reads answer them, or as a result
+ * union with `PurseError` where the binding says so (`errorUnion`).
  */
 function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): void {
-  const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   builder.queryField(operation.graphql.field, (t) =>
     t.field({
       type,
       nullable,
       description: operation.description,
-      authScopes: { [operation.scope]: true },
-      args: Object.fromEntries(
-        fields.map(([name, field]) => {
-          const base = unwrapped(field).inner;
-          const options = {
-            required: !field.safeParse(undefined).success,
-            validate: field,
-            ...(field.description ? { description: field.description } : {}),
-          };
-          if (base instanceof z.ZodString) return [name, t.arg.string(options)];
-          if (base instanceof z.ZodNumber && base.isInt) return [name, t.arg.int(options)];
-          throw new Error(`${operation.graphql.field}(${name}) is neither text nor a whole number`);
-        }),
-      ),
+      ...authScopesOf(operation),
+      ...(operation.graphql.errorUnion ? { errors: { types: [PurseError] } } : {}),
+      args: argumentsOf(t.arg, operation),
       resolve: async (_root, args, ctx) =>
-        operation.run(ctx.deps, await ctx.actor(), (operation.input ? args : undefined) as never) as never,
+        operation.run(
+          ctx.deps,
+          await actorFor(operation, ctx),
+          (operation.input ? args : undefined) as never,
+        ) as never,
     }),
   );
 }
 
 /**
  * A declared write as a mutation field: one `input` argument of the input object type derived
- * from the input contract (text fields validated by the contract), the idempotency key from the
+ * from the input contract (text fields validated by the contract), or its fields as arguments
+ * where the binding says so (`arguments: "flat"`, as a query's), the idempotency key from the
  * input or the header, and a result union of the output and `PurseError`, as every mutation.
  */
 function mountMutation(operation: AnyOperation, { type, nullable }: OutputType): void {
   const { graphql } = operation;
   const contract = inputObject(operation.input);
-  if (!contract || !graphql.input) throw new Error(`${graphql.field}: a mutation takes an input type`);
-  const inputType = contractInputType(graphql.input, contract);
+  const flat = graphql.arguments === "flat";
+  if (!contract || !(flat || graphql.input))
+    throw new Error(`${graphql.field}: a mutation takes an input type or flat arguments`);
+  const inputType = graphql.input && !flat ? contractInputType(graphql.input, contract) : null;
   builder.mutationField(graphql.field, (t) =>
     t.field({
       type,
       nullable,
       description: operation.description,
-      authScopes: { [operation.scope]: true },
+      ...authScopesOf(operation),
       errors: { types: [PurseError] },
-      args: { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) },
-      resolve: async (_root, { input }, ctx) =>
+      args: inputType
+        ? { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) }
+        : argumentsOf(t.arg, operation),
+      resolve: async (_root, args, ctx) =>
         operation.run(
           ctx.deps,
-          await ctx.actor(),
-          withIdempotencyKey(operation, input, ctx.idempotencyKey) as never,
+          await actorFor(operation, ctx),
+          withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey) as never,
         ) as never,
     }),
   );

@@ -22,13 +22,16 @@ declare module "fastify" {
  * Resolves `Authorization: Bearer <token>` to the caller; anything else is 401 Unauthorized. A
  * valid token without the API scope is 403 Sorry scope missed on every bearer route; the use
  * cases then apply their own role rules (history: merchants only). A declared operation passes
- * its own scope instead (an operator's token holds no API scope).
+ * its own scopes instead, any of which lets the caller in (an operator's token holds no API scope).
  */
-export function bearerAuth(deps: EngineDependencies, scope?: AccessScope): onRequestAsyncHookHandler {
+export function bearerAuth(
+  deps: EngineDependencies,
+  scopes?: readonly AccessScope[],
+): onRequestAsyncHookHandler {
   return async (request) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "");
     const actor = await authenticate(deps, match?.[1] ?? null);
-    if (scope) requireScope(actor, [scope]);
+    if (scopes) requireScope(actor, scopes);
     else requireAccess(actor);
     request.actor = actor;
   };

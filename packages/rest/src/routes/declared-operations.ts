@@ -1,4 +1,4 @@
-import { type AnyOperation, errorCatalogue, operations } from "@purse/engine";
+import { type AnyOperation, errorCatalogue, operations, scopesOf } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
@@ -10,6 +10,7 @@ import {
   errorSchema,
   notFound,
   ok,
+  serverErrors,
 } from "../schemas/common.ts";
 import { toNumber } from "../schemas/currency.ts";
 import { restShapes } from "./declared-wire.ts";
@@ -57,7 +58,7 @@ export function declaredRoutes(placed: readonly string[]): DeclaredRoutes {
 
 /**
  * Each operation as a REST route (and one more per alias): its path and method, the bearer token
- * and scope, its input read from the path and the query (a read) or the body and the
+ * and scopes (none for a public operation), its input read from the path and the query (a read) or the body and the
  * `Idempotency-Key` header (a write) under REST's names and validated by its contract (a refusal
  * is the spec's 422 on the field), its answer in `{status, data}` under REST's names with the
  * declared numbers as JSON numbers, and its declared refusals in the OpenAPI document.
@@ -68,19 +69,21 @@ function registerOperations(
   chosen: typeof declared,
 ): void {
   for (const [operation, shapes] of chosen) {
-    const { rest, scope } = operation;
+    const { rest } = operation;
     const write = rest.method === "POST";
+    const scopes = scopesOf(operation.scope);
     for (const { path, operationId, summary } of [rest, ...(rest.aliases ?? [])]) {
       app.route({
         method: rest.method,
         url: path,
-        // The declared scope, before the body or any work: 401 without a token, 403 without the scope.
-        onRequest: bearerAuth(deps, scope),
+        // The declared scopes, before the body or any work: 401 without a token, 403 without any
+        // of them. A public operation asks for no token, and its document says none.
+        ...(scopes ? { onRequest: bearerAuth(deps, scopes) } : {}),
         schema: {
           operationId,
           tags: [...rest.tags],
           summary,
-          security: bearerSecurity,
+          ...(scopes ? { security: bearerSecurity } : {}),
           ...(shapes.headers ? { headers: shapes.headers } : {}),
           ...(shapes.params ? { params: shapes.params } : {}),
           ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
@@ -90,18 +93,24 @@ function registerOperations(
               rest.answer ?? operation.description,
             ),
             ...(write ? bodyErrors : {}),
-            ...bearerErrors,
+            ...(scopes ? bearerErrors : publicErrors(operation)),
             ...declaredRefusals(operation),
           },
         },
         handler: async (request: FastifyRequest) => {
-          const output = await operation.run(deps, actorOf(request), shapes.input(request) as never);
+          const actor = scopes ? actorOf(request) : null;
+          const output = await operation.run(deps, actor, shapes.input(request) as never);
           const body = shapes.toWire(output, toNumber);
           return rest.envelope === false ? body : ok(body);
         },
       });
     }
   }
+}
+
+/** What a public route may answer besides its own refusals: no 401 or 403, a 422 only on an input. */
+function publicErrors(operation: Pick<AnyOperation, "input">) {
+  return operation.input ? { 422: bearerErrors[422], ...serverErrors } : serverErrors;
 }
 
 /** The declared refusals REST's bearer answers do not already document, by status. */

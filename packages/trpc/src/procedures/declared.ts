@@ -1,9 +1,23 @@
 import { type Actor, type EngineDependencies, idempotencyKeyOf } from "@purse/engine";
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
-import { merchantProcedure, operatorProcedure, userProcedure } from "../trpc.ts";
+import {
+  merchantProcedure,
+  operatorProcedure,
+  publicProcedure,
+  scopedProcedure,
+  userProcedure,
+} from "../trpc.ts";
 
 const byScope = { user: userProcedure, merchant: merchantProcedure, operator: operatorProcedure };
+
+type Scope = keyof typeof byScope;
+
+/** The procedure of a declared scope: public (no token), one scope's, or any of several scopes'. */
+function procedureOf(scope: DeclaredOperation["scope"]) {
+  if (scope === "public") return publicProcedure;
+  return typeof scope === "string" ? byScope[scope] : scopedProcedure(...scope);
+}
 
 /**
  * What this mounter reads of an engine declaration (`OperationDeclaration`), restated here so that
@@ -12,12 +26,12 @@ const byScope = { user: userProcedure, merchant: merchantProcedure, operator: op
  */
 interface DeclaredOperation {
   readonly kind: "query" | "mutation";
-  readonly scope: keyof typeof byScope;
+  readonly scope: Scope | readonly Scope[] | "public";
   readonly idempotencyKey?: string;
   readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
   readonly trpc: string;
-  run(deps: EngineDependencies, actor: Actor, input: never): Promise<unknown>;
+  run(deps: EngineDependencies, actor: Actor | null, input: never): Promise<unknown>;
 }
 
 /** What a query built on these procedures carries: meta, error shape, and its input when it takes none. */
@@ -56,7 +70,8 @@ type ProcedureOf<Kind, Def extends ProcedureDef> = Kind extends "mutation"
 interface Call {
   readonly ctx: {
     readonly deps: EngineDependencies;
-    readonly actor: Actor;
+    /** Absent on a public procedure: it asks for no token. */
+    readonly actor?: Actor;
     readonly idempotencyKey?: string | null;
   };
   readonly input: unknown;
@@ -74,7 +89,7 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
 ): DeclaredProcedures<Operations> {
   return Object.fromEntries(
     operations.map((operation) => {
-      const scoped = byScope[operation.scope];
+      const scoped = procedureOf(operation.scope);
       const base = (operation.input ? scoped.input(operation.input) : scoped).output(operation.output);
       const key = operation.idempotencyKey;
       const resolve = ({ ctx, input }: Call) => {
@@ -82,7 +97,7 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
         const sent = input as Record<string, string | null | undefined> | undefined;
         const withKey =
           key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
-        return operation.run(ctx.deps, ctx.actor, withKey as never);
+        return operation.run(ctx.deps, ctx.actor ?? null, withKey as never);
       };
       return [operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)];
     }),

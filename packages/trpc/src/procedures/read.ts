@@ -1,17 +1,7 @@
-import {
-  getVoucherInfo,
-  listRates,
-  searchTransactions,
-  transactionSearchContract,
-  voucherInfoContract,
-} from "@purse/engine";
+import { searchTransactions, transactionSearchContract } from "@purse/engine";
 import { z } from "zod";
-import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
+import { merchantProcedure } from "../trpc.ts";
 import { decimal, transactionNode } from "./schemas.ts";
-
-export const rates = publicProcedure
-  .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
-  .query(({ ctx }) => listRates(ctx.deps));
 
 /** The engine's search contract, paged by the last id seen. */
 export const transactions = merchantProcedure
@@ -38,27 +28,4 @@ export const transactions = merchantProcedure
   )
   .query(({ ctx, input }) =>
     searchTransactions(ctx.deps, ctx.actor, input, { first: input.first, afterId: input.afterId ?? null }),
-  );
-
-export const voucher = userProcedure
-  // Published as {number, code}: the contract's voucherNumber and voucherCode under those names.
-  .input(
-    z.object({
-      number: voucherInfoContract.shape.voucherNumber,
-      code: voucherInfoContract.shape.voucherCode,
-    }),
-  )
-  .output(
-    z.object({
-      voucherNumber: z.string(),
-      amount: decimal,
-      commission: decimal,
-      amountTo: decimal,
-      currency: z.string(),
-      status: z.number(),
-      expiredAt: z.string(),
-    }),
-  )
-  .query(({ ctx, input }) =>
-    getVoucherInfo(ctx.deps, ctx.actor, { voucherNumber: input.number, voucherCode: input.code }),
   );
