@@ -76,6 +76,7 @@ export {
   type OperationDeclaration,
   type OperationInput,
   type OperationScope,
+  type CallContext,
   type RestBinding,
   type RestWire,
   scopesOf,

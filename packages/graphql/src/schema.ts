@@ -2,7 +2,6 @@ import type { GraphQLSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./schema/errors.ts";
 import "./schema/transactions.ts";
-import "./schema/operations.ts";
 import "./schema/checkouts.ts";
 import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";

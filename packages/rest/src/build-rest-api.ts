@@ -12,7 +12,6 @@ import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
-import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
@@ -27,6 +26,7 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * the rates (GET /api/currencies, ...).
  */
 const declared = declaredRoutes([
+  "createCheckout",
   "transferFunds",
   "confirmVoucherActivation",
   "buyVoucher",
@@ -42,7 +42,7 @@ const declared = declaredRoutes([
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
-  registerCreateCheckout,
+  declared.at("createCheckout"),
   registerPayCheckout,
   registerCaptchaChallenge,
   declared.at("transferFunds"),

@@ -8,7 +8,6 @@ import {
   statement,
 } from "./procedures/operator.ts";
 import { transactions } from "./procedures/read.ts";
-import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
@@ -18,7 +17,6 @@ export const appRouter = router({
   // transfer).
   ...declaredProcedures(operations),
   transactions,
-  checkout,
   transactionUpdated,
   statement,
   operatorCredit,

@@ -75,6 +75,11 @@ export interface RestBinding extends RestWire {
    * `{status, data}` envelope.
    */
   readonly envelope?: false;
+  /**
+   * REST's own description of a refusal status, where the catalogue's message of one code would
+   * not say what else answers it (the checkout's 422 lists every reason).
+   */
+  readonly refusals?: Readonly<Record<number, string>>;
   /** REST's description of its 200 answer, where the declaration's does not say what REST sends. */
   readonly answer?: string;
   /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
@@ -143,6 +148,17 @@ export interface GraphqlBinding {
  */
 export type OperationScope = AccessScope | readonly AccessScope[] | "public";
 
+/**
+ * What a door knows of the request beyond its input, for the operations that need it: the
+ * caller's address as the host resolved it (the abuse limits of a public operation), and whether
+ * the body sent an amount as a bare JSON number (REST's exact JSON reading keeps its text; a
+ * checkout's signature is over the JSON as sent).
+ */
+export interface CallContext {
+  readonly clientAddress: string | null;
+  readonly amountSentAsNumber: boolean;
+}
+
 /** What `run` is told of the caller: nobody for a public operation. */
 type ActorOf<Scope extends OperationScope> = Scope extends "public" ? null : Actor;
 
@@ -187,6 +203,7 @@ export interface OperationDeclaration<
     deps: EngineDependencies,
     actor: ActorOf<Scope>,
     input: OperationInput<Input>,
+    call: CallContext,
   ): Promise<z.input<Output>>;
   /**
    * Null where REST has no such route and the specification none to add (`wallet(number:)`, `me`:

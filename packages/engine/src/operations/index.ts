@@ -1,3 +1,4 @@
+import { checkoutCreateOperation } from "../checkout/checkout-create.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -21,6 +22,7 @@ import { walletsExistOperation } from "../wallet/wallets-exist.operation.ts";
  * registration order.
  */
 export const operations = [
+  checkoutCreateOperation,
   transferOperation,
   voucherPurchaseOperation,
   voucherListOperation,

@@ -1,5 +1,6 @@
 import {
   type AnyOperation,
+  type CallContext,
   type GraphqlBinding,
   idempotencyKeyOf,
   inputObject,
@@ -125,6 +126,11 @@ async function actorFor(operation: AnyOperation, ctx: GraphQLContext) {
   return scopesOf(operation.scope) ? ctx.actor() : null;
 }
 
+/** The request as the operation may need it: GraphQL's input fields are text, never bare numbers. */
+function callOf(ctx: GraphQLContext): CallContext {
+  return { clientAddress: ctx.clientAddress, amountSentAsNumber: false };
+}
+
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]["arg"];
 
 /**
@@ -171,6 +177,7 @@ function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): vo
           ctx.deps,
           await actorFor(operation, ctx),
           (operation.input ? args : undefined) as never,
+          callOf(ctx),
         ) as never,
     }),
   );
@@ -204,6 +211,7 @@ function mountMutation(operation: AnyOperation, { type, nullable }: OutputType):
           ctx.deps,
           await actorFor(operation, ctx),
           withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey) as never,
+          callOf(ctx),
         ) as never,
     }),
   );

@@ -31,7 +31,12 @@ interface DeclaredOperation {
   readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
   readonly trpc: string;
-  run(deps: EngineDependencies, actor: Actor | null, input: never): Promise<unknown>;
+  run(
+    deps: EngineDependencies,
+    actor: Actor | null,
+    input: never,
+    call: { readonly clientAddress: string | null; readonly amountSentAsNumber: boolean },
+  ): Promise<unknown>;
 }
 
 /** What a query built on these procedures carries: meta, error shape, and its input when it takes none. */
@@ -73,6 +78,7 @@ interface Call {
     /** Absent on a public procedure: it asks for no token. */
     readonly actor?: Actor;
     readonly idempotencyKey?: string | null;
+    readonly clientAddress?: string | null;
   };
   readonly input: unknown;
 }
@@ -97,7 +103,9 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
         const sent = input as Record<string, string | null | undefined> | undefined;
         const withKey =
           key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
-        return operation.run(ctx.deps, ctx.actor ?? null, withKey as never);
+        // tRPC reads JSON as JSON: a bare number arrives as a number, which the contract sees itself.
+        const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
+        return operation.run(ctx.deps, ctx.actor ?? null, withKey as never, call);
       };
       return [operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)];
     }),
