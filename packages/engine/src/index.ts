@@ -70,6 +70,7 @@ export { listRates, type RateView } from "./currency/list-rates.ts";
 export { loadCurrencies } from "./currency/load-currencies.ts";
 export {
   type AnyOperation,
+  type CursorPage,
   defineOperation,
   type GraphqlBinding,
   type InputContract,

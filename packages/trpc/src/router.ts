@@ -7,7 +7,7 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { rates, transactions, voucher } from "./procedures/read.ts";
+import { rates, voucher } from "./procedures/read.ts";
 import { checkout } from "./procedures/write.ts";
 import { router } from "./trpc.ts";
 
@@ -16,9 +16,8 @@ export const appRouter = router({
   rates,
   // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
   // me, currencies, profile, vouchers, a transaction, voucher purchase and activation, the
-  // transfer).
+  // transfer, the transaction search).
   ...declaredProcedures(operations),
-  transactions,
   voucher,
   checkout,
   transactionUpdated,

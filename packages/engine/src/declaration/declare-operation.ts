@@ -118,6 +118,29 @@ export interface GraphqlBinding {
    * its error rather than nulling the whole answer (the field has always been nullable).
    */
   readonly nullable?: boolean;
+  /** A keyset-paged read, published as a Relay-style connection (`CursorPage`). */
+  readonly page?: CursorPage;
+}
+
+/**
+ * A read of keyset pages as GraphQL publishes it: its output is `{nodes, hasNextPage, ...}` (the
+ * rest beside them, `totals`), each node with an `id`; the field answers a connection (`type`)
+ * of edges (`edge`: `cursor` and `node`, the node's type `nested.nodes`), `pageInfo` and the rest.
+ * Its arguments are the page size, `after` (an opaque cursor of the last node's id) and `filter`,
+ * an input object of the other input fields. tRPC takes the input as it is.
+ */
+export interface CursorPage {
+  /** The input field of the page size: an `Int` argument of that name, checked by the operation. */
+  readonly size: string;
+  /** The input field of the last id seen, taken as the `after` cursor. */
+  readonly after: string;
+  /** The cursor's prefix before the id (`tx`: `tx:42`, base64url), so no other cursor decodes as one. */
+  readonly cursor: string;
+  /** The input object type of the other input fields (the `filter` argument). */
+  readonly filter: string;
+  readonly edge: string;
+  /** The filter's one-of-fixed-names fields, by name: their enum types (as `enums`). */
+  readonly enums?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -128,7 +151,7 @@ export interface GraphqlBinding {
 export interface OperationDeclaration<
   Input extends InputContract = InputContract,
   Output extends z.ZodType = z.ZodType,
-  Procedure extends string = string,
+  Procedure extends string | null = string | null,
   Kind extends OperationKind = OperationKind,
 > {
   /** A read (REST GET, GraphQL query, tRPC query), or a write (POST, mutation, mutation). */
@@ -157,7 +180,11 @@ export interface OperationDeclaration<
    * always did.
    */
   readonly rest: RestBinding | null;
-  readonly graphql: GraphqlBinding;
+  /**
+   * Null where GraphQL publishes the capability otherwise (REST's page-numbered history: the
+   * cursor-paged `transactions` serves GraphQL), as `trpc`.
+   */
+  readonly graphql: GraphqlBinding | null;
   readonly trpc: Procedure;
 }
 
@@ -171,7 +198,7 @@ export type OperationKind = "query" | "mutation";
 export function defineOperation<
   Input extends InputContract,
   Output extends z.ZodType,
-  const Procedure extends string,
+  const Procedure extends string | null,
   const Kind extends OperationKind,
 >(
   declaration: OperationDeclaration<Input, Output, Procedure, Kind>,

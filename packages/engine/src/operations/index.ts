@@ -1,5 +1,6 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { transactionSearchOperation } from "../transactions/transaction-search.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
@@ -28,4 +29,5 @@ export const operations = [
   meShowOperation,
   transactionShowOperation,
   voucherActivationOperation,
+  transactionSearchOperation,
 ] as const;

@@ -1,5 +1,6 @@
 import {
   type AnyOperation,
+  type CursorPage,
   type GraphqlBinding,
   idempotencyKeyOf,
   inputObject,
@@ -17,10 +18,21 @@ import {
   unwrapped,
 } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
-import { TransactionStatus, TransactionType } from "./transactions.ts";
+import { mountConnection } from "./cursor-connection.ts";
+import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
+
+/** A declaration GraphQL publishes (`graphql` not null). */
+type Published = AnyOperation & { readonly graphql: GraphqlBinding };
+
+function isPublished(operation: AnyOperation): operation is Published {
+  return operation.graphql !== null;
+}
 
 /** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
-const sharedTypes: Readonly<Record<string, AnyObjectRef>> = { Currency: Currency as AnyObjectRef };
+const sharedTypes: Readonly<Record<string, AnyObjectRef>> = {
+  Currency: Currency as AnyObjectRef,
+  Transaction: Transaction as AnyObjectRef,
+};
 
 /** The enum types this door defines that a declaration may name (`enums`): the history's too. */
 const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
@@ -28,8 +40,12 @@ const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
   TransactionStatus: TransactionStatus as AnyEnumRef,
 };
 
-function enumNamed(graphql: GraphqlBinding, path: string): AnyEnumRef | undefined {
-  const name = graphql.enums?.[path];
+function enumNamed(
+  graphql: GraphqlBinding,
+  path: string,
+  enums: GraphqlBinding["enums"] = graphql.enums,
+): AnyEnumRef | undefined {
+  const name = enums?.[path];
   if (name === undefined) return undefined;
   const found = sharedEnums[name];
   if (!found) throw new Error(`${graphql.field}: ${path} names ${name}, which GraphQL does not define`);
@@ -91,7 +107,7 @@ interface OutputType {
   readonly nullable: boolean;
 }
 
-function outputTypeOf(operation: AnyOperation): OutputType {
+function outputTypeOf(operation: Published): OutputType {
   const { graphql } = operation;
   const nullable = operation.output instanceof z.ZodNullable || graphql.nullable === true;
   const output =
@@ -118,7 +134,7 @@ function withIdempotencyKey(operation: AnyOperation, input: unknown, header: str
  * the argument), its refusals as the field's error with the spec's message, as the other reads
  * answer them.
  */
-function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): void {
+function mountQuery(operation: Published, { type, nullable }: OutputType): void {
   const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   builder.queryField(operation.graphql.field, (t) =>
     t.field({
@@ -150,7 +166,7 @@ function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): vo
  * from the input contract (text fields validated by the contract), the idempotency key from the
  * input or the header, and a result union of the output and `PurseError`, as every mutation.
  */
-function mountMutation(operation: AnyOperation, { type, nullable }: OutputType): void {
+function mountMutation(operation: Published, { type, nullable }: OutputType): void {
   const { graphql } = operation;
   const contract = inputObject(operation.input);
   if (!contract || !graphql.input) throw new Error(`${graphql.field}: a mutation takes an input type`);
@@ -174,11 +190,47 @@ function mountMutation(operation: AnyOperation, { type, nullable }: OutputType):
 }
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a query or mutation field: its
- * scope by scope-auth, the output type derived from its contract.
+ * A keyset-paged read as a connection field (`cursor-connection.ts`): the node type and the
+ * output's other lists derived as any output's nested objects, the filter input from the input
+ * contract less the page's two fields.
+ */
+function mountPaged(operation: Published, page: CursorPage): void {
+  const { graphql } = operation;
+  const contract = inputObject(operation.input);
+  const output = operation.output;
+  if (!contract || !(output instanceof z.ZodObject)) {
+    throw new Error(`${graphql.field}: a connection takes an input and answers an object`);
+  }
+  const lists = Object.entries(output.shape as Record<string, z.ZodType>).flatMap(([key, field]) => {
+    const item = field instanceof z.ZodArray ? field.element : null;
+    return item instanceof z.ZodObject ? [[key, objectTypeAt(graphql, item, key)] as const] : [];
+  });
+  const node = lists.find(([key]) => key === "nodes")?.[1];
+  if (!node) throw new Error(`${graphql.field}: a connection's output has a list of nodes`);
+  mountConnection(operation, page, {
+    node,
+    others: Object.fromEntries(lists.filter(([key]) => key !== "nodes")),
+    filter: contractInputType(page.filter, filterOf(contract, page), undefined, (key) =>
+      enumNamed(graphql, key, page.enums),
+    ),
+    defaultSize: (contract.shape[page.size] as z.ZodType).parse(undefined) as number,
+  });
+}
+
+/** The input contract less the page's two fields: each field the contract's own schema. */
+function filterOf(contract: z.ZodObject, page: CursorPage): z.ZodObject {
+  const paging = new Set([page.size, page.after]);
+  return z.object(Object.fromEntries(Object.entries(contract.shape).filter(([key]) => !paging.has(key))));
+}
+
+/**
+ * Every declared operation (`@purse/engine`'s `operations`) GraphQL publishes as a query or
+ * mutation field: its scope by scope-auth, the output type derived from its contract.
  */
 for (const operation of operations as readonly AnyOperation[]) {
-  const type = outputTypeOf(operation);
-  if (operation.kind === "mutation") mountMutation(operation, type);
-  else mountQuery(operation, type);
+  // Published otherwise on this door (REST's page-numbered history: `transactions` here).
+  if (!isPublished(operation)) continue;
+  if (operation.graphql.page) mountPaged(operation, operation.graphql.page);
+  else if (operation.kind === "mutation") mountMutation(operation, outputTypeOf(operation));
+  else mountQuery(operation, outputTypeOf(operation));
 }

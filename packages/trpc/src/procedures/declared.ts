@@ -16,7 +16,8 @@ interface DeclaredOperation {
   readonly idempotencyKey?: string;
   readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
-  readonly trpc: string;
+  /** Null where tRPC publishes the capability otherwise (REST's history: `transactions` here). */
+  readonly trpc: string | null;
   run(deps: EngineDependencies, actor: Actor, input: never): Promise<unknown>;
 }
 
@@ -31,7 +32,7 @@ type QueryDef =
  * `purse-client` build refuses those).
  */
 type DeclaredProcedures<Operations extends readonly DeclaredOperation[]> = {
-  [Operation in Operations[number] as Operation["trpc"]]: ProcedureOf<
+  [Operation in Operations[number] as Extract<Operation["trpc"], string>]: ProcedureOf<
     Operation["kind"],
     {
       input: Operation["input"] extends z.ZodType ? z.input<Operation["input"]> : QueryDef["input"];
@@ -73,7 +74,8 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
   operations: Operations,
 ): DeclaredProcedures<Operations> {
   return Object.fromEntries(
-    operations.map((operation) => {
+    operations.flatMap((operation) => {
+      if (operation.trpc === null) return [];
       const scoped = byScope[operation.scope];
       const base = (operation.input ? scoped.input(operation.input) : scoped).output(operation.output);
       const key = operation.idempotencyKey;
@@ -84,7 +86,7 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
           key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
         return operation.run(ctx.deps, ctx.actor, withKey as never);
       };
-      return [operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)];
+      return [[operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)]];
     }),
   ) as DeclaredProcedures<Operations>;
 }

@@ -1,44 +1,11 @@
-import {
-  getVoucherInfo,
-  listRates,
-  searchTransactions,
-  transactionSearchContract,
-  voucherInfoContract,
-} from "@purse/engine";
+import { getVoucherInfo, listRates, voucherInfoContract } from "@purse/engine";
 import { z } from "zod";
-import { merchantProcedure, publicProcedure, userProcedure } from "../trpc.ts";
-import { decimal, transactionNode } from "./schemas.ts";
+import { publicProcedure, userProcedure } from "../trpc.ts";
+import { decimal } from "./schemas.ts";
 
 export const rates = publicProcedure
   .output(z.array(z.object({ name: z.string(), group: z.string(), value: decimal })))
   .query(({ ctx }) => listRates(ctx.deps));
-
-/** The engine's search contract, paged by the last id seen. */
-export const transactions = merchantProcedure
-  .input(
-    transactionSearchContract.extend({
-      first: z.number().int().min(1).max(100).default(20),
-      afterId: z.number().int().positive().nullish(),
-    }),
-  )
-  .output(
-    z.object({
-      nodes: z.array(transactionNode),
-      hasNextPage: z.boolean(),
-      totals: z.array(
-        z.object({
-          currencyId: z.number(),
-          currency: z.string(),
-          count: z.number(),
-          amount: decimal,
-          commission: decimal,
-        }),
-      ),
-    }),
-  )
-  .query(({ ctx, input }) =>
-    searchTransactions(ctx.deps, ctx.actor, input, { first: input.first, afterId: input.afterId ?? null }),
-  );
 
 export const voucher = userProcedure
   // Published as {number, code}: the contract's voucherNumber and voucherCode under those names.
