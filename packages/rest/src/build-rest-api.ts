@@ -17,7 +17,6 @@ import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { registerListHistory } from "./routes/list-history.ts";
 import { registerListRates } from "./routes/list-rates.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
@@ -35,6 +34,7 @@ const declared = declaredRoutes([
   "confirmVoucherActivation",
   "buyVoucher",
   "listVouchers",
+  "listTransactionHistory",
   "showTransaction",
   "listWallets",
   "showProfile",
@@ -50,7 +50,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   registerVoucherInfo,
   declared.at("buyVoucher"),
   declared.at("listVouchers"),
-  registerListHistory,
+  declared.at("listTransactionHistory"),
   registerExportTransactions,
   declared.at("showTransaction"),
   declared.at("listWallets"),

@@ -39,6 +39,8 @@ export interface RestWire {
   readonly order?: readonly string[];
   /** REST's own description of a field, where the contract's would mislead (a number, not text). */
   readonly descriptions?: Readonly<Record<string, string>>;
+  /** Number fields holding one of the specification's codes (the history's type, status): their values. */
+  readonly codes?: Readonly<Record<string, readonly number[]>>;
   /** The nested objects (or lists of objects), by field: their own spelling. */
   readonly fields?: Readonly<Record<string, RestWire>>;
 }
@@ -65,6 +67,8 @@ export interface RestBinding extends RestWire {
   readonly inputIds?: readonly string[];
   /** REST's own description of an input field, where the contract's does not say what REST takes. */
   readonly inputDescriptions?: Readonly<Record<string, string>>;
+  /** Whole-number input fields that take one of the specification's codes: their values (as `codes`). */
+  readonly inputCodes?: Readonly<Record<string, readonly number[]>>;
   /**
    * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
    * `{status, data}` envelope.

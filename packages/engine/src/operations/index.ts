@@ -1,5 +1,6 @@
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
+import { transactionHistoryOperation } from "../transactions/transaction-history.operation.ts";
 import { transactionSearchOperation } from "../transactions/transaction-search.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { transferOperation } from "../transfer/transfer.operation.ts";
@@ -30,4 +31,5 @@ export const operations = [
   transactionShowOperation,
   voucherActivationOperation,
   transactionSearchOperation,
+  transactionHistoryOperation,
 ] as const;
