@@ -1,52 +1,41 @@
-import { type Actor, issueToken, transferFunds } from "@purse/engine";
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { purseSchema } from "@purse/graphql";
 import { isEnumType, isInputObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { purseSchema } from "../schema.ts";
-import { createGraphQLHandler, type PurseYoga } from "../yoga.ts";
+import { startTestServer, type TestServer } from "../support/test-server.ts";
 
-const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const cursorOf = (text: string) => Buffer.from(text).toString("base64url");
 
 /**
- * A declaration's cursor page binding (`transactions`): the connection the mounter builds, its
- * cursors, page size and filter, beside the paging tests of the GraphQL endpoint (graphql.test.ts).
+ * A declaration's cursor page binding (`transactions`): the connection GraphQL's mounter builds,
+ * its cursors, page size and filter, beside the paging tests of the GraphQL endpoint
+ * (packages/graphql/src/graphql.test.ts).
  */
 describe("a keyset-paged declaration as a GraphQL connection", () => {
-  let engine: TestEngine;
-  let yoga: PurseYoga;
+  let api: TestServer;
   let token: string;
   beforeAll(async () => {
-    engine = await createTestEngine();
-    yoga = createGraphQLHandler(engine.deps);
-    token = (
-      await issueToken(engine.deps, {
-        grantType: "client_credentials",
-        clientId: "acme",
-        clientSecret: "acme-secret",
-      })
-    ).access_token;
+    api = await startTestServer();
+    token = await api.token("acme");
     for (let index = 0; index < 3; index += 1) {
-      await transferFunds(engine.deps, acme, {
-        walletFrom: "U100000010",
-        walletTo: "U100000020",
-        amount: "1.00",
+      const sent = await api.call("POST", "/api/transaction/transfer", {
+        token,
+        body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" },
       });
+      if (sent.status !== 200) throw new Error(JSON.stringify(sent.body));
     }
   }, 60_000);
-  afterAll(() => engine.close());
+  afterAll(() => api.close());
 
   /** The query with these arguments (a cursor written in as a JSON string). */
   async function transactions(args: string) {
-    const response = await yoga.fetch("http://purse.test/graphql", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({
+    const answer = await api.call("POST", "/graphql", {
+      token,
+      body: {
         query: `{ transactions${args ? `(${args})` : ""} {
           edges { cursor node { id } } pageInfo { hasNextPage endCursor } totals { currency count } } }`,
-      }),
+      },
     });
-    return (await response.json()) as {
+    return answer.body as {
       data?: {
         transactions: {
           edges: { cursor: string; node: { id: number } }[];
