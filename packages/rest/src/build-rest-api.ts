@@ -15,7 +15,6 @@ import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { registerListHistory } from "./routes/list-history.ts";
 import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
@@ -31,6 +30,7 @@ const declared = declaredRoutes([
   "confirmVoucherActivation",
   "buyVoucher",
   "listVouchers",
+  "listTransactionHistory",
   "showTransaction",
   "listWallets",
   "checkWalletsExist",
@@ -50,7 +50,7 @@ const jsonRoutes: readonly RegisterRoute[] = [
   declared.at("getVoucherInfo"),
   declared.at("buyVoucher"),
   declared.at("listVouchers"),
-  registerListHistory,
+  declared.at("listTransactionHistory"),
   registerExportTransactions,
   declared.at("showTransaction"),
   declared.at("listWallets"),

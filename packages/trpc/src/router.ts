@@ -7,16 +7,14 @@ import {
   reverseTransactionProcedure,
   statement,
 } from "./procedures/operator.ts";
-import { transactions } from "./procedures/read.ts";
 import { router } from "./trpc.ts";
 
 /** The typed API for front ends: the engine's operations with zod input and output. */
 export const appRouter = router({
   // The operations declared once in the engine (`@purse/engine`'s `operations`: wallets, a wallet,
   // me, currencies, profile, vouchers, a transaction, voucher purchase and activation, the
-  // transfer).
+  // transfer, the transaction search).
   ...declaredProcedures(operations),
-  transactions,
   transactionUpdated,
   statement,
   operatorCredit,

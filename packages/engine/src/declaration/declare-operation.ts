@@ -39,6 +39,8 @@ export interface RestWire {
   readonly order?: readonly string[];
   /** REST's own description of a field, where the contract's would mislead (a number, not text). */
   readonly descriptions?: Readonly<Record<string, string>>;
+  /** Number fields holding one of the specification's codes (the history's type, status): their values. */
+  readonly codes?: Readonly<Record<string, readonly number[]>>;
   /** The nested objects (or lists of objects), by field: their own spelling. */
   readonly fields?: Readonly<Record<string, RestWire>>;
 }
@@ -65,6 +67,8 @@ export interface RestBinding extends RestWire {
   readonly inputIds?: readonly string[];
   /** REST's own description of an input field, where the contract's does not say what REST takes. */
   readonly inputDescriptions?: Readonly<Record<string, string>>;
+  /** Whole-number input fields that take one of the specification's codes: their values (as `codes`). */
+  readonly inputCodes?: Readonly<Record<string, readonly number[]>>;
   /**
    * Optional input fields the OpenAPI document lists as required: a typed client sends them, and
    * the use case answers their absence itself (wallet-exists: Not found, as any other miss).
@@ -139,6 +143,8 @@ export interface GraphqlBinding {
    * object (the operator verbs: `operatorCredit(wallet:, amount:, key:, note:)`, published so).
    */
   readonly arguments?: "flat";
+  /** A keyset-paged read, published as a Relay-style connection (`CursorPage`). */
+  readonly page?: CursorPage;
 }
 
 /**
@@ -169,6 +175,27 @@ export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
 }
 
 /**
+ * A read of keyset pages as GraphQL publishes it: its output is `{nodes, hasNextPage, ...}` (the
+ * rest beside them, `totals`), each node with an `id`; the field answers a connection (`type`)
+ * of edges (`edge`: `cursor` and `node`, the node's type `nested.nodes`), `pageInfo` and the rest.
+ * Its arguments are the page size, `after` (an opaque cursor of the last node's id) and `filter`,
+ * an input object of the other input fields. tRPC takes the input as it is.
+ */
+export interface CursorPage {
+  /** The input field of the page size: an `Int` argument of that name, checked by the operation. */
+  readonly size: string;
+  /** The input field of the last id seen, taken as the `after` cursor. */
+  readonly after: string;
+  /** The cursor's prefix before the id (`tx`: `tx:42`, base64url), so no other cursor decodes as one. */
+  readonly cursor: string;
+  /** The input object type of the other input fields (the `filter` argument). */
+  readonly filter: string;
+  readonly edge: string;
+  /** The filter's one-of-fixed-names fields, by name: their enum types (as `enums`). */
+  readonly enums?: Readonly<Record<string, string>>;
+}
+
+/**
  * One operation, declared once for REST, GraphQL and tRPC: each door's mounter iterates the
  * declarations (`operations/index.ts`) and publishes every one under its names, checking its
  * scope, validating its input and answering its errors in the door's own shape.
@@ -176,7 +203,7 @@ export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
 export interface OperationDeclaration<
   Input extends InputContract = InputContract,
   Output extends z.ZodType = z.ZodType,
-  Procedure extends string = string,
+  Procedure extends string | null = string | null,
   Kind extends OperationKind = OperationKind,
   Scope extends OperationScope = OperationScope,
 > {
@@ -211,7 +238,11 @@ export interface OperationDeclaration<
    * always did.
    */
   readonly rest: RestBinding | null;
-  readonly graphql: GraphqlBinding;
+  /**
+   * Null where GraphQL publishes the capability otherwise (REST's page-numbered history: the
+   * cursor-paged `transactions` serves GraphQL), as `trpc`.
+   */
+  readonly graphql: GraphqlBinding | null;
   readonly trpc: Procedure;
 }
 
@@ -225,7 +256,7 @@ export type OperationKind = "query" | "mutation";
 export function defineOperation<
   Input extends InputContract,
   Output extends z.ZodType,
-  const Procedure extends string,
+  const Procedure extends string | null,
   const Kind extends OperationKind,
   const Scope extends OperationScope,
 >(

@@ -2,6 +2,8 @@ import { checkoutCreateOperation } from "../checkout/checkout-create.operation.t
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
+import { transactionHistoryOperation } from "../transactions/transaction-history.operation.ts";
+import { transactionSearchOperation } from "../transactions/transaction-search.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
@@ -38,4 +40,6 @@ export const operations = [
   walletsExistOperation,
   walletSearchOperation,
   voucherInfoOperation,
+  transactionSearchOperation,
+  transactionHistoryOperation,
 ] as const;

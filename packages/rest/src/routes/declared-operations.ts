@@ -96,7 +96,10 @@ function registerOperations(
             ...(scopes ? bearerErrors : publicErrors(operation)),
             ...declaredRefusals(operation),
             ...Object.fromEntries(
-              Object.entries(rest.refusals ?? {}).map(([status, text]) => [status, errorSchema.describe(text)]),
+              Object.entries(rest.refusals ?? {}).map(([status, text]) => [
+                status,
+                errorSchema.describe(text),
+              ]),
             ),
           },
         },

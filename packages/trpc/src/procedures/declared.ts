@@ -30,7 +30,8 @@ interface DeclaredOperation {
   readonly idempotencyKey?: string;
   readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
-  readonly trpc: string;
+  /** Null where tRPC publishes the capability otherwise (REST's history: `transactions` here). */
+  readonly trpc: string | null;
   run(
     deps: EngineDependencies,
     actor: Actor | null,
@@ -50,7 +51,7 @@ type QueryDef =
  * `purse-client` build refuses those).
  */
 type DeclaredProcedures<Operations extends readonly DeclaredOperation[]> = {
-  [Operation in Operations[number] as Operation["trpc"]]: ProcedureOf<
+  [Operation in Operations[number] as Extract<Operation["trpc"], string>]: ProcedureOf<
     Operation["kind"],
     {
       input: Operation["input"] extends z.ZodType ? z.input<Operation["input"]> : QueryDef["input"];
@@ -94,7 +95,8 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
   operations: Operations,
 ): DeclaredProcedures<Operations> {
   return Object.fromEntries(
-    operations.map((operation) => {
+    operations.flatMap((operation) => {
+      if (operation.trpc === null) return [];
       const scoped = procedureOf(operation.scope);
       const base = (operation.input ? scoped.input(operation.input) : scoped).output(operation.output);
       const key = operation.idempotencyKey;
@@ -107,7 +109,7 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
         const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
         return operation.run(ctx.deps, ctx.actor ?? null, withKey as never, call);
       };
-      return [operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)];
+      return [[operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)]];
     }),
   ) as DeclaredProcedures<Operations>;
 }
