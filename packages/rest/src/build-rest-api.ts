@@ -15,7 +15,6 @@ import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
@@ -26,6 +25,7 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  */
 const declared = declaredRoutes([
   "createCheckout",
+  "payCheckout",
   "transferFunds",
   "confirmVoucherActivation",
   "buyVoucher",
@@ -43,7 +43,7 @@ const declared = declaredRoutes([
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
   declared.at("createCheckout"),
-  registerPayCheckout,
+  declared.at("payCheckout"),
   registerCaptchaChallenge,
   declared.at("transferFunds"),
   declared.at("confirmVoucherActivation"),

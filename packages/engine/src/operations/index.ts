@@ -1,4 +1,5 @@
 import { checkoutCreateOperation } from "../checkout/checkout-create.operation.ts";
+import { checkoutPayOperation } from "../checkout/checkout-pay.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -25,6 +26,7 @@ import { walletsExistOperation } from "../wallet/wallets-exist.operation.ts";
  */
 export const operations = [
   checkoutCreateOperation,
+  checkoutPayOperation,
   transferOperation,
   voucherPurchaseOperation,
   voucherListOperation,
