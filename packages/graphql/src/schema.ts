@@ -6,7 +6,6 @@ import "./schema/checkouts.ts";
 import "./schema/subscriptions.ts";
 import "./schema/ledger.ts";
 import "./schema/session.ts";
-import "./schema/balance-history.ts";
 // The operations declared once in the engine (wallets, currencies, profile, vouchers, voucher purchase, ...).
 import "./schema/declared-operations.ts";
 

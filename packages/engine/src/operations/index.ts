@@ -13,6 +13,7 @@ import { voucherActivationOperation } from "../voucher/voucher-activation.operat
 import { voucherInfoOperation } from "../voucher/voucher-info.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
+import { balanceHistoryOperation } from "../wallet/balance-history.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
 import { walletSearchOperation } from "../wallet/wallet-search.operation.ts";
 import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
@@ -44,4 +45,5 @@ export const operations = [
   voucherInfoOperation,
   transactionSearchOperation,
   transactionHistoryOperation,
+  balanceHistoryOperation,
 ] as const;
