@@ -364,6 +364,7 @@ export interface components {
             id: number;
             code: string;
             name: string;
+            /** @description Exchange rate (USD per unit) */
             rate: number;
             prefix: string;
         };
@@ -510,22 +511,6 @@ export interface components {
                 cancel: boolean;
             };
         };
-        TokenResponse: {
-            /** @constant */
-            token_type: "Bearer";
-            /** @description Lifetime in seconds */
-            expires_in: number;
-            /** @description Send as Authorization: Bearer <access_token> */
-            access_token: string;
-        };
-        OAuthError: {
-            /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
-        };
-        OAuthTemporarilyUnavailable: {
-            /** @constant */
-            error: "temporarily_unavailable";
-        };
         HistoryItem: {
             id: number;
             /**
@@ -556,6 +541,22 @@ export interface components {
             created_at: string;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
             updated_at: string;
+        };
+        TokenResponse: {
+            /** @constant */
+            token_type: "Bearer";
+            /** @description Lifetime in seconds */
+            expires_in: number;
+            /** @description Send as Authorization: Bearer <access_token> */
+            access_token: string;
+        };
+        OAuthError: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+        };
+        OAuthTemporarilyUnavailable: {
+            /** @constant */
+            error: "temporarily_unavailable";
         };
     };
     responses: never;

@@ -69,6 +69,8 @@ export { type CurrencyListing, listCurrencies } from "./currency/list-currencies
 export { loadCurrencies } from "./currency/load-currencies.ts";
 export {
   type AnyOperation,
+  type CallContext,
+  type CursorPage,
   defineOperation,
   type GraphqlBinding,
   type InputContract,

@@ -2,11 +2,9 @@ import type { GraphQLSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./schema/errors.ts";
 import "./schema/transactions.ts";
-import "./schema/operations.ts";
 import "./schema/checkouts.ts";
 import "./schema/subscriptions.ts";
 import "./schema/session.ts";
-import "./schema/balance-history.ts";
 // The operations declared once in the engine (wallets, currencies, profile, vouchers, voucher purchase, ...).
 import "./schema/declared-operations.ts";
 

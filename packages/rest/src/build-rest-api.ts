@@ -12,15 +12,10 @@ import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
-import { registerCheckWalletsExist } from "./routes/check-wallets-exist.ts";
-import { registerCreateCheckout } from "./routes/create-checkout.ts";
 import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { registerListHistory } from "./routes/list-history.ts";
-import { registerPayCheckout } from "./routes/pay-checkout.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
-import { registerSearchWallet } from "./routes/search-wallet.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /**
@@ -29,12 +24,17 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
  * the rates (GET /api/currencies, ...).
  */
 const declared = declaredRoutes([
+  "createCheckout",
+  "payCheckout",
   "transferFunds",
   "confirmVoucherActivation",
   "buyVoucher",
   "listVouchers",
+  "listTransactionHistory",
   "showTransaction",
   "listWallets",
+  "checkWalletsExist",
+  "searchWallet",
   "showProfile",
   "listRates",
   "getVoucherInfo",
@@ -42,20 +42,20 @@ const declared = declaredRoutes([
 
 /** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
-  registerCreateCheckout,
-  registerPayCheckout,
+  declared.at("createCheckout"),
+  declared.at("payCheckout"),
   registerCaptchaChallenge,
   declared.at("transferFunds"),
   declared.at("confirmVoucherActivation"),
   declared.at("getVoucherInfo"),
   declared.at("buyVoucher"),
   declared.at("listVouchers"),
-  registerListHistory,
+  declared.at("listTransactionHistory"),
   registerExportTransactions,
   declared.at("showTransaction"),
   declared.at("listWallets"),
-  registerCheckWalletsExist,
-  registerSearchWallet,
+  declared.at("checkWalletsExist"),
+  declared.at("searchWallet"),
   declared.at("listRates"),
   declared.others,
   declared.at("showProfile"),

@@ -3,6 +3,7 @@ import { boundedText, type ContractShape, optionalBoundedText } from "../input/c
 import { inputBounds } from "../input/input-bounds.ts";
 import { maxAmountLength } from "../money/amount.ts";
 import type { CheckoutInput, CreatedCheckout } from "./create-checkout.ts";
+import type { PayCheckoutInput, PayCheckoutResult } from "./pay-checkout.ts";
 
 /** Optional text; contract: an empty string means absent. URLs are bounded by the engine's URL check. */
 const optionalUrl = z.string().nullish();
@@ -41,3 +42,19 @@ export const checkoutLinkContract = z.object({
   url: z.string().describe("The hosted payment page"),
   expiredAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC; the link works until then"),
 } satisfies ContractShape<CreatedCheckout>);
+
+/** The hosted page's pay or cancel: the payer signs in as the owner of the paying wallet. */
+export const checkoutPaymentContract = z.object({
+  token: boundedText(inputBounds.token).describe("The payment link's token (the last part of its URL)"),
+  login: boundedText(inputBounds.token).describe("Login of the user who owns wallet_from"),
+  password: boundedText(inputBounds.password),
+  captcha: optionalBoundedText(inputBounds.captcha).describe("The captcha widget's payload"),
+  action: z.enum(["pay", "cancel"]).describe("pay, or cancel the payment"),
+} satisfies ContractShape<Omit<PayCheckoutInput, "clientAddress">>);
+
+/** What paying or cancelling answers: the outcome's transaction and where the payer goes next. */
+export const checkoutPaymentResultContract = z.object({
+  status: z.enum(["SUCCESS", "CANCEL"]),
+  transactionId: z.number(),
+  redirectUrl: z.string().describe("success_url or cancel_url"),
+} satisfies ContractShape<PayCheckoutResult>);

@@ -39,6 +39,8 @@ export interface RestWire {
   readonly order?: readonly string[];
   /** REST's own description of a field, where the contract's would mislead (a number, not text). */
   readonly descriptions?: Readonly<Record<string, string>>;
+  /** Number fields holding one of the specification's codes (the history's type, status): their values. */
+  readonly codes?: Readonly<Record<string, readonly number[]>>;
   /** The nested objects (or lists of objects), by field: their own spelling. */
   readonly fields?: Readonly<Record<string, RestWire>>;
 }
@@ -65,11 +67,23 @@ export interface RestBinding extends RestWire {
   readonly inputIds?: readonly string[];
   /** REST's own description of an input field, where the contract's does not say what REST takes. */
   readonly inputDescriptions?: Readonly<Record<string, string>>;
+  /** Whole-number input fields that take one of the specification's codes: their values (as `codes`). */
+  readonly inputCodes?: Readonly<Record<string, readonly number[]>>;
+  /**
+   * Optional input fields the OpenAPI document lists as required: a typed client sends them, and
+   * the use case answers their absence itself (wallet-exists: Not found, as any other miss).
+   */
+  readonly documentedAsRequired?: readonly string[];
   /**
    * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
    * `{status, data}` envelope.
    */
   readonly envelope?: false;
+  /**
+   * REST's own description of a refusal status, where the catalogue's message of one code would
+   * not say what else answers it (the checkout's 422 lists every reason).
+   */
+  readonly refusals?: Readonly<Record<number, string>>;
   /** REST's description of its 200 answer, where the declaration's does not say what REST sends. */
   readonly answer?: string;
   /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
@@ -129,6 +143,8 @@ export interface GraphqlBinding {
    * object (the operator verbs: `operatorCredit(wallet:, amount:, key:, note:)`, published so).
    */
   readonly arguments?: "flat";
+  /** A keyset-paged read, published as a Relay-style connection (`CursorPage`). */
+  readonly page?: CursorPage;
 }
 
 /**
@@ -137,6 +153,17 @@ export interface GraphqlBinding {
  * rates), whose `run` then gets no actor.
  */
 export type OperationScope = AccessScope | readonly AccessScope[] | "public";
+
+/**
+ * What a door knows of the request beyond its input, for the operations that need it: the
+ * caller's address as the host resolved it (the abuse limits of a public operation), and whether
+ * the body sent an amount as a bare JSON number (REST's exact JSON reading keeps its text; a
+ * checkout's signature is over the JSON as sent).
+ */
+export interface CallContext {
+  readonly clientAddress: string | null;
+  readonly amountSentAsNumber: boolean;
+}
 
 /** What `run` is told of the caller: nobody for a public operation. */
 type ActorOf<Scope extends OperationScope> = Scope extends "public" ? null : Actor;
@@ -148,6 +175,27 @@ export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
 }
 
 /**
+ * A read of keyset pages as GraphQL publishes it: its output is `{nodes, hasNextPage, ...}` (the
+ * rest beside them, `totals`), each node with an `id`; the field answers a connection (`type`)
+ * of edges (`edge`: `cursor` and `node`, the node's type `nested.nodes`), `pageInfo` and the rest.
+ * Its arguments are the page size, `after` (an opaque cursor of the last node's id) and `filter`,
+ * an input object of the other input fields. tRPC takes the input as it is.
+ */
+export interface CursorPage {
+  /** The input field of the page size: an `Int` argument of that name, checked by the operation. */
+  readonly size: string;
+  /** The input field of the last id seen, taken as the `after` cursor. */
+  readonly after: string;
+  /** The cursor's prefix before the id (`tx`: `tx:42`, base64url), so no other cursor decodes as one. */
+  readonly cursor: string;
+  /** The input object type of the other input fields (the `filter` argument). */
+  readonly filter: string;
+  readonly edge: string;
+  /** The filter's one-of-fixed-names fields, by name: their enum types (as `enums`). */
+  readonly enums?: Readonly<Record<string, string>>;
+}
+
+/**
  * One operation, declared once for REST, GraphQL and tRPC: each door's mounter iterates the
  * declarations (`operations/index.ts`) and publishes every one under its names, checking its
  * scope, validating its input and answering its errors in the door's own shape.
@@ -155,7 +203,7 @@ export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
 export interface OperationDeclaration<
   Input extends InputContract = InputContract,
   Output extends z.ZodType = z.ZodType,
-  Procedure extends string = string,
+  Procedure extends string | null = string | null,
   Kind extends OperationKind = OperationKind,
   Scope extends OperationScope = OperationScope,
 > {
@@ -182,6 +230,7 @@ export interface OperationDeclaration<
     deps: EngineDependencies,
     actor: ActorOf<Scope>,
     input: OperationInput<Input>,
+    call: CallContext,
   ): Promise<z.input<Output>>;
   /**
    * Null where REST has no such route and the specification none to add (`wallet(number:)`, `me`:
@@ -189,7 +238,11 @@ export interface OperationDeclaration<
    * always did.
    */
   readonly rest: RestBinding | null;
-  readonly graphql: GraphqlBinding;
+  /**
+   * Null where GraphQL publishes the capability otherwise (REST's page-numbered history: the
+   * cursor-paged `transactions` serves GraphQL), as `trpc`.
+   */
+  readonly graphql: GraphqlBinding | null;
   readonly trpc: Procedure;
 }
 
@@ -203,7 +256,7 @@ export type OperationKind = "query" | "mutation";
 export function defineOperation<
   Input extends InputContract,
   Output extends z.ZodType,
-  const Procedure extends string,
+  const Procedure extends string | null,
   const Kind extends OperationKind,
   const Scope extends OperationScope,
 >(

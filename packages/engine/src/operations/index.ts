@@ -2,10 +2,14 @@ import { operatorCreditOperation } from "../admin/operator-credit.operation.ts";
 import { operatorPayoutOperation } from "../admin/operator-payout.operation.ts";
 import { statementOperation } from "../admin/statement.operation.ts";
 import { transactionReversalOperation } from "../admin/transaction-reversal.operation.ts";
+import { checkoutCreateOperation } from "../checkout/checkout-create.operation.ts";
 import { checkoutListOperation } from "../checkout/checkout-list.operation.ts";
+import { checkoutPayOperation } from "../checkout/checkout-pay.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
+import { transactionHistoryOperation } from "../transactions/transaction-history.operation.ts";
+import { transactionSearchOperation } from "../transactions/transaction-search.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
 import { transferOperation } from "../transfer/transfer.operation.ts";
 import { meShowOperation } from "../user/me-show.operation.ts";
@@ -14,8 +18,11 @@ import { voucherActivationOperation } from "../voucher/voucher-activation.operat
 import { voucherInfoOperation } from "../voucher/voucher-info.operation.ts";
 import { voucherListOperation } from "../voucher/voucher-list.operation.ts";
 import { voucherPurchaseOperation } from "../voucher/voucher-purchase.operation.ts";
+import { balanceHistoryOperation } from "../wallet/balance-history.operation.ts";
 import { walletListOperation } from "../wallet/wallet-list.operation.ts";
+import { walletSearchOperation } from "../wallet/wallet-search.operation.ts";
 import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
+import { walletsExistOperation } from "../wallet/wallets-exist.operation.ts";
 
 /**
  * Every operation declared once for all three doors. A door mounts each one (REST those with a
@@ -24,6 +31,8 @@ import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
  * registration order.
  */
 export const operations = [
+  checkoutCreateOperation,
+  checkoutPayOperation,
   transferOperation,
   voucherPurchaseOperation,
   voucherListOperation,
@@ -36,7 +45,12 @@ export const operations = [
   meShowOperation,
   transactionShowOperation,
   voucherActivationOperation,
+  walletsExistOperation,
+  walletSearchOperation,
   voucherInfoOperation,
+  transactionSearchOperation,
+  transactionHistoryOperation,
+  balanceHistoryOperation,
   statementOperation,
   operatorCreditOperation,
   operatorPayoutOperation,

@@ -12,8 +12,8 @@ describe("the declared operations", () => {
     const names = {
       rest: published.map((rest) => `${rest.method} ${rest.path}`),
       operationId: published.map((rest) => rest.operationId),
-      graphql: operations.map((operation) => operation.graphql.field),
-      trpc: operations.map((operation) => operation.trpc as string),
+      graphql: operations.flatMap((operation) => (operation.graphql ? [operation.graphql.field] : [])),
+      trpc: operations.flatMap((operation) => (operation.trpc === null ? [] : [operation.trpc as string])),
     };
     for (const list of Object.values(names)) expect(new Set(list).size).toBe(list.length);
   });

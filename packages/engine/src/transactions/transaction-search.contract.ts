@@ -9,7 +9,8 @@ const instantText = boundedText(40);
 /**
  * The filter of the transaction search (GraphQL `TransactionFilter`, tRPC `transactions`): the
  * same search REST's history runs (`transactions/transaction-filter.ts`), with instants for bounds.
- * Each door adds its own paging.
+ * The declaration adds the keyset page (`transaction-page.contract.ts`), which GraphQL publishes
+ * as a connection.
  */
 export const transactionSearchContract = z.object({
   from: instantText.nullish().describe("ISO date or date-time, inclusive"),

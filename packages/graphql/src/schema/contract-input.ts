@@ -1,6 +1,7 @@
 import type { InputFieldRef, SchemaTypes } from "@pothos/core";
 import type { z } from "zod";
 import { builder } from "../builder.ts";
+import type { AnyEnumRef } from "./contract-object.ts";
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 
@@ -13,12 +14,14 @@ type TextValue<Field extends z.ZodType> =
  * required when the contract requires it, described and validated by the contract's own schema
  * (a too-long value is a 400 naming `input.<field>`). A field added to the contract appears here.
  * Every field of the operations derived this way is text (amount and id included: GraphQL has no
- * "string or number" scalar, and a number written as text means the same).
+ * "string or number" scalar, and a number written as text means the same), or one of fixed names
+ * published as the enum type `enumType` names (GraphQL checks its values).
  */
 export function contractInputType<Shape extends Record<string, z.ZodType>>(
   name: string,
   contract: z.ZodObject<Shape>,
   description?: string,
+  enumType?: (key: string) => AnyEnumRef | undefined,
 ) {
   type Fields = { [K in keyof Shape]: InputFieldRef<Types, TextValue<Shape[K]>> };
   return builder.inputType(name, {
@@ -26,8 +29,11 @@ export function contractInputType<Shape extends Record<string, z.ZodType>>(
     fields: (t) =>
       Object.fromEntries(
         Object.entries(contract.shape).map(([key, field]) => {
-          if (!field.safeParse("1").success) throw new Error(`${name}.${key} is not a text field`);
           const required = !field.safeParse(undefined).success;
+          const named = enumType?.(key);
+          const described = field.description ? { description: field.description } : {};
+          if (named) return [key, t.field({ type: named, required, ...described })];
+          if (!field.safeParse("1").success) throw new Error(`${name}.${key} is not a text field`);
           // The contract's text speaks for every door; where it lets other doors send a number,
           // say that this one takes the text (GraphQL has no string-or-number scalar).
           const text =

@@ -1,15 +1,14 @@
 import {
   type AnyOperation,
+  type CursorPage,
   type GraphqlBinding,
   idempotencyKeyOf,
   inputObject,
   operations,
   PurseError,
-  scopesOf,
 } from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
-import type { GraphQLContext } from "../context.ts";
 import { CheckoutStatus } from "./checkouts.ts";
 import { contractInputType } from "./contract-input.ts";
 import {
@@ -20,10 +19,22 @@ import {
   unwrapped,
 } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
-import { TransactionStatus, TransactionType } from "./transactions.ts";
+import { mountConnection } from "./cursor-connection.ts";
+import { actorFor, authScopesOf, callOf } from "./declared-access.ts";
+import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
+
+/** A declaration GraphQL publishes (`graphql` not null). */
+type Published = AnyOperation & { readonly graphql: GraphqlBinding };
+
+function isPublished(operation: AnyOperation): operation is Published {
+  return operation.graphql !== null;
+}
 
 /** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
-const sharedTypes: Readonly<Record<string, AnyObjectRef>> = { Currency: Currency as AnyObjectRef };
+const sharedTypes: Readonly<Record<string, AnyObjectRef>> = {
+  Currency: Currency as AnyObjectRef,
+  Transaction: Transaction as AnyObjectRef,
+};
 
 /** The enum types this door defines that a declaration may name (`enums`): the history's too. */
 const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
@@ -32,8 +43,12 @@ const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
   CheckoutStatus: CheckoutStatus as AnyEnumRef,
 };
 
-function enumNamed(graphql: GraphqlBinding, path: string): AnyEnumRef | undefined {
-  const name = graphql.enums?.[path];
+function enumNamed(
+  graphql: GraphqlBinding,
+  path: string,
+  enums: GraphqlBinding["enums"] = graphql.enums,
+): AnyEnumRef | undefined {
+  const name = enums?.[path];
   if (name === undefined) return undefined;
   const found = sharedEnums[name];
   if (!found) throw new Error(`${graphql.field}: ${path} names ${name}, which GraphQL does not define`);
@@ -95,7 +110,7 @@ interface OutputType {
   readonly nullable: boolean;
 }
 
-function outputTypeOf(operation: AnyOperation): OutputType {
+function outputTypeOf(operation: Published): OutputType {
   const { graphql } = operation;
   const nullable = operation.output instanceof z.ZodNullable || graphql.nullable === true;
   const output =
@@ -116,17 +131,6 @@ function withIdempotencyKey(operation: AnyOperation, input: unknown, header: str
   return { ...sent, [key]: idempotencyKeyOf(sent[key], header) };
 }
 
-/** Who may call the field, by scope-auth: any of the declared scopes; nothing for a public one. */
-function authScopesOf(operation: AnyOperation) {
-  const scopes = scopesOf(operation.scope);
-  return scopes ? { authScopes: Object.fromEntries(scopes.map((scope) => [scope, true])) } : {};
-}
-
-/** The caller the operation runs for: none for a public one (no token is asked for). */
-async function actorFor(operation: AnyOperation, ctx: GraphQLContext) {
-  return scopesOf(operation.scope) ? ctx.actor() : null;
-}
-
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]["arg"];
 
 /**
@@ -134,7 +138,7 @@ type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]["arg"]
  * the binding names (`enums`), required unless the contract lets it out, validated by its
  * contract (a refusal is a 400 naming the argument).
  */
-function argumentsOf(arg: ArgBuilder, operation: AnyOperation) {
+function argumentsOf(arg: ArgBuilder, operation: Published) {
   const { graphql } = operation;
   const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   return Object.fromEntries(
@@ -159,7 +163,7 @@ function argumentsOf(arg: ArgBuilder, operation: AnyOperation) {
  * as the field's error with the spec's message, as the other reads answer them, or as a result
  * union with `PurseError` where the binding says so (`errorUnion`).
  */
-function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): void {
+function mountQuery(operation: Published, { type, nullable }: OutputType): void {
   builder.queryField(operation.graphql.field, (t) =>
     t.field({
       type,
@@ -173,6 +177,7 @@ function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): vo
           ctx.deps,
           await actorFor(operation, ctx),
           (operation.input ? args : undefined) as never,
+          callOf(ctx),
         ) as never,
     }),
   );
@@ -184,7 +189,7 @@ function mountQuery(operation: AnyOperation, { type, nullable }: OutputType): vo
  * where the binding says so (`arguments: "flat"`, as a query's), the idempotency key from the
  * input or the header, and a result union of the output and `PurseError`, as every mutation.
  */
-function mountMutation(operation: AnyOperation, { type, nullable }: OutputType): void {
+function mountMutation(operation: Published, { type, nullable }: OutputType): void {
   const { graphql } = operation;
   const contract = inputObject(operation.input);
   const flat = graphql.arguments === "flat";
@@ -206,17 +211,54 @@ function mountMutation(operation: AnyOperation, { type, nullable }: OutputType):
           ctx.deps,
           await actorFor(operation, ctx),
           withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey) as never,
+          callOf(ctx),
         ) as never,
     }),
   );
 }
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a query or mutation field: its
- * scope by scope-auth, the output type derived from its contract.
+ * A keyset-paged read as a connection field (`cursor-connection.ts`): the node type and the
+ * output's other lists derived as any output's nested objects, the filter input from the input
+ * contract less the page's two fields.
+ */
+function mountPaged(operation: Published, page: CursorPage): void {
+  const { graphql } = operation;
+  const contract = inputObject(operation.input);
+  const output = operation.output;
+  if (!contract || !(output instanceof z.ZodObject)) {
+    throw new Error(`${graphql.field}: a connection takes an input and answers an object`);
+  }
+  const lists = Object.entries(output.shape as Record<string, z.ZodType>).flatMap(([key, field]) => {
+    const item = field instanceof z.ZodArray ? field.element : null;
+    return item instanceof z.ZodObject ? [[key, objectTypeAt(graphql, item, key)] as const] : [];
+  });
+  const node = lists.find(([key]) => key === "nodes")?.[1];
+  if (!node) throw new Error(`${graphql.field}: a connection's output has a list of nodes`);
+  mountConnection(operation, page, {
+    node,
+    others: Object.fromEntries(lists.filter(([key]) => key !== "nodes")),
+    filter: contractInputType(page.filter, filterOf(contract, page), undefined, (key) =>
+      enumNamed(graphql, key, page.enums),
+    ),
+    defaultSize: (contract.shape[page.size] as z.ZodType).parse(undefined) as number,
+  });
+}
+
+/** The input contract less the page's two fields: each field the contract's own schema. */
+function filterOf(contract: z.ZodObject, page: CursorPage): z.ZodObject {
+  const paging = new Set([page.size, page.after]);
+  return z.object(Object.fromEntries(Object.entries(contract.shape).filter(([key]) => !paging.has(key))));
+}
+
+/**
+ * Every declared operation (`@purse/engine`'s `operations`) GraphQL publishes as a query or
+ * mutation field: its scope by scope-auth, the output type derived from its contract.
  */
 for (const operation of operations as readonly AnyOperation[]) {
-  const type = outputTypeOf(operation);
-  if (operation.kind === "mutation") mountMutation(operation, type);
-  else mountQuery(operation, type);
+  // Published otherwise on this door (REST's page-numbered history: `transactions` here).
+  if (!isPublished(operation)) continue;
+  if (operation.graphql.page) mountPaged(operation, operation.graphql.page);
+  else if (operation.kind === "mutation") mountMutation(operation, outputTypeOf(operation));
+  else mountQuery(operation, outputTypeOf(operation));
 }

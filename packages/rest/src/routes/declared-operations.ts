@@ -95,11 +95,18 @@ function registerOperations(
             ...(write ? bodyErrors : {}),
             ...(scopes ? bearerErrors : publicErrors(operation)),
             ...declaredRefusals(operation),
+            ...Object.fromEntries(
+              Object.entries(rest.refusals ?? {}).map(([status, text]) => [
+                status,
+                errorSchema.describe(text),
+              ]),
+            ),
           },
         },
         handler: async (request: FastifyRequest) => {
           const actor = scopes ? actorOf(request) : null;
-          const output = await operation.run(deps, actor, shapes.input(request) as never);
+          const call = { clientAddress: request.ip, amountSentAsNumber: request.amountSentAsNumber };
+          const output = await operation.run(deps, actor, shapes.input(request) as never, call);
           const body = shapes.toWire(output, toNumber);
           return rest.envelope === false ? body : ok(body);
         },

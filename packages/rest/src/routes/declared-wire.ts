@@ -1,7 +1,7 @@
 import { type AnyOperation, inputObject, type RestBinding, type RestWire } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { amountInput, identifierInput, integerQuery } from "../schemas/common.ts";
+import { amountInput, documentedAsRequired, identifierInput, integerQuery } from "../schemas/common.ts";
 import { asJsonNumber, optionalParameter } from "../schemas/from-contract.ts";
 
 type Values = Record<string, unknown>;
@@ -59,21 +59,24 @@ function wiredObject(where: string, contract: z.ZodObject, wire: RestWire): Wire
     const field = contract.shape[name] as z.ZodType | undefined;
     if (!field || omitted.has(name)) throw new Error(`${where}: ${name} is not a published field`);
     const description = wire.descriptions?.[name];
-    const wired = wiredValue(`${where}.${name}`, field, numbers.has(name), wire.fields?.[name]);
+    const codes = wire.codes?.[name];
+    const wired = codes
+      ? codedNumber(`${where}.${name}`, field, codes)
+      : wiredValue(`${where}.${name}`, field, numbers.has(name), wire.fields?.[name]);
     return [name, description ? { ...wired, schema: wired.schema.describe(description) } : wired];
   });
   const schema = z.object(
     Object.fromEntries(fields.map(([name, { schema }]) => [wireName(wire, name), schema])),
   );
+  // Named once, and one object per value: a long list (the history) allocates nothing more per item.
+  const named = fields.map(([name, field]) => ({ name, wire: wireName(wire, name), toWire: field.toWire }));
   const wired: Wired = {
     schema: wire.component ? schema.meta({ id: wire.component }) : schema,
-    toWire: (value, toNumber) =>
-      Object.fromEntries(
-        fields.map(([name, field]) => [
-          wireName(wire, name),
-          field.toWire((value as Values)[name], toNumber),
-        ]),
-      ),
+    toWire: (value, toNumber) => {
+      const sent: Values = {};
+      for (const field of named) sent[field.wire] = field.toWire((value as Values)[field.name], toNumber);
+      return sent;
+    },
   };
   wiredObjects.set(contract, wired);
   return wired;
@@ -96,8 +99,15 @@ function wiredValue(where: string, field: z.ZodType, number: boolean, nested: Re
   return { schema: field, toWire: asIs };
 }
 
+/** A number holding one of the specification's codes: OpenAPI's integer of those values, sent as it is. */
+function codedNumber(where: string, field: z.ZodType, codes: readonly number[]): Wired {
+  if (!(field instanceof z.ZodNumber)) throw new Error(`${where} is not a number`);
+  const description = field.description ? { description: field.description } : {};
+  return { schema: z.number().meta({ type: "integer", enum: [...codes], ...description }), toWire: asIs };
+}
+
 /** An input field as the query string carries it: text, a whole number as its digits (the use case reads them). */
-function queryField(name: string, field: z.ZodType): z.ZodType {
+function queryField(name: string, field: z.ZodType, codes: readonly number[] | undefined): z.ZodType {
   const optional = field.safeParse(undefined).success;
   let base = field;
   while (base instanceof z.ZodOptional || base instanceof z.ZodNullable) base = base.unwrap() as z.ZodType;
@@ -108,7 +118,7 @@ function queryField(name: string, field: z.ZodType): z.ZodType {
     return field.description ? absent.describe(field.description) : absent;
   }
   if (base instanceof z.ZodNumber && base.isInt) {
-    const text = integerQuery(field.description ?? "");
+    const text = integerQuery(field.description ?? "", codes);
     return optional ? text.optional() : text;
   }
   throw new Error(`${name}: a query string carries text or whole numbers`);
@@ -149,7 +159,10 @@ export function restShapes(operation: AnyOperation, rest: RestBinding): RestShap
   const part = (place: "path" | "query" | "body") => {
     const fields = inputFields.filter(([name]) => where(name) === place);
     const wire = (name: string, field: z.ZodType) => {
-      if (place === "query") return queryField(name, field);
+      if (place === "query") {
+        const query = queryField(name, field, rest.inputCodes?.[name]);
+        return rest.documentedAsRequired?.includes(name) ? documentedAsRequired(query) : query;
+      }
       if (place !== "body") return field;
       const described = rest.inputDescriptions?.[name];
       const taken = bodyField(field, amounts.has(name) ? "amount" : ids.has(name) ? "id" : null);

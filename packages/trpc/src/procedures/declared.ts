@@ -30,8 +30,14 @@ interface DeclaredOperation {
   readonly idempotencyKey?: string;
   readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
-  readonly trpc: string;
-  run(deps: EngineDependencies, actor: Actor | null, input: never): Promise<unknown>;
+  /** Null where tRPC publishes the capability otherwise (REST's history: `transactions` here). */
+  readonly trpc: string | null;
+  run(
+    deps: EngineDependencies,
+    actor: Actor | null,
+    input: never,
+    call: { readonly clientAddress: string | null; readonly amountSentAsNumber: boolean },
+  ): Promise<unknown>;
 }
 
 /** What a query built on these procedures carries: meta, error shape, and its input when it takes none. */
@@ -45,7 +51,7 @@ type QueryDef =
  * `purse-client` build refuses those).
  */
 type DeclaredProcedures<Operations extends readonly DeclaredOperation[]> = {
-  [Operation in Operations[number] as Operation["trpc"]]: ProcedureOf<
+  [Operation in Operations[number] as Extract<Operation["trpc"], string>]: ProcedureOf<
     Operation["kind"],
     {
       input: Operation["input"] extends z.ZodType ? z.input<Operation["input"]> : QueryDef["input"];
@@ -73,6 +79,7 @@ interface Call {
     /** Absent on a public procedure: it asks for no token. */
     readonly actor?: Actor;
     readonly idempotencyKey?: string | null;
+    readonly clientAddress?: string | null;
   };
   readonly input: unknown;
 }
@@ -88,7 +95,8 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
   operations: Operations,
 ): DeclaredProcedures<Operations> {
   return Object.fromEntries(
-    operations.map((operation) => {
+    operations.flatMap((operation) => {
+      if (operation.trpc === null) return [];
       const scoped = procedureOf(operation.scope);
       const base = (operation.input ? scoped.input(operation.input) : scoped).output(operation.output);
       const key = operation.idempotencyKey;
@@ -97,9 +105,11 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
         const sent = input as Record<string, string | null | undefined> | undefined;
         const withKey =
           key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
-        return operation.run(ctx.deps, ctx.actor ?? null, withKey as never);
+        // tRPC reads JSON as JSON: a bare number arrives as a number, which the contract sees itself.
+        const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
+        return operation.run(ctx.deps, ctx.actor ?? null, withKey as never, call);
       };
-      return [operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)];
+      return [[operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)]];
     }),
   ) as DeclaredProcedures<Operations>;
 }

@@ -1,5 +1,6 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { ClientEntity } from "./client.ts";
+import { createdAtColumn } from "./timestamp-columns.ts";
 import { UserEntity } from "./user.ts";
 
 export const AccessTokenEntity = defineEntity({
@@ -23,9 +24,6 @@ export const AccessTokenEntity = defineEntity({
     scope: p.text().default("api"),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

@@ -1,6 +1,7 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { ClientEntity } from "./client.ts";
 import { CurrencyEntity } from "./currency.ts";
+import { createdAtColumn } from "./timestamp-columns.ts";
 import { TransactionEntity } from "./transaction.ts";
 import { UserEntity } from "./user.ts";
 import { WalletEntity } from "./wallet.ts";
@@ -50,9 +51,6 @@ export const CheckoutEntity = defineEntity({
         .deleteRule("no action"),
     expiredAt: p.datetime(),
     completedAt: p.datetime().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

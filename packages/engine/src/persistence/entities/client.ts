@@ -1,4 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { createdAtColumn } from "./timestamp-columns.ts";
 import { UserEntity } from "./user.ts";
 
 export const ClientEntity = defineEntity({
@@ -20,9 +21,6 @@ export const ClientEntity = defineEntity({
     previousSecretUntil: p.datetime().nullable(),
     previousFormTokenSealed: p.text().nullable(),
     previousFormTokenUntil: p.datetime().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

@@ -1,4 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { createdAtColumn } from "./timestamp-columns.ts";
 import { TransactionEntity } from "./transaction.ts";
 import { UserEntity } from "./user.ts";
 
@@ -15,9 +16,6 @@ export const IdempotencyKeyEntity = defineEntity({
     key: p.text().primary(),
     transaction: () => p.manyToOne(TransactionEntity).foreignKeyName("idempotency_keys_transaction_id_fkey"),
     requestHash: p.text().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

@@ -1,5 +1,6 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { CurrencyEntity } from "./currency.ts";
+import { createdAtColumn } from "./timestamp-columns.ts";
 import { TransactionEntity } from "./transaction.ts";
 import { WalletEntity } from "./wallet.ts";
 
@@ -55,9 +56,6 @@ export const PostingEntity = defineEntity({
     amountMinor: p.bigint("bigint"),
     /** The wallet's chain link after this transaction (migration 0005; wallet postings only). */
     chainHash: p.blob().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

@@ -1,5 +1,6 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { CurrencyEntity } from "./currency.ts";
+import { timestampColumns } from "./timestamp-columns.ts";
 import { UserEntity } from "./user.ts";
 import { WalletEntity } from "./wallet.ts";
 
@@ -117,14 +118,6 @@ export const TransactionEntity = defineEntity({
         .nullable()
         .foreignKeyName("transactions_reverses_transaction_id_fkey")
         .deleteRule("no action"),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampColumns(),
   },
 });

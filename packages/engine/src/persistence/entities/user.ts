@@ -1,4 +1,5 @@
 import { defineEntity, p } from "@mikro-orm/core";
+import { createdAtColumn } from "./timestamp-columns.ts";
 
 export const UserEntity = defineEntity({
   name: "User",
@@ -11,9 +12,6 @@ export const UserEntity = defineEntity({
     blocked: p.boolean().default(false),
     login: p.text(),
     passwordHash: p.text(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

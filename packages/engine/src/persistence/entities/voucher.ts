@@ -1,5 +1,6 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { CurrencyEntity } from "./currency.ts";
+import { timestampColumns } from "./timestamp-columns.ts";
 import { TransactionEntity } from "./transaction.ts";
 import { UserEntity } from "./user.ts";
 
@@ -56,15 +57,7 @@ export const VoucherEntity = defineEntity({
         .foreignKeyName("vouchers_activated_by_user_id_fkey")
         .deleteRule("no action"),
     activatedAt: p.datetime().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampColumns(),
     /** The code sealed under the deployment key, bound to the voucher number (migration 0004). */
     codeSealed: p.text().nullable(),
   },

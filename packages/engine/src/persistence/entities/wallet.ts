@@ -1,5 +1,6 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { CurrencyEntity } from "./currency.ts";
+import { timestampColumns } from "./timestamp-columns.ts";
 import { UserEntity } from "./user.ts";
 
 /**
@@ -31,14 +32,6 @@ export const WalletEntity = defineEntity({
     canUseForWithdrawApiOut: p.boolean().default(true),
     /** Head of this wallet's hash chain (migration 0005, see ledger/ledger-hash.ts). */
     chainHead: p.blob().defaultRaw(chainGenesisSql),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...timestampColumns(),
   },
 });

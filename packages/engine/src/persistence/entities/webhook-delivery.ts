@@ -1,6 +1,7 @@
 import { defineEntity, p } from "@mikro-orm/core";
 import { CheckoutEntity } from "./checkout.ts";
 import { ClientEntity } from "./client.ts";
+import { createdAtColumn } from "./timestamp-columns.ts";
 
 /**
  * The webhook outbox (migration 0002): one row per notification, written in the transaction of the
@@ -28,9 +29,6 @@ export const WebhookDeliveryEntity = defineEntity({
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
     deliveredAt: p.datetime().nullable(),
-    createdAt: p
-      .datetime()
-      .defaultRaw("now()")
-      .onCreate(() => new Date()),
+    createdAt: createdAtColumn(),
   },
 });

@@ -1,0 +1,42 @@
+import { defineOperation } from "../declaration/declare-operation.ts";
+import { checkoutPaymentContract, checkoutPaymentResultContract } from "./checkout.contract.ts";
+import { payCheckout } from "./pay-checkout.ts";
+
+/**
+ * POST /api/processing/pay: the hosted page pays or cancels a checkout. Public: the payer signs
+ * in with the login and password of the paying wallet's owner, limited per login and address.
+ */
+export const checkoutPayOperation = defineOperation({
+  kind: "mutation",
+  description: "Paid or cancelled",
+  scope: "public",
+  input: checkoutPaymentContract,
+  output: checkoutPaymentResultContract,
+  errors: [
+    "NOT_FOUND",
+    "ROUTE_LOCKED",
+    "LOCK_UNAVAILABLE",
+    "CAPTCHA_INVALID",
+    "HASH_NOT_VALID",
+    "PAY_INSUFFICIENT_FUNDS",
+  ],
+  run: (deps, _nobody, input, call) => payCheckout(deps, { ...input, clientAddress: call.clientAddress }),
+  rest: {
+    method: "POST",
+    path: "/api/processing/pay",
+    operationId: "payCheckout",
+    tags: ["Checkout"],
+    summary: "Pay or cancel a checkout from the hosted payment page",
+    names: "snake_case",
+    refusals: {
+      404: "Unknown payment link",
+      422:
+        "Route locked to avoid duplication, Method locked please try again later, Captcha string, " +
+        "Hash is not valid, Deposit your wallet, you not have funds",
+    },
+  },
+  // The hosted page's own call, on Purse's origin: a front end pays through the page, and a
+  // typed client has no payer's password to send.
+  graphql: null,
+  trpc: null,
+});

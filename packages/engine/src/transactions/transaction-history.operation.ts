@@ -1,0 +1,52 @@
+import { defineOperation } from "../declaration/declare-operation.ts";
+import { listHistory } from "./list-history.ts";
+import {
+  transactionHistoryContract,
+  transactionHistoryPageContract,
+} from "./transaction-history.contract.ts";
+
+/** The specification's codes of a transaction's type and status, as REST publishes them. */
+const typeCodes = [1, 2, 3];
+const statusCodes = [1, 2, 3, 4];
+
+/**
+ * GET /api/transactions/histories: the specification's page-numbered history of the caller's
+ * transactions (merchants only). Only REST publishes it: GraphQL and tRPC page the same search by
+ * cursor (`transactionSearchOperation`).
+ */
+export const transactionHistoryOperation = defineOperation({
+  kind: "query",
+  description: "One page of the history",
+  scope: "merchant",
+  input: transactionHistoryContract,
+  output: transactionHistoryPageContract,
+  // Each on its field: a date missing or not a date, a page or code not a number or out of its
+  // range, an amount bound not a decimal, a NUL in the wallet number.
+  errors: ["BLANK", "INVALID_DATE", "NOT_NUMERIC", "OUT_OF_RANGE", "INVALID_VALUE"],
+  // The query string as sent: the use case reads its text (history-filter.ts).
+  run: (deps, actor, input) => listHistory(deps, actor, input),
+  rest: {
+    method: "GET",
+    path: "/api/transactions/histories",
+    operationId: "listTransactionHistory",
+    tags: ["Transactions"],
+    summary: "Transaction history of the caller's wallets (merchants only)",
+    inputCodes: { type: typeCodes, status: statusCodes },
+    fields: {
+      items: {
+        component: "HistoryItem",
+        names: "snake_case",
+        numbers: ["amountFrom", "amountTo", "totalUsd"],
+        codes: { type: typeCodes, status: statusCodes },
+        descriptions: {
+          amountFrom: "Debited from wallet_from (amount plus any commission it paid)",
+          amountTo: "Credited to wallet_to",
+        },
+      },
+      meta: { names: "snake_case" },
+    },
+  },
+  // The cursor-paged search serves GraphQL and tRPC (`transactions`), with names for the codes.
+  graphql: null,
+  trpc: null,
+});

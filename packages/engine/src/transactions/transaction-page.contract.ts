@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { ContractShape } from "../input/contract-fields.ts";
+import { transactionSearchContract } from "./transaction-search.contract.ts";
+import type { TransactionNode, TransactionPage, TransactionTotal } from "./transaction-search.ts";
+
+/** Exact decimal text: amounts never travel as floats. */
+const decimalText = z.string().describe('Exact decimal, e.g. "10.50"');
+
+/** One transaction as the search lists it. */
+const transactionNodeContract = z.object({
+  id: z.number(),
+  externalId: z.string().nullable(),
+  type: z.enum(["TRANSFER", "DEPOSIT", "WITHDRAW"]),
+  status: z.enum(["PENDING", "FAIL", "SUCCESS", "CANCEL"]),
+  label: z.string(),
+  amount: decimalText,
+  commission: decimalText,
+  amountFrom: decimalText,
+  amountTo: decimalText,
+  currencyId: z.number(),
+  currency: z.string().describe('The currency\'s code, e.g. "USD"'),
+  walletFromId: z.number().nullable(),
+  walletToId: z.number().nullable(),
+  walletFrom: z
+    .string()
+    .nullable()
+    .describe("The wallet's number, e.g. \"U100000010\" (the other party's too)"),
+  walletTo: z.string().nullable(),
+  description: z.string(),
+  createdAt: z.string().describe("ISO 8601, UTC"),
+} satisfies ContractShape<TransactionNode>);
+
+const transactionTotalContract = z
+  .object({
+    currencyId: z.number(),
+    currency: z.string(),
+    count: z.number(),
+    amount: decimalText,
+    commission: decimalText,
+  } satisfies ContractShape<TransactionTotal>)
+  .describe("Count and sums over the whole filtered set, per currency");
+
+/** A page of the search, newest first, with the totals of everything the filter finds. */
+export const transactionPageContract = z.object({
+  nodes: z.array(transactionNodeContract),
+  hasNextPage: z.boolean(),
+  totals: z.array(transactionTotalContract),
+} satisfies ContractShape<TransactionPage>);
+
+/** The search's filter and its keyset page: how many, after which transaction (the last id seen). */
+export const transactionSearchPageContract = transactionSearchContract.extend({
+  first: z.number().int().min(1).max(100).default(20),
+  afterId: z.number().int().positive().nullish(),
+});

@@ -1,0 +1,19 @@
+// What every declared field asks of the request: who may call it, the caller, the call context.
+import { type AnyOperation, type CallContext, scopesOf } from "@purse/engine";
+import type { GraphQLContext } from "../context.ts";
+
+/** Who may call the field, by scope-auth: any of the declared scopes; nothing for a public one. */
+export function authScopesOf(operation: AnyOperation) {
+  const scopes = scopesOf(operation.scope);
+  return scopes ? { authScopes: Object.fromEntries(scopes.map((scope) => [scope, true])) } : {};
+}
+
+/** The caller the operation runs for: none for a public one (no token is asked for). */
+export async function actorFor(operation: AnyOperation, ctx: GraphQLContext) {
+  return scopesOf(operation.scope) ? ctx.actor() : null;
+}
+
+/** The request as the operation may need it: GraphQL's input fields are text, never bare numbers. */
+export function callOf(ctx: GraphQLContext): CallContext {
+  return { clientAddress: ctx.clientAddress, amountSentAsNumber: false };
+}
