@@ -34,12 +34,18 @@ function rest(api: TestServer): Checks {
       const response = await api.call("GET", `/api/wallet-exists?${query}`, { token });
       const found = answer(response);
       if (typeof found === "string") return found;
+      const pair = found as {
+        wallet_to_id: number;
+        number_to: string;
+        wallet_from_id: number;
+        number_from: string;
+      };
       return {
-        walletToId: found.wallet_to_id,
-        numberTo: found.number_to,
-        walletFromId: found.wallet_from_id,
-        numberFrom: found.number_from,
-        currency: found.currency,
+        walletToId: pair.wallet_to_id,
+        numberTo: pair.number_to,
+        walletFromId: pair.wallet_from_id,
+        numberFrom: pair.number_from,
+        currency: found["currency"],
       };
     },
   };
@@ -47,8 +53,8 @@ function rest(api: TestServer): Checks {
 
 /** GraphQL's and tRPC's rate is exact text: read as REST's number to compare. */
 function withNumberRate(found: Record<string, unknown>): Record<string, unknown> {
-  const currency = found.currency as Record<string, unknown>;
-  return { ...found, currency: { ...currency, rate: Number(currency.rate) } };
+  const currency = found["currency"] as Record<string, unknown>;
+  return { ...found, currency: { ...currency, rate: Number(currency["rate"]) } };
 }
 
 function graphql(api: TestServer): Checks {
@@ -106,7 +112,7 @@ describe("another user's wallet and a pair of wallets, on every door", () => {
   let acme = "";
   let acmeUsd = "";
   let boltUsd = "";
-  let usd: Record<string, unknown> = {};
+  let usd = { id: 0, code: "", name: "", rate: 0, prefix: "", boltId: 0, acmeId: 0 };
   beforeAll(async () => {
     api = await startTestServer();
     acme = await api.token("acme");
