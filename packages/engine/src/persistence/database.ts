@@ -86,7 +86,15 @@ interface PoolOptions extends OpenDatabaseOptions {
   replica?: boolean;
 }
 
-const sharedOptions: Partial<Options> = {
+/**
+ * Both stores start with `new MikroORM(options)`, MikroORM's documented synchronous start, not
+ * `MikroORM.init`: init first imports every optional extension it does not find by class name in
+ * `extensions`. In the bundled `purse` esbuild names the Migrator class `_Migrator`, so init
+ * imported a second @mikro-orm/migrations and @mikro-orm/core from node_modules, 300 ms and more of
+ * a start (docs/benchmark.md, "Start-up"), and migrated with that copy. Every extension Purse uses
+ * is listed here; the entities are given as schemas, which the synchronous discovery takes.
+ */
+const sharedOptions = {
   entities: allEntities,
   routines: allRoutines,
   extensions: [Migrator],
@@ -98,7 +106,9 @@ const sharedOptions: Partial<Options> = {
   // Raw SQL owns the money path; the ORM must never guess types from JS values there.
   forceUtcTimezone: true,
   allowGlobalContext: false,
-};
+  // `satisfies`, not a type annotation: each driver's constructor wants options typed for its own
+  // driver, which a `driver` key of the generic type (even absent) would not be.
+} satisfies Partial<Options>;
 
 export async function openDatabase(
   location: DatabaseLocation,
@@ -171,7 +181,7 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
     import("./existing-database-schema-generator.ts"),
     import("pg"),
   ]);
-  return MikroORM.init({
+  return new MikroORM({
     ...sharedOptions,
     extensions: [Migrator, ExistingDatabaseSchemaGenerator],
     clientUrl: url,
@@ -264,7 +274,7 @@ function nativePool(orm: MikroORM): () => Promise<pg.Pool> {
 
 async function openEmbedded(dataDir: string): Promise<MikroORM> {
   const { MikroORM } = await import("@mikro-orm/pglite");
-  return MikroORM.init({ ...sharedOptions, dbName: dataDir });
+  return new MikroORM({ ...sharedOptions, dbName: dataDir });
 }
 
 /**
