@@ -8,20 +8,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
+import { createBenchDatabase } from "./bench-database.ts";
+import { benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
 import { drive } from "./load.ts";
 import { startPurse } from "./purse-process.ts";
-import { createScratchDatabase } from "./scratch-database.ts";
 
 const extra = JSON.parse(process.env["PURSE_PROBE_ENV"] ?? "{}") as Record<string, string>;
 const seconds = Number(process.env["PURSE_PROBE_SECONDS"] ?? 10);
-const database = await createScratchDatabase("purse_rss");
+const database = await createBenchDatabase("purse_rss");
 try {
-  const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
-  await db.migrate();
-  await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
-  await db.close();
   const server = await startPurse({
     DATABASE_URL: database.url,
     REDIS_URL: process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379",

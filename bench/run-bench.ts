@@ -11,9 +11,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { auditLedger, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
+import { auditLedger, openDatabase } from "@purse/engine";
 import { bareSchema } from "./bare-transfer-server.ts";
-import { benchFixture, benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
+import { createBenchDatabase } from "./bench-database.ts";
+import { benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
 import { type ProfileSummary, summariseProfileDetail } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory, requestsPerCase } from "./history-phase.ts";
 import { query } from "./history-probe.ts";
@@ -102,11 +103,7 @@ async function purseTargets(servers: readonly PurseProcess[], runId: string): Pr
 }
 
 async function purseDatabase(): Promise<ScratchDatabase> {
-  const database = await createScratchDatabase("purse_bench");
-  const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
-  await db.migrate();
-  await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
-  await db.close();
+  const database = await createBenchDatabase("purse_bench");
   // PURSE_BENCH_WITHOUT_HISTORY_COUNTS=1: the transfer phase without the daily history counts'
   // trigger (migration 0009), to measure what keeping them costs a transfer (docs/benchmark.md);
   // the audit then reports the counts as breached.

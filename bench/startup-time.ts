@@ -9,10 +9,9 @@
  */
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { benchFixture, benchSecretKey } from "./bench-fixture.ts";
+import { createBenchDatabase } from "./bench-database.ts";
+import { benchSecretKey } from "./bench-fixture.ts";
 import { startPurse } from "./purse-process.ts";
-import { createScratchDatabase } from "./scratch-database.ts";
 
 const profileDir = process.env["PURSE_BENCH_PROFILE"];
 const starts = Number(process.env["PURSE_BENCH_STARTS"] ?? 5);
@@ -21,12 +20,8 @@ const bins = (
   fileURLToPath(new URL("../packages/server/bin/purse.js", import.meta.url))
 ).split(",");
 
-const database = await createScratchDatabase("purse_startup");
+const database = await createBenchDatabase("purse_startup");
 try {
-  const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
-  await db.migrate();
-  await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
-  await db.close();
   const env = {
     DATABASE_URL: database.url,
     REDIS_URL: process.env["PURSE_BENCH_REDIS_URL"] ?? "redis://127.0.0.1:6379",
