@@ -4,7 +4,7 @@ import { inputBounds } from "../input/input-bounds.ts";
 import type { BalanceHistoryQuery, BalancePoint } from "./balance-history.ts";
 
 /** Dates as text: the use case reads them and words the errors (`This value is not a valid date.`). */
-const day = z.string().max(40);
+const day = boundedText(40);
 
 export const balanceHistoryRequestContract = z.object({
   wallet: boundedText(inputBounds.walletNumber),

@@ -1,9 +1,9 @@
-import type { AnyOperation, CursorPage } from "@purse/engine";
+import type { CursorPage } from "@purse/engine";
 import { GraphQLError } from "graphql";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
 import type { AnyObjectRef } from "./contract-object.ts";
-import { actorFor, authScopesOf, callOf } from "./declared-access.ts";
+import { actorFor, authScopesOf, callOf, type Published } from "./declared-access.ts";
 
 type Values = Record<string, unknown>;
 interface Edge {
@@ -54,9 +54,8 @@ export interface ConnectionTypes {
  * `after` and `filter`. The size goes to the operation unchecked: it answers a size out of range
  * with its own refusal, as the hand-written field did.
  */
-export function mountConnection(operation: AnyOperation, page: CursorPage, types: ConnectionTypes): void {
+export function mountConnection(operation: Published, page: CursorPage, types: ConnectionTypes): void {
   const { graphql } = operation;
-  if (!graphql) throw new Error("A connection is a GraphQL field");
   const edge = builder.objectRef<Edge>(page.edge).implement({
     fields: (t) => ({
       cursor: t.exposeString("cursor"),

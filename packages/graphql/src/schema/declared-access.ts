@@ -1,6 +1,9 @@
 // What every declared field asks of the request: who may call it, the caller, the call context.
-import { type AnyOperation, type CallContext, scopesOf } from "@purse/engine";
+import { type AnyOperation, type CallContext, type GraphqlBinding, scopesOf } from "@purse/engine";
 import type { GraphQLContext } from "../context.ts";
+
+/** A declaration GraphQL publishes (`graphql` not null). */
+export type Published = AnyOperation & { readonly graphql: GraphqlBinding };
 
 /** Who may call the field, by scope-auth: any of the declared scopes; nothing for a public one. */
 export function authScopesOf(operation: AnyOperation) {

@@ -20,11 +20,8 @@ import {
 } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
 import { mountConnection } from "./cursor-connection.ts";
-import { actorFor, authScopesOf, callOf } from "./declared-access.ts";
+import { actorFor, authScopesOf, callOf, type Published } from "./declared-access.ts";
 import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
-
-/** A declaration GraphQL publishes (`graphql` not null). */
-type Published = AnyOperation & { readonly graphql: GraphqlBinding };
 
 function isPublished(operation: AnyOperation): operation is Published {
   return operation.graphql !== null;
