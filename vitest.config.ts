@@ -7,6 +7,9 @@ const conditions = ["source", "module", "node", "development|production"];
 
 export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ["source"] } },
+  // The global set-up runs in vitest's own environment: it resolves workspace packages to their
+  // sources too, so a fresh clone tests with nothing built.
+  environments: { __vitest__: { resolve: { conditions, externalConditions: ["source"] } } },
   // graphql 17 has a "development" build that Vite picks for our sources while Node gives yoga and
   // Pothos the normal one: two copies of graphql in one process ("from another module or realm").
   // Point our imports at the build Node resolves.
