@@ -49,31 +49,12 @@ describe("purse flags and messages", { timeout: 240_000 }, () => {
   it("operators token takes --lifetime and vouchers issue --valid-for as durations; the old flags warn", async () => {
     const expiresIn = (run: { stdout: string }) =>
       (Date.parse((JSON.parse(run.stdout) as { expires_at: string }).expires_at) - Date.now()) / 60_000;
-    const token = await purse(
-      "--json",
-      "operators",
-      "token",
-      "--client",
-      "acme",
-      "--operator",
-      "olga",
-      "--lifetime",
-      "2h",
-    );
+    const olga = ["--json", "operators", "token", "--client", "acme", "--operator", "olga"];
+    const token = await purse(...olga, "--lifetime", "2h");
     expect(token.code).toBe(0);
     expect(expiresIn(token)).toBeGreaterThan(118);
     expect(expiresIn(token)).toBeLessThanOrEqual(120);
-    const minutes = await purse(
-      "--json",
-      "operators",
-      "token",
-      "--client",
-      "acme",
-      "--operator",
-      "olga",
-      "--minutes",
-      "5",
-    );
+    const minutes = await purse(...olga, "--minutes", "5");
     expect(expiresIn(minutes)).toBeLessThanOrEqual(5);
     expect(JSON.parse(minutes.stderr)).toEqual({
       warning: expect.stringContaining("--minutes is deprecated"),
@@ -82,19 +63,8 @@ describe("purse flags and messages", { timeout: 240_000 }, () => {
       'purse: --lifetime takes a duration from 1m to 24h (got "2d")',
     );
 
-    const voucher = await purse(
-      "--json",
-      "vouchers",
-      "issue",
-      "--currency",
-      "USD",
-      "--amount",
-      "5.00",
-      "--creator",
-      "bolt",
-      "--valid-for",
-      "12h",
-    );
+    const issue = ["vouchers", "issue", "--currency", "USD", "--amount", "5.00", "--creator", "bolt"];
+    const voucher = await purse("--json", ...issue, "--valid-for", "12h");
     expect(voucher.code).toBe(0);
     const number = (JSON.parse(voucher.stdout) as { voucher_number: string }).voucher_number;
     const [row] = await queryDatabase<{ hours: number }>(
@@ -103,18 +73,7 @@ describe("purse flags and messages", { timeout: 240_000 }, () => {
       [number],
     );
     expect(row?.hours).toBe(12);
-    const days = await purse(
-      "vouchers",
-      "issue",
-      "--currency",
-      "USD",
-      "--amount",
-      "5.00",
-      "--creator",
-      "bolt",
-      "--days",
-      "0",
-    );
+    const days = await purse(...issue, "--days", "0");
     expect(days.stderr).toContain("purse: warning: --days is deprecated");
     expect(days.stderr).toContain('purse: --days takes a whole number from 1 to 3650 (got "0")');
   });
