@@ -130,6 +130,7 @@ export {
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
 export { operations } from "./operations/index.ts";
+export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";
 export {
@@ -158,7 +159,7 @@ export {
   webhookSignature,
 } from "./signature/index.ts";
 export { eventsWhileAuthorized } from "./transactions/events-while-authorized.ts";
-export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
+export { exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
 export { transactionLookupContract } from "./transactions/transaction-lookup.contract.ts";

@@ -29,8 +29,9 @@ await build({
   platform: "node",
   target: "node22",
   // No `keepNames`: it wraps every function made at run time (closures per request included) in a
-  // call that sets its name, which cost CPU per transfer. Entities are named explicitly
-  // (`defineEntity({ name })`), and esbuild renames only what collides across modules.
+  // call that sets its name, which cost CPU per transfer. Nothing looks a class up by name: the
+  // migrations are listed with explicit names (persistence/migrations/index.ts), MikroORM's
+  // extensions are given as classes, and esbuild renames only what collides across modules.
   sourcemap: "linked",
   external: [
     "@node-rs/argon2",
