@@ -62,6 +62,11 @@ describe("a bad PURSE_DATA_DIR stops the command with one line naming the variab
       await runPurse(["audit"], { PURSE_DATA_DIR: file }),
       new RegExp(`^purse: cannot start: PURSE_DATA_DIR="${file}": is a file, not a directory$`),
     );
+    // purse serve too: it opens the same directory before it listens.
+    expectOneLineNaming(
+      await runPurse(["serve"], { PURSE_DATA_DIR: file, PORT: "0" }),
+      new RegExp(`^purse: cannot start: PURSE_DATA_DIR="${file}": is a file, not a directory$`),
+    );
     expectOneLineNaming(
       await runPurse(["audit"], { PURSE_DATA_DIR: join(file, "data") }),
       new RegExp(`^purse: cannot start: PURSE_DATA_DIR="${file}/data": ${file} is a file, not a directory$`),
