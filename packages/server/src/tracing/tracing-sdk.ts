@@ -7,6 +7,7 @@ import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { createAddHookMessageChannel } from "import-in-the-middle";
+import { register as registerSyncHooks, supportsSyncHooks } from "import-in-the-middle/register-hooks.mjs";
 import type { ActiveTracing } from "./active-tracing.ts";
 import { redactingExporter } from "./redacting-exporter.ts";
 import { requestSpans } from "./request-spans.ts";
@@ -20,13 +21,12 @@ import { tracedWebhookTransport } from "./traced-webhook-transport.ts";
  * OTEL_TRACES_SAMPLER and _ARG, OTEL_PROPAGATORS, OTEL_BSP_*), exporting traces only: Purse's
  * metrics are Prometheus's (/metrics), its logs go to stdout.
  *
- * Purse is ES modules, so pg and ioredis are patched through import-in-the-middle's loader hook,
- * registered here as OpenTelemetry documents for ESM and limited to the modules the
- * instrumentations name (createAddHookMessageChannel): nothing else goes through it.
+ * Purse is ES modules, so pg and ioredis are patched through import-in-the-middle's loader hook
+ * (see hookModuleLoading), limited to the modules the instrumentations name: nothing else goes
+ * through it.
  */
 export async function startTracing(settings: TraceExportSettings): Promise<ActiveTracing> {
-  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
-  register("import-in-the-middle/hook.mjs", import.meta.url, registerOptions);
+  const hooked = hookModuleLoading(["pg", "ioredis"]);
   const requests = requestSpans();
   const exporter = settings.protocol === "http/json" ? new JsonTraceExporter() : new ProtobufTraceExporter();
   const sdk = new NodeSDK({
@@ -47,7 +47,7 @@ export async function startTracing(settings: TraceExportSettings): Promise<Activ
     logRecordProcessors: [],
   });
   sdk.start();
-  await waitForAllMessagesAcknowledged();
+  await hooked.ready();
   const tracer = trace.getTracer("purse");
   return {
     requestSpans: requests.plugin(),
@@ -55,4 +55,21 @@ export async function startTracing(settings: TraceExportSettings): Promise<Activ
     webhookTransport: (inner) => tracedWebhookTransport(inner, tracer),
     shutdown: () => sdk.shutdown(),
   };
+}
+
+/**
+ * import-in-the-middle's loader hook, in the application's thread where Node allows it (22.22.3 and
+ * later: `module.registerHooks`, no hooks thread to start, no message per module), else as
+ * OpenTelemetry documents it for ESM (`module.register` with a message channel that limits it to
+ * the hooked modules). `ready()`, awaited once the instrumentations are enabled, resolves when the
+ * loader knows them all.
+ */
+function hookModuleLoading(modules: string[]): { ready(): Promise<void> } {
+  if (supportsSyncHooks()) {
+    registerSyncHooks({ include: modules });
+    return { ready: async () => undefined };
+  }
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register("import-in-the-middle/hook.mjs", import.meta.url, registerOptions);
+  return { ready: waitForAllMessagesAcknowledged };
 }
