@@ -153,10 +153,18 @@ module.exports = {
       to: { path: "(^packages/testing/|\\.test-support\\.ts$)" },
     },
     {
+      name: "test-support-imports-no-testing",
+      severity: "error",
+      comment:
+        "`*.test-support.ts` data lives inside its package, beside the unit tests that share it; @purse/testing builds on the packages, so an import of it from there runs back up the house. A package's tests (`*.test.ts`) may use @purse/testing; helpers that need it live in packages/testing.",
+      from: { path: "^packages/(?!testing/)[^/]+/.+\\.test-support\\.ts$" },
+      to: { path: "^packages/testing/" },
+    },
+    {
       name: "migrations-are-frozen",
       severity: "error",
       comment:
-        "A shipped migration holds its SQL as it was: importing application code (the ledger's hashing, an entity) would change what an old migration does when that code changes. Only MikroORM's Migration class and other migrations.",
+        "A shipped migration holds its SQL as it was: importing application code (the ledger's hashing, a store) would change what an old migration does when that code changes. Only MikroORM's Migration class and other migrations.",
       from: { path: "^packages/engine/src/persistence/migrations/", pathNot: "\\.test(-support)?\\.ts$" },
       to: {
         pathNot: ["^packages/engine/src/persistence/migrations/", "node_modules/@mikro-orm/migrations/"],

@@ -16,15 +16,16 @@ const builtCode = { PURSE_SOURCE: "0" };
 /**
  * The bundled `purse` (packages/server/scripts/bundle.mjs), as the image and `npm start` after a
  * build run it: every door and the files it reads at run time (the demo fixture, the API
- * reference's script, the captcha widget) are where the bundle looks for them. Skipped only in a
- * checkout that was never built; CI builds before it tests.
+ * reference's script, the captcha widget) are where the bundle looks for them. The test run's
+ * global set-up builds it where a checkout was never built (test/support/global-setup.ts).
  */
-describe.skipIf(!bundled)("the bundled build", () => {
+describe("the bundled build", () => {
   let database: SeededDatabase;
   let server: SpawnedServer;
   let token: string;
 
   beforeAll(async () => {
+    expect(bundled, "packages/server/dist/bundle/main.js: the global set-up builds it").toBe(true);
     database = await createSeededDatabase();
     server = await spawnPurseServe(database, builtCode);
     const answer = await callerFor(server.url)("POST", "/token", {

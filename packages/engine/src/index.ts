@@ -44,6 +44,7 @@ export {
 } from "./captcha/index.ts";
 export { checkoutContract, checkoutLinkContract } from "./checkout/checkout.contract.ts";
 export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
+export { checkoutPayOperation } from "./checkout/checkout-pay.operation.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export {
   failAllExpiredCheckouts,
@@ -82,6 +83,7 @@ export {
   type RestWire,
   scopesOf,
 } from "./declaration/declare-operation.ts";
+export { parseContract, runOperation } from "./declaration/run-operation.ts";
 export {
   defaultEngineOptions,
   type EngineDependencies,
@@ -99,6 +101,7 @@ export {
 export { type Fixture, FixtureError } from "./fixture/index.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./fixture/seed-fixture.ts";
 export { amountText } from "./input/contract-fields.ts";
+export { attachedCode, type ContractIssue, contractRefusal, ruleRefusal } from "./input/contract-refusal.ts";
 export { inputBounds } from "./input/input-bounds.ts";
 export { statementBound } from "./input/instant.ts";
 export { idempotencyKeyOf } from "./input/text-fields.ts";
@@ -130,6 +133,7 @@ export {
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
 export { operations } from "./operations/index.ts";
+export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";
 export {
@@ -158,7 +162,7 @@ export {
   webhookSignature,
 } from "./signature/index.ts";
 export { eventsWhileAuthorized } from "./transactions/events-while-authorized.ts";
-export { csvField, exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
+export { exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";
 export { type HistoryItemView, type HistoryPage, listHistory } from "./transactions/list-history.ts";
 export { transactionLookupContract } from "./transactions/transaction-lookup.contract.ts";

@@ -62,8 +62,9 @@ async function bundle(folder, entries, external) {
     platform: "node",
     target: "node22",
     // No `keepNames`: it wraps every function made at run time (closures per request included) in a
-    // call that sets its name, which cost CPU per transfer. Entities are named explicitly
-    // (`defineEntity({ name })`), and esbuild renames only what collides across modules.
+    // call that sets its name, which cost CPU per transfer. Nothing looks a class up by name: the
+    // migrations are listed with explicit names (persistence/migrations/index.ts), MikroORM's
+    // extensions are given as classes, and esbuild renames only what collides across modules.
     sourcemap: "linked",
     external,
     // CommonJS dependencies call `require`, which an ES module does not have.

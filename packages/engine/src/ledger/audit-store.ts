@@ -1,8 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { chainGenesisSql } from "../persistence/entities/wallet.ts";
 import { walletSidesSql } from "../persistence/migrations/0009-history-counts.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
-import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
+import { chainGenesisSql, chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 
 /**
  * The audit's reads (ledger/audit-ledger.ts, ledger/verify-chains.ts), each returning at most

@@ -2,11 +2,16 @@ import { createHash } from "node:crypto";
 import { createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
-import { chainGenesisSql } from "../persistence/entities/wallet.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { auditLedger } from "./audit-ledger.ts";
-import { hashedColumns, hashFormat, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
+import {
+  chainGenesisSql,
+  hashedColumns,
+  hashFormat,
+  postingsArraySql,
+  transactionHashSql,
+} from "./ledger-hash.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 

@@ -9,8 +9,8 @@
  *   amount. Fee, equity and voucher postings are covered here, by the transaction they belong to.
  * - Each **wallet** has its own chain: a wallet's posting carries `chain_hash = SHA-256(previous
  *   link || transaction hash)`, the previous link being the wallet's `chain_head` (32 zero bytes
- *   before its first movement: `chainGenesisSql`, the column's default in
- *   persistence/entities/wallet.ts); the movement moves `chain_head` on to the new link.
+ *   before its first movement: `chainGenesisSql`, the column's default since migration 0005); the
+ *   movement moves `chain_head` on to the new link.
  *
  * Why per wallet: a movement already holds its wallets' row locks, so reading and moving their
  * chain heads costs no wait and no round trip (it is folded into the movement's one statement). One
@@ -19,6 +19,12 @@
  * new tag and a migration.
  */
 export const hashFormat = "purse-ledger-v1";
+
+/**
+ * The link before a wallet's first movement: 32 zero bytes, `wallets.chain_head`'s default. Migration
+ * 0005 holds its own copy of this text (a shipped migration imports no application code).
+ */
+export const chainGenesisSql = `'\\x${"00".repeat(32)}'::bytea`;
 
 /** The `transactions` columns a hash covers, in this order (then `created_at`, then the postings). */
 export const hashedColumns = [

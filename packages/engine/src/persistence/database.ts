@@ -3,7 +3,6 @@ import { IsolationLevel, type MikroORM, type Options } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type pg from "pg";
-import { allEntities, allRoutines } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { PgPoolStatements, transactionSettings, transactOnPool } from "./pg-transaction.ts";
 import { primaryOnly } from "./primary-only-client.ts";
@@ -92,11 +91,16 @@ interface PoolOptions extends OpenDatabaseOptions {
  * `extensions`. In the bundled `purse` esbuild names the Migrator class `_Migrator`, so init
  * imported a second @mikro-orm/migrations and @mikro-orm/core from node_modules, 300 ms and more of
  * a start (docs/benchmark.md, "Start-up"), and migrated with that copy. Every extension Purse uses
- * is listed here; the entities are given as schemas, which the synchronous discovery takes.
+ * is listed here.
+ *
+ * No entities: the migrations are the schema's one description, and every query is SQL written in a
+ * store (docs/architecture.md, "Persistence"). MikroORM runs the migrations, owns the connections
+ * (the `pg` pool, PGlite's one connection) and their transactions; its discovery, which refuses an
+ * empty entity list unless told (`discovery.warnWhenNoEntities`), has nothing to discover.
  */
 const sharedOptions = {
-  entities: allEntities,
-  routines: allRoutines,
+  entities: [],
+  discovery: { warnWhenNoEntities: false },
   extensions: [Migrator],
   migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true, snapshot: false },
   metadataCache: { enabled: false },

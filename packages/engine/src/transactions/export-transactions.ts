@@ -5,6 +5,7 @@ import { loadCurrencies } from "../currency/load-currencies.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import { csvLines, csvText } from "../output/csv.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import { findWalletOwnerships } from "../wallet/wallet-summary-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
@@ -42,7 +43,7 @@ export function exportTransactions(
   const filter = readSearch(search);
   const pageSize = options.pageSize ?? defaultPageSize;
   return (async function* () {
-    yield `${transactionCsvHeader}\r\n`;
+    yield csvLines([transactionCsvHeader.split(",")]);
     for (const window of windowsOf(
       filter,
       await findCountedDays(deps.db.em(), actor.userId, filter),
@@ -106,31 +107,21 @@ async function csvRows(deps: EngineDependencies, found: readonly SearchNodeRow[]
   );
   const currencies = await loadCurrencies(deps, [...new Set(found.map((row) => Number(row.currency_id)))]);
   const walletNumber = (id: string | null) => (id === null ? "" : (wallets.get(toId(id)) ?? ""));
-  let text = "";
-  for (const row of found) {
-    const precession = Number(row.precession);
-    text += `${[
-      row.id,
-      new Date(row.created_at).toISOString(),
-      transactionTypeName(Number(row.type)),
-      transactionStatusName(Number(row.status)),
-      csvField(walletNumber(row.wallet_from_id)),
-      csvField(walletNumber(row.wallet_to_id)),
-      csvField(currencies.get(Number(row.currency_id))?.code ?? ""),
-      formatMinor(toBigInt(row.amount_from_minor), precession),
-      formatMinor(toBigInt(row.amount_to_minor), precession),
-      csvField(row.description),
-    ].join(",")}\r\n`;
-  }
-  return text;
-}
-
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. Text a spreadsheet
- * would run as a formula (starting with = + - @, or a tab or carriage return) is prefixed with a
- * single quote, as OWASP's CSV injection guidance advises.
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return csvLines(
+    found.map((row) => {
+      const precession = Number(row.precession);
+      return [
+        row.id,
+        new Date(row.created_at).toISOString(),
+        transactionTypeName(Number(row.type)),
+        transactionStatusName(Number(row.status)),
+        csvText(walletNumber(row.wallet_from_id)),
+        csvText(walletNumber(row.wallet_to_id)),
+        csvText(currencies.get(Number(row.currency_id))?.code ?? ""),
+        formatMinor(toBigInt(row.amount_from_minor), precession),
+        formatMinor(toBigInt(row.amount_to_minor), precession),
+        csvText(row.description),
+      ];
+    }),
+  );
 }

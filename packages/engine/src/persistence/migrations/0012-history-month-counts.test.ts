@@ -1,9 +1,16 @@
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import {
+  acme,
+  createTestEngine,
+  dayMs,
+  daysAgo,
+  midnight,
+  type TestEngine,
+  transferAt,
+} from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { listHistory } from "../../transactions/list-history.ts";
 import { firstRow, rows, sql } from "../sql.ts";
-import { acme, dayMs, daysAgo, midnight, transferAt } from "./history-migrations.test-support.ts";
 
 /**
  * The history's monthly counts (migration 0012): on a ledger written before the migration they are

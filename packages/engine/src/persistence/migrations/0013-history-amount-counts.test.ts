@@ -1,10 +1,9 @@
 import type { AbstractSqlDriver } from "@mikro-orm/sql";
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { boundedTotal, createTestEngine, daysAgo, type TestEngine, transferAt } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { firstRow, sql } from "../sql.ts";
 import { Migration0012HistoryMonthCounts } from "./0012-history-month-counts.ts";
-import { boundedTotal, daysAgo, transferAt } from "./history-migrations.test-support.ts";
 
 /**
  * The history's amount buckets (migration 0013): on a ledger written before the migration they are

@@ -1,10 +1,9 @@
 import type { AbstractSqlDriver } from "@mikro-orm/sql";
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { boundedTotal, createTestEngine, daysAgo, type TestEngine, transferAt } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../sql.ts";
 import { Migration0013HistoryAmountCounts } from "./0013-history-amount-counts.ts";
-import { boundedTotal, daysAgo, transferAt } from "./history-migrations.test-support.ts";
 
 /**
  * The amount counts' years and exact amounts (migration 0014): on a ledger written under 0013 they

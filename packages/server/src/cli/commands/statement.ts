@@ -1,4 +1,11 @@
-import { type StatementLine, statementBound, type WalletStatement, walletStatement } from "@purse/engine";
+import {
+  csvLines,
+  csvText,
+  type StatementLine,
+  statementBound,
+  type WalletStatement,
+  walletStatement,
+} from "@purse/engine";
 import type { Command } from "commander";
 import { isJsonOutput } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
@@ -58,6 +65,9 @@ const columns: (keyof StatementLine)[] = [
   "reversesTransactionId",
 ];
 
+/** The columns that hold free text (an operator's label or note, a payer's description). */
+const textColumns = new Set<keyof StatementLine>(["label", "description", "operator"]);
+
 /** RFC 4180: opening and closing balances as their own rows around the movements. */
 function toCsv(statement: WalletStatement): string {
   const header = [
@@ -73,17 +83,15 @@ function toCsv(statement: WalletStatement): string {
     "operator",
     "reverses",
   ];
-  const rows = [
+  return csvLines([
     header,
     ["", statement.from, "OPENING", "", "Opening balance", "", "", "", statement.openingBalance, "", ""],
-    ...statement.lines.map((line) => columns.map((column) => String(line[column] ?? ""))),
+    ...statement.lines.map((line) =>
+      columns.map((column) => {
+        const value = String(line[column] ?? "");
+        return textColumns.has(column) ? csvText(value) : value;
+      }),
+    ),
     ["", statement.to, "CLOSING", "", "Closing balance", "", "", "", statement.closingBalance, "", ""],
-  ];
-  return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
-}
-
-function csvField(value: string): string {
-  // A leading =, +, - or @ is kept as text by quoting, but spreadsheets still evaluate it: prefix '.
-  const safe = /^[=+@]/.test(value) || (/^-/.test(value) && !/^-\d/.test(value)) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) || safe !== value ? `"${safe.replaceAll('"', '""')}"` : safe;
+  ]);
 }

@@ -1,8 +1,5 @@
-import type { TestEngine } from "@purse/testing";
-import type { Actor } from "../../auth/actor.ts";
-import { listHistory } from "../../transactions/list-history.ts";
-import { transferFunds } from "../../transfer/transfer-funds.ts";
-import { firstRow, sql } from "../sql.ts";
+import { type Actor, listHistory, transferFunds } from "@purse/engine";
+import type { TestEngine } from "./test-engine.ts";
 
 /** The sample world's merchant whose history the history migrations' tests read. */
 export const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
@@ -42,14 +39,14 @@ export async function boundedTotal(
 ): Promise<{ answered: string; counted: string; matching: number }> {
   const startDate = new Date(midnight - from * dayMs).toISOString().slice(0, 10);
   const endDate = new Date(midnight - until * dayMs).toISOString().slice(0, 10);
-  const expected = await firstRow(
-    engine.deps.db.em(),
-    sql<{ n: string }>`select count(*)::text as n from transactions t
+  const [expected] = await engine.deps.db.em().execute<{ n: string }[]>(
+    `select count(*)::text as n from transactions t
       where (t.wallet_from_id in (select id from wallets where user_id = 1)
              or t.wallet_to_id in (select id from wallets where user_id = 1))
-        and t.created_at >= ${startDate}::date and t.created_at < ${endDate}::date + 1
-        and (${minAmount ?? null}::numeric is null or t.amount_minor >= ${minAmount ?? null}::numeric * 100)
-        and (${maxAmount ?? null}::numeric is null or t.amount_minor <= ${maxAmount ?? null}::numeric * 100)`,
+        and t.created_at >= ?::date and t.created_at < ?::date + 1
+        and (?::numeric is null or t.amount_minor >= ?::numeric * 100)
+        and (?::numeric is null or t.amount_minor <= ?::numeric * 100)`,
+    [startDate, endDate, minAmount ?? null, minAmount ?? null, maxAmount ?? null, maxAmount ?? null],
   );
   const page = await listHistory(engine.deps, acme, {
     startDate,
