@@ -16,15 +16,17 @@ interface Run {
   output: string;
 }
 
-/** Runs the real `purse` command, as a user would, and collects what it prints. */
-async function purse(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs the real `purse` command, as a user would, and collects what it prints; `input` is its stdin. */
+async function purse(args: string[], env: Record<string, string>, input = ""): Promise<Run> {
   try {
     // Vite puts BASE_URL="/" into the test process's environment; a real shell would not have it.
     const { BASE_URL: _viteBaseUrl, ...inherited } = process.env;
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
+    const running = promisify(execFile)(process.execPath, [bin, ...args], {
       env: { ...inherited, ...env },
       timeout: 60_000,
     });
+    running.child.stdin?.end(input);
+    const { stdout, stderr } = await running;
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -120,8 +122,13 @@ describe("the purse command", () => {
 
   it("runs the operator verbs: users, clients, wallets, credit, vouchers, currency switches", async () => {
     expect(
-      (await purse(["users", "create", "--login", "newco", "--password", "pw-1", "--name", "New Co"], env))
-        .code,
+      (
+        await purse(
+          ["users", "create", "--login", "newco", "--password-stdin", "--name", "New Co"],
+          env,
+          "pw-1\n",
+        )
+      ).code,
     ).toBe(0);
     const client = await purse(["clients", "create", "--user", "newco"], env);
     expect(client.output).toMatch(/client_id\s+newco-[0-9a-f]{8}/);
@@ -153,7 +160,7 @@ describe("the purse command", () => {
     ]);
     const missing = await purse(["users", "block", "nobody"], env);
     expect(missing.code).toBe(1);
-    expect(missing.output).toContain('No user with login "nobody"');
+    expect(missing.output).toContain('<login> "nobody": no such user');
     expect((await purse(["audit"], env)).code).toBe(0);
   }, 180_000);
 
@@ -163,10 +170,21 @@ describe("the purse command", () => {
       [["webhooks", "list", "--limit", "-1"], "--limit takes a whole number"],
       [["webhooks", "list", "--status", "bogus"], "--status takes pending, delivered or failed"],
       [["checkouts", "list", "acme", "--limit", "0"], "--limit takes a whole number from 1 to 100"],
-      [["checkouts", "list", "nobody"], 'no user with login "nobody"'],
+      [["checkouts", "list", "nobody"], '<login> "nobody": no such user'],
       [
-        ["vouchers", "issue", "--currency", "USD", "--amount", "5.00", "--creator", "bolt", "--days", "0"],
-        "--days takes a whole number from 1 to 3650",
+        [
+          "vouchers",
+          "issue",
+          "--currency",
+          "USD",
+          "--amount",
+          "5.00",
+          "--creator",
+          "bolt",
+          "--valid-for",
+          "0",
+        ],
+        '--valid-for takes a duration from 1h to 3650d (got "0")',
       ],
     ];
     for (const args of [
@@ -191,7 +209,7 @@ describe("the purse command", () => {
     expect((await purse(["wallets", "status", "D404", "DELETED"], env)).code).toBe(0);
     const credited = await purse(["wallets", "credit", "D404", "1.00"], env);
     expect(credited.code).toBe(1);
-    expect(credited.output).toContain("Wallet to not exists");
+    expect(credited.output).toContain('<number> "D404": no such wallet, or it is DELETED');
   }, 120_000);
 
   it("stops on bad configuration with one line naming each variable", async () => {

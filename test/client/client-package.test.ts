@@ -89,10 +89,15 @@ describe("purse-client as a front end installs it (npm pack, outside the reposit
   it("is a small tarball of declarations and the enum names, whose tree holds no server code", async () => {
     expect(tarball.size).toBeLessThan(200 * 1024);
     expect(tarball.files.map((file) => file.path).sort()).toEqual([
+      "LICENSE",
       "dist/index.d.ts",
       "dist/index.js",
       "package.json",
     ]);
+    // The licence it installs with is the repository's (npm packs a package's own LICENSE only).
+    expect(await readFile(join(work, "node_modules", "purse-client", "LICENSE"), "utf8")).toBe(
+      await readFile(join(repository, "LICENSE"), "utf8"),
+    );
     const tree = JSON.parse((await run("npm", ["ls", "--all", "--json"], { cwd: work })).stdout);
     const installed = new Set<string>();
     interface Installed {

@@ -116,6 +116,15 @@ describe("the bundled build", () => {
     expect(asset.headers.get("cache-control")).toContain("immutable");
   });
 
+  it("prints its version from the bundle (packages/server/package.json, two levels above it)", async () => {
+    const manifest = JSON.parse(
+      await readFile(new URL("../../packages/server/package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    const run = await purseCli(database, ["--version"], builtCode);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${manifest.version}\n`);
+  });
+
   it("migrates and audits the database", async () => {
     expect((await purseCli(database, ["migrate"], builtCode)).code).toBe(0);
     const audit = await purseCli(database, ["audit"], builtCode);

@@ -149,7 +149,9 @@ describe("rotating and revoking a client's credentials with the purse command", 
   it("names an unknown client and a bad overlap in one line", async () => {
     const unknown = await purseCli(database, ["clients", "revoke-tokens", "nobody"]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr.trim()).toBe('purse: No client "nobody"');
+    expect(unknown.stderr.trim()).toBe(
+      'purse: <client_id> "nobody": no such client (purse clients list shows them)',
+    );
     const bad = await purseCli(database, ["clients", "rotate-form-token", "acme", "--overlap", "soon"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--overlap takes a duration such as 24h/);

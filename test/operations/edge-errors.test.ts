@@ -88,8 +88,9 @@ describe("clear errors at the edges, through the real purse command", () => {
     expect(JSON.parse(migrated.stdout).applied).toEqual(expect.arrayContaining(["0001-ledger"]));
     expect((await runPurse(["seed", demoFixture], env)).code).toBe(0);
     const user = await runPurse(
-      ["users", "create", "--login", "ops", "--password", "pw-ops-1", "--name", "Ops", "--json"],
+      ["users", "create", "--login", "ops", "--password-stdin", "--name", "Ops", "--json"],
       env,
+      "pw-ops-1\n",
     );
     expect(JSON.parse(user.stdout)).toMatchObject({ login: "ops", role: "merchant" });
     const wallet = ["wallets", "create", "--user", "ops", "--currency", "USD", "--number", "N-OPS-1"];
@@ -99,11 +100,13 @@ describe("clear errors at the edges, through the real purse command", () => {
     expect(JSON.parse(credit.stdout)).toMatchObject({ wallet: "N-OPS-1", amount: "12.50" });
     const again = await runPurse(wallet, env);
     expect(again.code).toBe(1);
-    expect(again.output.trim()).toBe("purse: a wallet with this number exists");
+    expect(again.output.trim()).toBe('purse: --number "N-OPS-1": a wallet with this number exists');
     const againJson = await runPurse([...wallet, "--json"], env);
     expect(againJson.code).toBe(1);
     expect(againJson.stdout).toBe("");
-    expect(JSON.parse(againJson.stderr)).toEqual({ error: "purse: a wallet with this number exists" });
+    expect(JSON.parse(againJson.stderr)).toEqual({
+      error: 'purse: --number "N-OPS-1": a wallet with this number exists',
+    });
   }, 120_000);
 });
 

@@ -26,9 +26,10 @@ export interface Run {
   output: string;
 }
 
-export function runPurse(args: string[], env: Record<string, string>): Promise<Run> {
+/** Runs one verb to its end; `input` is its standard input (closed at once without it). */
+export function runPurse(args: string[], env: Record<string, string>, input = ""): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [bin, ...args],
       { env: { ...baseEnvironment(), ...env }, timeout: 90_000 },
@@ -37,6 +38,7 @@ export function runPurse(args: string[], env: Record<string, string>): Promise<R
         resolve({ code, stdout, stderr, output: stdout + stderr });
       },
     );
+    child.stdin?.end(input);
   });
 }
 

@@ -4,7 +4,7 @@ import { findCurrencyByCode } from "../currency/currency-store.ts";
 import { PurseError } from "../errors/index.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
-import { decimalTextToMinor } from "../money/index.ts";
+import { parseAmount } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { recordVoucher } from "../voucher/record-voucher.ts";
 import { sealVoucherCode } from "../voucher/voucher-code.ts";
@@ -44,9 +44,8 @@ export async function issueVoucher(
   };
   await db.em().transactional(async (em) => {
     const currency = await findCurrencyByCode(em, voucher.currency);
-    if (!currency) throw new Error(`no currency ${voucher.currency}`);
-    const amount = decimalTextToMinor(voucher.amount, currency.precession);
-    if (amount <= 0n) throw new Error("the amount must be positive");
+    if (!currency) throw new PurseError("NOT_FOUND", "currency");
+    const amount = parseAmount(voucher.amount, currency.precession);
     await recordVoucher(em, {
       number: issued.number,
       code: { codeSealed: sealVoucherCode(box, issued.number, issued.code), codeHash: null },

@@ -5,7 +5,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { decimalTextToMinor, formatMinor, parseAmount } from "../money/index.ts";
+import { formatMinor, parseAmount } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { WalletStatus, type WalletStatusName } from "../wallet/wallet-status.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
@@ -23,10 +23,10 @@ export async function createWallet(
 ): Promise<string> {
   const userId = await userIdByLogin(db, wallet.login);
   const currency = await findCurrencyByCode(db.em(), wallet.currency);
-  if (!currency) throw new Error(`no currency ${wallet.currency}`);
+  if (!currency) throw new PurseError("NOT_FOUND", "currency");
   const number =
     wallet.number ?? `${wallet.currency.slice(0, 1)}${String(randomInt(100_000_000, 999_999_999))}`;
-  const limit = decimalTextToMinor(wallet.amountLimit, currency.precession);
+  const limit = parseAmount(wallet.amountLimit, currency.precession, "amountLimit");
   await insertWallet(db.em(), { userId, number, currencyId: currency.id, amountLimitMinor: limit });
   return number;
 }

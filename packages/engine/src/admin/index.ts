@@ -1,5 +1,6 @@
 export { userIdByLogin } from "../auth/user-store.ts";
 export * from "./admin-catalogue.ts";
+export * from "./admin-lists.ts";
 export * from "./admin-users.ts";
 export * from "./admin-wallets.ts";
 export * from "./operator.contract.ts";

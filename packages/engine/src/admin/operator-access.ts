@@ -23,10 +23,10 @@ export async function issueOperatorToken(
   request: { clientId: string; operator: string; lifetimeSeconds: number },
 ): Promise<{ accessToken: string; expiresAt: Date; scope: string }> {
   const scope = `operator:${request.operator}`;
-  if (!operatorScope.test(scope))
-    throw new Error("the operator name takes letters, digits and . _ @ - (at most 64)");
+  // Refused on their fields: the operator command names the option each came from.
+  if (!operatorScope.test(scope)) throw new PurseError("INVALID_VALUE", "operator");
   const client = await findClientIds(db.em(), request.clientId);
-  if (!client) throw new Error(`no client "${request.clientId}"`);
+  if (!client) throw new PurseError("NOT_FOUND", "client");
   const accessToken = generateOpaqueToken();
   const expiresAt = new Date(Date.now() + request.lifetimeSeconds * 1000);
   await insertAccessToken(db.em(), {

@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { PurseError } from "../errors/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 
@@ -57,9 +58,12 @@ export async function replacePasswordHash(
     where id = ${userId} and password_hash = ${checkedHash}`.execute(em.getKysely());
 }
 
-/** The id of the user with this login, for operator commands; an unknown login is an operator's mistake. */
+/**
+ * The id of the user with this login, for operator commands; an unknown login is an operator's
+ * mistake, refused on the field `login` (the command names the option it came from).
+ */
 export async function userIdByLogin(db: Database, login: string): Promise<number> {
   const id = await findUserIdByLogin(db.em(), login);
-  if (id === undefined) throw new Error(`no user with login "${login}"`);
+  if (id === undefined) throw new PurseError("NOT_FOUND", "login");
   return id;
 }

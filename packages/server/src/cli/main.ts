@@ -13,12 +13,22 @@ import { registerPrune } from "./commands/prune.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerStatement } from "./commands/statement.ts";
+import { registerUsers } from "./commands/users.ts";
+import { registerWallets } from "./commands/wallets.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
-import { isJsonOutput, printError, setJsonOutput } from "./print-result.ts";
+import { isJsonOutput, printError, printResult, setJsonOutput } from "./print-result.ts";
+import { purseVersion } from "./purse-version.ts";
 
 const program = new Command("purse")
   .description("Purse, the wallet payment service: serve it, migrate and seed its database, audit its ledger")
   .showHelpAfterError("(run purse --help for the commands)")
+  // Not commander's .version(): that prints bare text even under --json.
+  .option("-V, --version", 'print Purse\'s version (with --json, as {"version": ...})')
+  .on("option:version", () => {
+    const version = purseVersion();
+    printResult({ version }, version);
+    process.exit(0);
+  })
   .option("--json", 'print results as one JSON document for scripts (errors as {"error": ...} on stderr)')
   // Subcommands copy this when they are created, so each verb's --help lists --json as well.
   .configureHelp({ showGlobalOptions: true })
@@ -44,7 +54,11 @@ registerWebhooks(program);
 registerKeys(program);
 registerCheckouts(program);
 registerPrune(program);
-registerAdmin(program, registerClients(program));
+registerUsers(program);
+registerClients(program);
+registerWallets(program);
+registerAdmin(program);
+// After registerWallets: credit and payout join its `wallets` command.
 registerOperatorMoney(program);
 registerStatement(program);
 registerOperators(program);

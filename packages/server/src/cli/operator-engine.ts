@@ -42,6 +42,9 @@ export async function operatorEngine(
   };
 }
 
+/** What the engine takes as an operator's name (letters, digits and . _ @ -, at most 64). */
+export const operatorNameRule = "letters, digits and . _ @ - (at most 64)";
+
 /** `--operator`, or the OS user running the command. */
 export function operatorName(given: string | undefined): string {
   if (given) return given;

@@ -23,6 +23,11 @@ export function printResult(data: unknown, text: string | readonly string[]): vo
   for (const line of typeof text === "string" ? [text] : text) console.log(line);
 }
 
+/** A line on stderr that does not stop the command (with --json, as {"warning": ...}). */
+export function printWarning(message: string): void {
+  console.error(jsonMode ? JSON.stringify({ warning: message }) : message);
+}
+
 export function printError(message: string): void {
   console.error(jsonMode ? JSON.stringify({ error: message }) : message);
 }

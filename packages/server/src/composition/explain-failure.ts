@@ -65,6 +65,12 @@ export function explainFailure(error: unknown, where: string): Error {
   );
 }
 
+/** The constraint a unique violation (23505) broke, anywhere in the cause chain; null for anything else. */
+export function uniqueViolation(error: unknown): string | null {
+  const driver = driverError(error);
+  return driver?.code === "23505" ? (driver.constraint ?? null) : null;
+}
+
 interface DriverError {
   code?: string;
   constraint?: string;

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { link, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { dataDirError, makeDataDir } from "./make-data-dir.ts";
 
 /**
  * PGlite takes no lock on its data directory: two processes that open it each work on their own
@@ -42,7 +43,7 @@ export class DataDirInUseError extends Error {
 const lockFileName = "purse.lock";
 
 export async function lockDataDir(dataDir: string, command: string): Promise<DataDirLock> {
-  await mkdir(dataDir, { recursive: true });
+  await makeDataDir(dataDir);
   const path = join(dataDir, lockFileName);
   const mine: LockOwner = { pid: process.pid, host: hostname(), command, since: new Date().toISOString() };
   const text = JSON.stringify(mine);
@@ -51,7 +52,8 @@ export async function lockDataDir(dataDir: string, command: string): Promise<Dat
       await writeFile(path, text, { flag: "wx" });
       return { path, release: () => releaseIfMine(path, text) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") throw dataDirError(dataDir, `cannot write ${lockFileName} in it (${code})`);
     }
     const owner = await readOwner(path);
     if (owner === "gone") continue;

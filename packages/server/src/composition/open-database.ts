@@ -1,7 +1,8 @@
 import { type Database, MissingDatabaseError, openDatabase } from "@purse/engine";
-import type { PurseConfig } from "../config/config.ts";
+import { ConfigError, type PurseConfig } from "../config/config.ts";
 import { explainFailure, OperatorError } from "./explain-failure.ts";
 import { lockDataDir } from "./lock-data-dir.ts";
+import { dataDirError } from "./make-data-dir.ts";
 
 export interface OpenConfiguredDatabaseOptions {
   /** Who opens it, named in the lock of an embedded directory (e.g. "purse serve"). */
@@ -87,10 +88,22 @@ async function openEmbedded(dataDir: string, command: string): Promise<Database>
   try {
     lock = await lockDataDir(dataDir, command);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new OperatorError(error instanceof Error ? error.message : String(error));
   }
   try {
     const db = await openDatabase({ kind: "embedded", dataDir });
+    try {
+      // PGlite starts on the first query; ask now so that a directory holding something else than
+      // its database ("PGlite failed to initialize properly") is named here, as the operator's to change.
+      await db.em().execute("select 1");
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw dataDirError(
+        dataDir,
+        `the embedded database there cannot be opened (${error instanceof Error ? error.message : String(error)}): use an empty directory or one Purse created`,
+      );
+    }
     return {
       ...db,
       async close() {

@@ -14,9 +14,11 @@ const onOff = z
 const url = (what: string) =>
   z
     .url({ protocol: /^https?$/, message: `must be an http:// or https:// URL (${what})` })
+    // Zod runs this check even when the URL check above failed: an unparseable value is that
+    // check's to report (one line per variable), not a TypeError thrown from here.
     .refine((value) => {
-      const parsed = new URL(value);
-      return parsed.username === "" && parsed.password === "";
+      const parsed = URL.parse(value);
+      return parsed === null || (parsed.username === "" && parsed.password === "");
     }, "must not carry a user name or password (it is printed and put into every payment link)")
     .transform((value) => value.replace(/\/+$/, ""));
 

@@ -6,6 +6,8 @@ import {
 } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
+import { nameArguments } from "../name-arguments.ts";
+import { oneOf } from "../one-of.ts";
 import { parseCount } from "../parse-count.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
@@ -18,18 +20,19 @@ export function registerCheckouts(program: Command): void {
   checkouts
     .command("list")
     .argument("<login>", "the merchant's (or partner's) login")
-    .option("--status <status>", "only PENDING, SUCCESS, CANCEL or FAIL (expired unpaid) ones")
+    .option("--status <status>", "only PENDING, SUCCESS, CANCEL or FAIL (expired unpaid) ones, any case")
     .option("--limit <n>", "how many, newest first (at most 100)", "50")
     .description("the user's checkouts with their states, newest first")
     .action((login: string, options: { status?: string; limit: string }) =>
       withDatabase(async (db) => {
-        if (options.status && !/^(pending|success|cancel|fail)$/i.test(options.status)) {
-          throw new Error("--status takes PENDING, SUCCESS, CANCEL or FAIL");
-        }
+        const status =
+          options.status === undefined
+            ? null
+            : oneOf(options.status, ["PENDING", "SUCCESS", "CANCEL", "FAIL"], "--status");
         const items = await listCheckoutsOfLogin(db, login, {
-          status: options.status ?? null,
+          status,
           limit: parseCount(options.limit, "--limit", 1, 100),
-        });
+        }).catch(nameArguments({ name: "<login>", value: login, field: "login", names: "user" }));
         const lines = items.map(
           (k) =>
             `${k.paymentId}\t${k.status}\t${k.amount} ${k.currency}\t${k.walletFrom} -> ${k.walletTo}\tcreated ${k.createdAt}\texpires ${k.expiredAt}${k.transactionId ? `\ttransaction ${k.transactionId}` : ""}`,

@@ -2,13 +2,13 @@ import { openSecretBox, revokeClientTokens, rotateClientSecret, rotateFormToken 
 import type { Command } from "commander";
 import { openRevocationBroadcast } from "../../composition/revocation-broadcast.ts";
 import { readConfig } from "../../config/config.ts";
+import { nameArguments } from "../name-arguments.ts";
 import { parseDuration } from "../parse-duration.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
-const noClient = (clientId: string) => () => {
-  throw new Error(`No client "${clientId}"`);
-};
+const noClient = (clientId: string) =>
+  nameArguments({ name: "<client_id>", value: clientId, field: "client", names: "client" });
 
 /** `purse clients rotate-secret | rotate-form-token | revoke-tokens`: contain a leaked credential. */
 export function registerClientCredentials(clients: Command): void {

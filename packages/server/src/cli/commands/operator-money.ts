@@ -7,7 +7,8 @@ import {
   reverseTransaction,
 } from "@purse/engine";
 import type { Command } from "commander";
-import { operatorEngine, operatorKey, operatorName } from "../operator-engine.ts";
+import { argumentError, nameArguments, type TypedArgument } from "../name-arguments.ts";
+import { operatorEngine, operatorKey, operatorName, operatorNameRule } from "../operator-engine.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -37,6 +38,10 @@ export function registerOperatorMoney(program: Command): void {
       o,
       (deps, who) => creditWallet(deps, { number, amount, note: o.note ?? "", ...who }),
       () => [{ wallet: number, amount }, `Credited ${amount} to ${number}`],
+      [
+        { name: "<number>", value: number, field: "wallet_to", names: "wallet" },
+        { name: "<amount>", value: amount, field: "amount" },
+      ],
     ),
   );
   withOperatorOptions(
@@ -51,6 +56,10 @@ export function registerOperatorMoney(program: Command): void {
       o,
       (deps, who) => payOutWallet(deps, { number, amount, note: o.note ?? "", ...who }),
       () => [{ wallet: number, amount }, `Paid out ${amount} from ${number}`],
+      [
+        { name: "<number>", value: number, field: "wallet_from", names: "wallet" },
+        { name: "<amount>", value: amount, field: "amount" },
+      ],
     ),
   );
 
@@ -67,7 +76,7 @@ export function registerOperatorMoney(program: Command): void {
     runVerb(
       o,
       (deps, who) => {
-        if (!/^[1-9]\d{0,15}$/.test(id)) throw new Error(`"${id}" is not a transaction id`);
+        if (!/^[1-9]\d{0,15}$/.test(id)) throw argumentError("<id>", id, "not a transaction id");
         return reverseTransaction(deps, {
           transactionId: Number(id),
           note: o.note ?? `Reversal of transaction ${id}`,
@@ -75,6 +84,7 @@ export function registerOperatorMoney(program: Command): void {
         });
       },
       () => [{ reverses: Number(id) }, `Reversed transaction ${id}`],
+      [{ name: "<id>", value: id, field: "transaction", names: "transaction" }],
     ),
   );
 }
@@ -92,13 +102,28 @@ function runVerb(
   options: OperatorOptions,
   verb: (deps: EngineDependencies, who: { operator: string; key: string }) => Promise<OperatorMovementResult>,
   describe: (result: OperatorMovementResult) => [Record<string, unknown>, string],
+  args: TypedArgument[],
 ): Promise<void> {
   return withDatabase(async (db: Database) => {
     const engine = await operatorEngine(db);
     try {
       const { key, generated } = operatorKey(options.key);
       const operator = operatorName(options.operator);
-      const result = await verb(engine.deps, { operator, key });
+      // Through a promise: the engine refuses a bad operator name or key before it returns one.
+      const result = await Promise.resolve()
+        .then(() => verb(engine.deps, { operator, key }))
+        .catch(
+          nameArguments(
+            ...args,
+            { name: "--operator", value: operator, field: "operator", takes: operatorNameRule },
+            {
+              name: "--key",
+              value: key,
+              field: "key",
+              takes: "1 to 200 printable ASCII characters, no spaces",
+            },
+          ),
+        );
       const [data, text] = describe(result);
       printResult(
         { ...data, transaction_id: result.transactionId, replayed: result.replayed, key, operator },

@@ -1,8 +1,14 @@
 import { issueOperatorToken } from "@purse/engine";
 import type { Command } from "commander";
-import { operatorName } from "../operator-engine.ts";
+import { deprecatedOption, warnDeprecated } from "../deprecated-option.ts";
+import { nameArguments } from "../name-arguments.ts";
+import { operatorName, operatorNameRule } from "../operator-engine.ts";
+import { parseCount } from "../parse-count.ts";
+import { parseDuration } from "../parse-duration.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
+
+const minute = 60_000;
 
 /** `purse operators token`: a short-lived bearer token for the operator fields of GraphQL. */
 export function registerOperators(program: Command): void {
@@ -12,18 +18,22 @@ export function registerOperators(program: Command): void {
     .command("token")
     .requiredOption("--client <client_id>", "an existing API client the token is issued through")
     .option("--operator <name>", "who uses it, recorded on every transaction (default: the OS user)")
-    .option("--minutes <minutes>", "lifetime", "60")
+    .option("--lifetime <duration>", "how long the token works, 1m to 24h (e.g. 60m, 8h)", "60m")
+    .addOption(deprecatedOption("--minutes <minutes>", "--lifetime 60m"))
     .description("issue an operator token (scope operator:<name>; it cannot pay or transfer); shown once")
-    .action((o: { client: string; operator?: string; minutes: string }) =>
+    .action((o: { client: string; operator?: string; lifetime: string; minutes?: string }) =>
       withDatabase(async (db) => {
-        const minutes = Number(o.minutes);
-        if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440)
-          throw new Error("--minutes is 1 to 1440");
+        const operator = operatorName(o.operator);
         const issued = await issueOperatorToken(db, {
           clientId: o.client,
-          operator: operatorName(o.operator),
-          lifetimeSeconds: minutes * 60,
-        });
+          operator,
+          lifetimeSeconds: tokenLifetime(o) / 1000,
+        }).catch(
+          nameArguments(
+            { name: "--client", value: o.client, field: "client", names: "client" },
+            { name: "--operator", value: operator, field: "operator", takes: operatorNameRule },
+          ),
+        );
         printResult(
           {
             access_token: issued.accessToken,
@@ -38,4 +48,17 @@ export function registerOperators(program: Command): void {
         );
       }),
     );
+}
+
+/** --lifetime, or the deprecated --minutes; milliseconds. */
+function tokenLifetime(o: { lifetime: string; minutes?: string }): number {
+  if (o.minutes !== undefined) {
+    warnDeprecated("--minutes", "--lifetime (e.g. --lifetime 60m)");
+    return parseCount(o.minutes, "--minutes", 1, 1_440) * minute;
+  }
+  const lifetime = parseDuration(o.lifetime, "--lifetime");
+  // Whole minutes or more: the token's expiry is kept to the second, and a shorter one is a typo.
+  if (lifetime < minute || lifetime > 1_440 * minute)
+    throw new Error(`--lifetime takes a duration from 1m to 24h (got "${o.lifetime}")`);
+  return Math.floor(lifetime / 1000) * 1000;
 }

@@ -7,6 +7,8 @@ import {
   walletStatement,
 } from "@purse/engine";
 import type { Command } from "commander";
+import { nameArguments } from "../name-arguments.ts";
+import { oneOf } from "../one-of.ts";
 import { isJsonOutput } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -24,19 +26,16 @@ export function registerStatement(program: Command): void {
     .description("a wallet's statement: opening balance, each movement with its fees, closing balance")
     .action((number: string, o: { from: string; to?: string; format: string }) =>
       withDatabase(async (db) => {
-        if (o.format !== "json" && o.format !== "csv") throw new Error("--format is json or csv");
+        const format = oneOf(o.format, ["json", "csv"], "--format");
         const from = parseInstant(o.from, "--from", false);
         const to = o.to === undefined ? new Date() : parseInstant(o.to, "--to", true);
         const statement = await walletStatement(db, { number, from, to }).catch((error: unknown) => {
-          if (error instanceof Error && error.message === "Not found") throw new Error(`No wallet ${number}`);
           if (error instanceof Error && error.message.includes("not a valid date"))
             throw new Error("--to must be after --from");
-          throw error;
+          return nameArguments({ name: "<wallet>", value: number, field: "wallet", names: "wallet" })(error);
         });
         process.stdout.write(
-          o.format === "csv" && !isJsonOutput()
-            ? toCsv(statement)
-            : `${JSON.stringify(statement, null, 2)}\n`,
+          format === "csv" && !isJsonOutput() ? toCsv(statement) : `${JSON.stringify(statement, null, 2)}\n`,
         );
       }),
     );

@@ -1,5 +1,7 @@
 import { listWebhookDeliveries, resendWebhook } from "@purse/engine";
 import type { Command } from "commander";
+import { argumentError } from "../name-arguments.ts";
+import { oneOf } from "../one-of.ts";
 import { parseCount } from "../parse-count.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
@@ -13,10 +15,10 @@ export function registerWebhooks(program: Command): void {
     .option("--limit <n>", "how many to show", "50")
     .action((options: { status?: string; limit: string }) =>
       withDatabase(async (db) => {
-        const status = options.status?.toLowerCase();
-        if (status !== undefined && !["pending", "delivered", "failed"].includes(status)) {
-          throw new Error(`--status takes pending, delivered or failed (got "${options.status}")`);
-        }
+        const status =
+          options.status === undefined
+            ? undefined
+            : oneOf(options.status, ["pending", "delivered", "failed"], "--status");
         const filter = {
           limit: parseCount(options.limit, "--limit", 1, 1_000),
           ...(status ? { status } : {}),
@@ -35,9 +37,10 @@ export function registerWebhooks(program: Command): void {
     .description("queue a delivery again now (same webhook-id, so receivers can deduplicate)")
     .action((id: string) =>
       withDatabase(async (db) => {
-        if (!/^\d+$/.test(id)) throw new Error(`"${id}" is not a delivery id; see purse webhooks list`);
+        if (!/^\d{1,15}$/.test(id))
+          throw argumentError("<id>", id, "not a delivery id (purse webhooks list shows them)");
         await resendWebhook(db, Number(id)).catch(() => {
-          throw new Error(`No webhook delivery ${id}; see purse webhooks list`);
+          throw argumentError("<id>", id, "no such webhook delivery (purse webhooks list shows them)");
         });
         printResult(
           { id: Number(id), status: "pending" },
