@@ -44,6 +44,7 @@ export {
 } from "./captcha/index.ts";
 export { checkoutContract, checkoutLinkContract } from "./checkout/checkout.contract.ts";
 export { type CheckoutPageState, type CheckoutPageView, getCheckoutPage } from "./checkout/checkout-page.ts";
+export { checkoutPayOperation } from "./checkout/checkout-pay.operation.ts";
 export { type CheckoutInput, type CreatedCheckout, createCheckout } from "./checkout/create-checkout.ts";
 export {
   failAllExpiredCheckouts,
@@ -82,6 +83,7 @@ export {
   type RestWire,
   scopesOf,
 } from "./declaration/declare-operation.ts";
+export { parseContract, runOperation } from "./declaration/run-operation.ts";
 export {
   defaultEngineOptions,
   type EngineDependencies,
@@ -99,6 +101,7 @@ export {
 export { type Fixture, FixtureError } from "./fixture/index.ts";
 export { hasBeenSeeded, type SeedSummary, seedFixture } from "./fixture/seed-fixture.ts";
 export { amountText } from "./input/contract-fields.ts";
+export { attachedCode, type ContractIssue, contractRefusal, ruleRefusal } from "./input/contract-refusal.ts";
 export { inputBounds } from "./input/input-bounds.ts";
 export { statementBound } from "./input/instant.ts";
 export { idempotencyKeyOf } from "./input/text-fields.ts";

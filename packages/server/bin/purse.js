@@ -10,14 +10,24 @@ import * as nodeModule from "node:module";
 // after the first skip that. NODE_COMPILE_CACHE chooses the directory.
 nodeModule.enableCompileCache?.();
 
-const built = [
-  // A few files: a start does not look up thousands of modules (scripts/bundle.mjs).
-  new URL("../dist/bundle/main.js", import.meta.url),
-  new URL("../dist/cli/main.js", import.meta.url),
-].find((file) => existsSync(file));
+// Traces (src/tracing/, docs/operations.md): `purse serve` with OTEL_EXPORTER_OTLP_ENDPOINT set
+// starts OpenTelemetry before it imports the app, so that pg and ioredis load through tracing's
+// module hooks. The bundle has a traced variant for that (scripts/bundle.mjs); without traces the
+// plain bundle runs as before, after one small module has read the variables.
+const bundle = new URL("../dist/bundle/main.js", import.meta.url);
+const compiled = new URL("../dist/cli/main.js", import.meta.url);
 
-if (process.env.PURSE_SOURCE !== "1" && built) {
-  await import(built.href);
+if (process.env.PURSE_SOURCE !== "1" && existsSync(bundle)) {
+  const { tracesAsked } = await import(new URL("../dist/bundle/traces-asked.js", import.meta.url).href);
+  if (tracesAsked()) {
+    await startTracingFrom("../dist/bundle-traced/start-tracing.js");
+    await import(new URL("../dist/bundle-traced/main.js", import.meta.url).href);
+  } else {
+    await import(bundle.href);
+  }
+} else if (process.env.PURSE_SOURCE !== "1" && existsSync(compiled)) {
+  await startTracingFrom("../dist/tracing/start-tracing.js");
+  await import(compiled.href);
 } else {
   let tsx;
   try {
@@ -31,5 +41,12 @@ if (process.env.PURSE_SOURCE !== "1" && built) {
   // Workspace packages export their sources under the "source" condition, their build otherwise.
   nodeModule.register("./source-condition.js", import.meta.url);
   tsx.register();
+  await startTracingFrom("../src/tracing/start-tracing.ts");
   await import("../src/cli/main.ts");
+}
+
+/** Starts OpenTelemetry if traces are asked for (the module returns at once when they are not). */
+async function startTracingFrom(path) {
+  const { startTracingIfAsked } = await import(new URL(path, import.meta.url).href);
+  await startTracingIfAsked();
 }

@@ -7,6 +7,7 @@ import {
   type ErrorKind,
   PurseError,
   requireScope,
+  ruleRefusal,
 } from "@purse/engine";
 import { initTRPC, type TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
@@ -82,11 +83,21 @@ const t = initTRPC.context<TrpcContext>().create({ errorFormatter: purseErrorSha
 
 export const router = t.router;
 
+/**
+ * An input its contract refused by a rule of the catalogue only (blank, not an amount): the
+ * engine's refusal, as every door answers it. A malformed input (a bound, a type) stays tRPC's 400.
+ */
+function refusedInput(error: TRPCError): PurseError | null {
+  const cause: unknown = error.cause;
+  if (error.code !== "BAD_REQUEST" || !(cause instanceof Error) || !("issues" in cause)) return null;
+  return Array.isArray(cause.issues) ? ruleRefusal(cause.issues) : null;
+}
+
 /** Every engine error leaves as a TRPCError whose cause keeps the code, field and translation. */
 const engineErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
-    const purse = asPurseError(result.error.cause);
+    const purse = refusedInput(result.error) ?? asPurseError(result.error.cause);
     if (!purse) return result;
     throw new TRPCError({ code: codeByKind[purse.definition.kind], message: purse.message, cause: purse });
   }

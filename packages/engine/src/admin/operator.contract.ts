@@ -1,10 +1,5 @@
 import { z } from "zod";
-import {
-  amountText,
-  boundedText,
-  type ContractShape,
-  optionalBoundedText,
-} from "../input/contract-fields.ts";
+import { amountText, boundedText, type ContractShape, optionalText } from "../input/contract-fields.ts";
 import { inputBounds } from "../input/input-bounds.ts";
 import type { WalletStatement } from "../transactions/wallet-statement.ts";
 import type {
@@ -22,7 +17,7 @@ const operatorFields = {
   key: boundedText(inputBounds.idempotencyKey).describe(
     "Idempotency key, unique across operator movements: the same key and request replay the first",
   ),
-  note: optionalBoundedText(inputBounds.operatorNote).describe("Recorded as the transaction's description"),
+  note: optionalText(inputBounds.operatorNote).describe("Recorded as the transaction's description"),
 };
 
 /** Credit a wallet from equity, or pay money out of it: one wallet, one amount. */

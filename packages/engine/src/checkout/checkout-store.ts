@@ -160,7 +160,7 @@ export async function insertCheckout(em: SqlEntityManager, checkout: NewCheckout
       throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");
     }
     if (isUniqueViolation(error, "checkouts_merchant_user_id_user_info_key")) {
-      throw new PurseError("USER_INFO_NOT_UNIQUE", "user_info");
+      throw new PurseError("USER_INFO_NOT_UNIQUE", "userInfo");
     }
     throw error;
   }

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { boundedText, type ContractShape, optionalBoundedText } from "../input/contract-fields.ts";
+import {
+  type ContractShape,
+  optionalText,
+  requiredText,
+  signedText,
+  textOrNumber,
+} from "../input/contract-fields.ts";
 import { inputBounds } from "../input/input-bounds.ts";
 import { maxAmountLength } from "../money/amount.ts";
 import type { CheckoutInput, CreatedCheckout } from "./create-checkout.ts";
@@ -14,19 +20,20 @@ const optionalUrl = z.string().nullish();
  * address and how the JSON was written add `clientAddress` and `sentAsNumber` themselves.
  */
 export const checkoutContract = z.object({
-  walletTo: boundedText(inputBounds.walletNumber).describe(
+  walletTo: signedText(inputBounds.walletNumber).describe(
     "Receiving wallet: of the merchant or partner whose form token signs",
   ),
-  walletFrom: boundedText(inputBounds.walletNumber).describe("Paying wallet"),
-  amount: z
-    .union([z.string().max(maxAmountLength), z.number()])
-    .describe('Decimal amount, preferably as a string such as "10.50"; a bare number is accepted'),
-  id: z
-    .union([z.string().max(inputBounds.identifier), z.number().refine(Number.isSafeInteger)])
-    .describe(
-      "Your payment id; unique per receiving user: text of at most 64 characters, or a JSON integer up to 2^53-1",
-    ),
-  signature: optionalBoundedText(inputBounds.signature).describe(
+  walletFrom: signedText(inputBounds.walletNumber).describe("Paying wallet"),
+  amount: textOrNumber(z.union([z.string().max(maxAmountLength), z.number()]), true).describe(
+    'Decimal amount, preferably as a string such as "10.50"; a bare number is accepted',
+  ),
+  id: textOrNumber(
+    z.union([z.string().max(inputBounds.identifier), z.number().refine(Number.isSafeInteger)]),
+    false,
+  ).describe(
+    "Your payment id; unique per receiving user: text of at most 64 characters, or a JSON integer up to 2^53-1",
+  ),
+  signature: optionalText(inputBounds.signature).describe(
     'SHA-256 hex of the JSON text of {"wallet_to","wallet_from","amount","id","secret"} (this key order, ' +
       "secret = your form token) as JSON.stringify, PHP json_encode or Python json.dumps write it; " +
       "string values, or amount/id as the JSON number you sent. See docs/signing.md",
@@ -34,7 +41,7 @@ export const checkoutContract = z.object({
   successUrl: optionalUrl.describe("Where the payer goes after paying"),
   cancelUrl: optionalUrl.describe("Where the payer goes after cancelling"),
   statusUrl: optionalUrl.describe("Receives the payment status webhook (POST)"),
-  userInfo: boundedText(inputBounds.freeText).describe("Identifies the payer; unique per receiving user"),
+  userInfo: requiredText(inputBounds.freeText).describe("Identifies the payer; unique per receiving user"),
 } satisfies ContractShape<Omit<CheckoutInput, "sentAsNumber" | "clientAddress">>);
 
 /** The payment link a checkout creation answers. */
@@ -45,10 +52,10 @@ export const checkoutLinkContract = z.object({
 
 /** The hosted page's pay or cancel: the payer signs in as the owner of the paying wallet. */
 export const checkoutPaymentContract = z.object({
-  token: boundedText(inputBounds.token).describe("The payment link's token (the last part of its URL)"),
-  login: boundedText(inputBounds.token).describe("Login of the user who owns wallet_from"),
-  password: boundedText(inputBounds.password),
-  captcha: optionalBoundedText(inputBounds.captcha).describe("The captcha widget's payload"),
+  token: requiredText(inputBounds.token).describe("The payment link's token (the last part of its URL)"),
+  login: requiredText(inputBounds.token).describe("Login of the user who owns wallet_from"),
+  password: requiredText(inputBounds.password),
+  captcha: optionalText(inputBounds.captcha).describe("The captcha widget's payload"),
   action: z.enum(["pay", "cancel"]).describe("pay, or cancel the payment"),
 } satisfies ContractShape<Omit<PayCheckoutInput, "clientAddress">>);
 

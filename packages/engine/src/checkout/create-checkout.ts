@@ -1,9 +1,8 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { refuseNul, requiredText } from "../input/text-fields.ts";
 import { optionalWebUrl } from "../input/web-url.ts";
 import { formTokenBinding } from "../keys/sealed-columns.ts";
-import { checkAmountSyntax, parseAmount } from "../money/index.ts";
+import { amountInMinorUnits } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
 import { limitCheckoutCaller, limitCheckoutClient } from "../rate-limit/abuse-limits.ts";
@@ -12,16 +11,21 @@ import { type SentAsNumber, verifyCheckoutSignature } from "../signature/index.t
 import { findWalletsByNumber, type WalletRecord } from "../wallet/wallet-store.ts";
 import { findFormTokensOfUser, insertCheckout } from "./checkout-store.ts";
 
+/**
+ * A checkout as its contract (`checkoutContract`) reads it: wallet numbers and `userInfo` trimmed
+ * and not blank, `amount` a positive decimal and `id` not blank, each as sent (text, or a JSON
+ * number's text: the signature covers them so), the signature without NUL.
+ */
 export interface CheckoutInput {
-  readonly walletTo?: string | null;
-  readonly walletFrom?: string | null;
-  readonly amount?: string | null;
-  readonly id?: string | null;
+  readonly walletTo: string;
+  readonly walletFrom: string;
+  readonly amount: string;
+  readonly id: string;
   readonly signature?: string | null;
   readonly successUrl?: string | null;
   readonly cancelUrl?: string | null;
   readonly statusUrl?: string | null;
-  readonly userInfo?: string | null;
+  readonly userInfo: string;
   /**
    * Which of amount and id the request carried as JSON numbers (their text above is the number's
    * JSON text): the signature may then cover that number instead of a string. Doors whose input
@@ -47,36 +51,31 @@ export async function createCheckout(
   deps: EngineDependencies,
   input: CheckoutInput,
 ): Promise<CreatedCheckout> {
-  const walletTo = requiredText(input.walletTo, "wallet_to");
-  const walletFrom = requiredText(input.walletFrom, "wallet_from");
-  const amountText = requiredText(input.amount, "amount");
-  const paymentId = requiredText(input.id, "id");
-  const userInfo = requiredText(input.userInfo, "user_info");
-  checkAmountSyntax(amountText, "amount");
-  const signature = refuseNul(input.signature, "signature")?.trim() ?? "";
+  // The signature covers the texts as sent; they are trimmed for use.
+  const walletTo = input.walletTo.trim();
+  const walletFrom = input.walletFrom.trim();
+  const { userInfo } = input;
+  const amountText = input.amount.trim();
+  const paymentId = input.id.trim();
+  const signature = input.signature ?? "";
+  // Whether a redirect must be https is the deployment's rule, known here, not in the contract.
   const urlRules = { requireHttps: deps.options.requireHttpsUrls };
-  const successUrl = optionalWebUrl(input.successUrl, "success_url", urlRules) ?? "";
-  const cancelUrl = optionalWebUrl(input.cancelUrl, "cancel_url", urlRules) ?? "";
-  const statusUrl = optionalWebUrl(input.statusUrl, "status_url", urlRules) ?? "";
+  const successUrl = optionalWebUrl(input.successUrl, "successUrl", urlRules) ?? "";
+  const cancelUrl = optionalWebUrl(input.cancelUrl, "cancelUrl", urlRules) ?? "";
+  const statusUrl = optionalWebUrl(input.statusUrl, "statusUrl", urlRules) ?? "";
 
   await limitCheckoutCaller(deps, input.clientAddress);
   const em = deps.db.em();
   const wallets = await findWalletsByNumber(em, [walletTo, walletFrom], { lock: false });
   const receiver = activeOrNull(wallets.get(walletTo));
-  if (!receiver) throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
-  // Signed as sent (contract: the values of the request), before the trimming they get for use.
-  const sent = {
-    walletTo: input.walletTo ?? walletTo,
-    walletFrom: input.walletFrom ?? walletFrom,
-    amount: input.amount ?? amountText,
-    id: input.id ?? paymentId,
-  };
+  if (!receiver) throw new PurseError("WALLET_TO_NOT_EXISTS", "walletTo");
+  const sent = { walletTo: input.walletTo, walletFrom: input.walletFrom, amount: input.amount, id: input.id };
   const client = await signingClient(deps, receiver, sent, signature, input.sentAsNumber ?? {});
   // Before any funds or limit check: those answers would otherwise probe the payer's balance.
   await limitCheckoutClient(deps, client);
   const { sender } = checkWalletPair(wallets.get(walletFrom) ?? null, receiver);
   const currency = sender.currency;
-  const amountMinor = parseAmount(amountText, currency.precession);
+  const amountMinor = amountInMinorUnits(amountText, currency.precession);
   const split = splitPayment("checkout", amountMinor, currency.commission.checkout);
   checkOperationLimits("checkout", currency, amountMinor, receiver, split.creditMinor);
   checkFunds("checkout", sender, split.debitMinor);

@@ -2,7 +2,6 @@ import { findStoredPassword } from "../auth/user-store.ts";
 import { verifyUserPassword } from "../auth/verify-user-password.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
@@ -13,12 +12,13 @@ import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { type CheckoutRecord, findCheckoutByToken } from "./checkout-store.ts";
 import { closeUnpaid, completeCheckout, externalIdFor } from "./complete-checkout.ts";
 
+/** The hosted page's call as its contract (`checkoutPaymentContract`) reads it: texts trimmed, none blank. */
 export interface PayCheckoutInput {
-  readonly token?: string | null;
-  readonly login?: string | null;
-  readonly password?: string | null;
+  readonly token: string;
+  readonly login: string;
+  readonly password: string;
   readonly captcha?: string | null;
-  readonly action?: string | null;
+  readonly action: "pay" | "cancel";
   /** The payer's address: sign-in attempts are limited per (login, address). */
   readonly clientAddress?: string | null;
 }
@@ -42,11 +42,7 @@ export async function payCheckout(
   deps: EngineDependencies,
   input: PayCheckoutInput,
 ): Promise<PayCheckoutResult> {
-  const token = requiredText(input.token, "token");
-  const login = requiredText(input.login, "login");
-  const password = requiredText(input.password, "password");
-  const action = input.action === "cancel" ? "cancel" : input.action === "pay" ? "pay" : null;
-  if (!action) throw new PurseError("INVALID_VALUE", "action");
+  const { token, login, password, action } = input;
   // Before the captcha and the password hash; per address, so nobody else can lock the payer out.
   await limitPayerSignIn(deps, login, input.clientAddress);
   return runMovement(deps, {

@@ -1,23 +1,113 @@
 import { z } from "zod";
+import type { ErrorCode } from "../errors/index.ts";
 import { maxAmountLength } from "../money/amount.ts";
+import { normaliseDecimalText, parseDecimal } from "../money/decimal.ts";
+import { refusalIssue } from "./contract-refusal.ts";
 import { inputBounds } from "./input-bounds.ts";
 
-/** A text field of at most `max` characters. */
+/** A text field of at most `max` characters: its bound only (a lookup's key, a query's filter). */
 export function boundedText(max: number) {
   return z.string().max(max);
 }
 
-/** Optional text of at most `max` characters; contract: an empty string means absent. */
-export function optionalBoundedText(max: number = inputBounds.freeText) {
-  return z.string().max(max).nullish();
+/**
+ * A check refusing a value with the catalogue's code (`contractRefusal` reads it back); `rule`
+ * names the code the value breaks, or null.
+ */
+function refusing<T>(rule: (value: T) => ErrorCode | null) {
+  return (ctx: z.core.ParsePayload<T>) => {
+    const code = rule(ctx.value);
+    if (code) ctx.issues.push(refusalIssue(code, ctx.value));
+  };
 }
 
-/** A decimal amount as text; the engine decides whether it is numeric, positive and precise enough. */
+/** PostgreSQL text cannot hold NUL: such input is not valid, refused before any SQL sees it. */
+const noNul = refusing((text: string) => (text.includes("\u0000") ? "INVALID_VALUE" : null));
+
+const notBlank = refusing((text: string) => (text.trim() === "" ? "BLANK" : null));
+
+const trimmed = (text: string) => text.trim();
+
+/**
+ * A required text of at most `max` characters (the bound on the text as sent): missing, null or
+ * only spaces is "This value should not be blank.", a NUL is not valid. Parsed, it is trimmed.
+ */
+export function requiredText(max: number) {
+  return signedText(max).overwrite(trimmed);
+}
+
+/**
+ * A required text refused as `requiredText` is, but parsed as sent, spaces and all: a checkout's
+ * signature covers the text the client sent, and the use case trims it for use.
+ */
+export function signedText(max: number) {
+  return z.string().max(max).check(noNul, notBlank);
+}
+
+/**
+ * Optional text of at most `max` characters, without NUL; parsed, it is trimmed, and an empty
+ * text means the field is absent (the use case reads `""` as not given).
+ */
+export function optionalText(max: number = inputBounds.freeText) {
+  return z.string().max(max).check(noNul).overwrite(trimmed).nullish();
+}
+
+/** A decimal amount as text, bounded: a filter's bound, whose syntax the filter's reader words. */
 export const amountText = z.string().max(maxAmountLength);
+
+/** The refusal an amount's text deserves before its currency is known, in the specification's order. */
+function amountRefusal(text: string): ErrorCode | null {
+  if (text.trim() === "") return "BLANK";
+  const value = parseDecimal(text);
+  if (!value) return "NOT_NUMERIC";
+  return value.coefficient <= 0n ? "NOT_POSITIVE" : null;
+}
+
+/**
+ * An amount to move: decimal text (blank, not numeric and not positive are refused here; the
+ * precision its currency allows is the use case's), parsed to its normal form (`"010.50"` is
+ * `"10.5"`), which identifies the request.
+ */
+export const paymentAmount = amountText.check(refusing(amountRefusal)).overwrite((text) => {
+  const value = parseDecimal(text);
+  return value ? normaliseDecimalText(value) : text;
+});
+
+/**
+ * An amount or identifier that may come as text or a JSON number, kept as sent (a checkout's
+ * signature covers it so); refused when its text is blank, has a NUL, or (`amount`) is no
+ * positive decimal.
+ */
+export function textOrNumber<T extends z.ZodType<string | number>>(field: T, amount: boolean) {
+  return field.check(
+    refusing((value: string | number) => {
+      const text = String(value);
+      if (text.includes("\u0000")) return "INVALID_VALUE";
+      return amount ? amountRefusal(text) : text.trim() === "" ? "BLANK" : null;
+    }),
+  );
+}
+
+/**
+ * A whole number from `min` to `max`: outside them, "This value should be between min and max."
+ * The bounds stay zod's too, so a door that checks the shape first (tRPC) and the published
+ * types keep them.
+ */
+export function wholeNumberIn(min: number, max: number) {
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .check((ctx) => {
+      if (ctx.value < min || ctx.value > max)
+        ctx.issues.push(refusalIssue("OUT_OF_RANGE", ctx.value, { min, max }));
+    });
+}
 
 /** The `Idempotency-Key` a money-moving operation may carry (REST sends it as that header). */
 export function idempotencyKeyField(description: string) {
-  return boundedText(inputBounds.idempotencyKey).nullish().describe(description);
+  return optionalText(inputBounds.idempotencyKey).describe(description);
 }
 
 /**

@@ -7,19 +7,6 @@ export function refuseNul<T extends string | null | undefined>(value: T, field: 
   return value;
 }
 
-/** A required text field: missing, null or only spaces is "This value should not be blank." */
-export function requiredText(value: string | null | undefined, field: string): string {
-  const text = refuseNul(value, field)?.trim();
-  if (!text) throw new PurseError("BLANK", field);
-  return text;
-}
-
-/** Contract: an empty string in an optional field means the field is absent. */
-export function optionalText(value: string | null | undefined, field: string): string | null {
-  const text = refuseNul(value, field)?.trim();
-  return text ? text : null;
-}
-
 /**
  * The `Idempotency-Key` header, for doors whose money-moving calls also take the key as input
  * (GraphQL, tRPC): the input's key wins, else the header's, bounded as the input's is.

@@ -120,7 +120,7 @@ function priorTransaction(
       requestHash === keyedRequestHash(keys.fingerprint, keys.externalId));
   if (!sameRequest) {
     if (keys.scope === "operator") throw new PurseError("OPERATOR_KEY_REUSED", "key", { id });
-    throw new PurseError("ORDER_ID_NOT_UNIQUE", "payment_id");
+    throw new PurseError("ORDER_ID_NOT_UNIQUE", "paymentId");
   }
   return toId(id);
 }

@@ -43,6 +43,17 @@ export function checkAmountSyntax(text: string | undefined | null, field = "amou
   return value;
 }
 
+/**
+ * An amount its contract has read (`paymentAmount`: a positive decimal's text) in minor units of
+ * its currency, now that the precession is known: more decimals than it allows is refused.
+ */
+export function amountInMinorUnits(text: string, precession: number, field = "amount"): MinorUnits {
+  const value = parseDecimal(text);
+  const minor = value && toScaledInteger(value, precession);
+  if (minor === null || minor === undefined) throw new PurseError("TOO_PRECISE", field, { precession });
+  return minor;
+}
+
 /** Converts trusted decimal text (fixtures, configuration) to minor units; throws on lost digits. */
 export function decimalTextToMinor(text: string, precession: number): MinorUnits {
   const value = parseDecimal(text);

@@ -40,11 +40,11 @@ export function checkWalletPair<W extends OperationWallet>(
   walletFrom: W | null,
   walletTo: W | null,
 ): WalletPair<W> {
-  if (walletTo?.status !== "ACTIVE") throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
-  if (walletFrom?.status !== "ACTIVE") throw new PurseError("WALLET_FROM_NOT_EXISTS", "wallet_from");
+  if (walletTo?.status !== "ACTIVE") throw new PurseError("WALLET_TO_NOT_EXISTS", "walletTo");
+  if (walletFrom?.status !== "ACTIVE") throw new PurseError("WALLET_FROM_NOT_EXISTS", "walletFrom");
   // The spec describes a self-payment as a receiver that does not exist (rule 2 of checkout/transfer).
   if (walletFrom.id === walletTo.id || walletFrom.userId === walletTo.userId) {
-    throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
+    throw new PurseError("WALLET_TO_NOT_EXISTS", "walletTo");
   }
   if (walletFrom.currencyId !== walletTo.currencyId) throw new PurseError("CURRENCIES_NOT_EQUAL");
   if (walletFrom.ownerBlocked) throw new PurseError("SENDER_BLOCKED");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ContractShape } from "../input/contract-fields.ts";
+import { type ContractShape, wholeNumberIn } from "../input/contract-fields.ts";
 import { transactionSearchContract } from "./transaction-search.contract.ts";
 import type { TransactionNode, TransactionPage, TransactionTotal } from "./transaction-search.ts";
 
@@ -49,6 +49,6 @@ export const transactionPageContract = z.object({
 
 /** The search's filter and its keyset page: how many, after which transaction (the last id seen). */
 export const transactionSearchPageContract = transactionSearchContract.extend({
-  first: z.number().int().min(1).max(100).default(20),
+  first: wholeNumberIn(1, 100).default(20),
   afterId: z.number().int().positive().nullish(),
 });

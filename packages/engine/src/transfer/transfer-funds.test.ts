@@ -1,10 +1,19 @@
 import { createTestEngine, sampleFixture, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
+import { runOperation } from "../declaration/run-operation.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
-import { transferFunds } from "./transfer-funds.ts";
+import { transferOperation } from "./transfer.operation.ts";
+import type { TransferResult } from "./transfer-funds.ts";
+
+/** A transfer as every door makes one: its contract reads the input before the use case runs. */
+function transferFunds(deps: EngineDependencies, actor: Actor, input: unknown): Promise<TransferResult> {
+  const call = { clientAddress: null, amountSentAsNumber: false };
+  return runOperation(transferOperation, deps, actor, input, call);
+}
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const bolt: Actor = { userId: 2, role: "partner", clientId: 2, scope: "api" };
@@ -79,13 +88,9 @@ describe("transferFunds", () => {
     [
       { walletFrom: "", walletTo: "U100000020", amount: "1" },
       "This value should not be blank.",
-      "wallet_from",
+      "walletFrom",
     ],
-    [
-      { walletFrom: "U100000010", walletTo: " ", amount: "1" },
-      "This value should not be blank.",
-      "wallet_to",
-    ],
+    [{ walletFrom: "U100000010", walletTo: " ", amount: "1" }, "This value should not be blank.", "walletTo"],
     [
       { walletFrom: "U100000010", walletTo: "U100000020", amount: "" },
       "This value should not be blank.",
@@ -106,14 +111,14 @@ describe("transferFunds", () => {
       "This value should be of type numeric.",
       "amount",
     ],
-    [{ walletFrom: "U100000010", walletTo: "NOPE", amount: "5" }, "Wallet to not exists", "wallet_to"],
-    [{ walletFrom: "U100000010", walletTo: "U100000031", amount: "5" }, "Wallet to not exists", "wallet_to"],
-    [{ walletFrom: "U100000010", walletTo: "U100000010", amount: "5" }, "Wallet to not exists", "wallet_to"],
-    [{ walletFrom: "U100000010", walletTo: "E100000011", amount: "5" }, "Wallet to not exists", "wallet_to"],
+    [{ walletFrom: "U100000010", walletTo: "NOPE", amount: "5" }, "Wallet to not exists", "walletTo"],
+    [{ walletFrom: "U100000010", walletTo: "U100000031", amount: "5" }, "Wallet to not exists", "walletTo"],
+    [{ walletFrom: "U100000010", walletTo: "U100000010", amount: "5" }, "Wallet to not exists", "walletTo"],
+    [{ walletFrom: "U100000010", walletTo: "E100000011", amount: "5" }, "Wallet to not exists", "walletTo"],
     [
       { walletFrom: "U100000020", walletTo: "U100000030", amount: "5" },
       "Wallet from not exists",
-      "wallet_from",
+      "walletFrom",
     ],
     [
       { walletFrom: "U100000010", walletTo: "E100000021", amount: "5" },
@@ -286,7 +291,7 @@ describe("transferFunds input hygiene", () => {
     const error = await failure(
       transferFunds(engine.deps, acme, { walletFrom: "U100000010", walletTo: "U1\u0000", amount: "1.00" }),
     );
-    expect(error).toMatchObject({ code: "INVALID_VALUE", field: "wallet_to" });
+    expect(error).toMatchObject({ code: "INVALID_VALUE", field: "walletTo" });
   });
 
   it("refuses a token without the api scope: Sorry scope missed", async () => {

@@ -4,7 +4,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { parseAmount } from "../money/index.ts";
+import { amountInMinorUnits } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
 import { readTransferRequest, type TransferInput } from "./transfer-request.ts";
 
@@ -50,10 +50,10 @@ export async function transferFunds(
       const walletFrom = wallets.get(request.walletFrom) ?? null;
       const walletTo = wallets.get(request.walletTo) ?? null;
       if (walletFrom && walletFrom.userId !== actor.userId)
-        throw new PurseError("WALLET_FROM_NOT_EXISTS", "wallet_from");
+        throw new PurseError("WALLET_FROM_NOT_EXISTS", "walletFrom");
       const { sender, receiver } = checkWalletPair(walletFrom, walletTo);
       const currency = sender.currency;
-      const amountMinor = parseAmount(request.amount, currency.precession);
+      const amountMinor = amountInMinorUnits(request.amount, currency.precession);
       const split = splitPayment("transfer", amountMinor, currency.commission.transfer);
       checkOperationLimits("transfer", currency, amountMinor, receiver, split.creditMinor, sender);
       checkFunds("transfer", sender, split.debitMinor);

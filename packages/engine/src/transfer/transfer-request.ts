@@ -1,12 +1,13 @@
-import { optionalText, requiredText } from "../input/text-fields.ts";
-import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
 
-/** The transfer as a client sends it; amounts may arrive as text or a bare number. */
+/**
+ * A transfer as its contract (`transferContract`) parses it: wallet numbers trimmed and not blank,
+ * the amount a positive decimal in its normal form, optional texts trimmed.
+ */
 export interface TransferInput {
-  readonly walletFrom?: string | null;
-  readonly walletTo?: string | null;
-  readonly amount?: string | null;
+  readonly walletFrom: string;
+  readonly walletTo: string;
+  readonly amount: string;
   readonly paymentId?: string | null;
   readonly description?: string | null;
   /** The `Idempotency-Key` header, if sent. */
@@ -24,21 +25,18 @@ export interface TransferRequest {
   readonly fingerprint: string;
 }
 
-/** Syntax checks that need no database, in the order of the spec's transfer table. */
+/** The transfer as the movement reads it: an empty optional text is not given. */
 export function readTransferRequest(input: TransferInput): TransferRequest {
-  const walletFrom = requiredText(input.walletFrom, "wallet_from");
-  const walletTo = requiredText(input.walletTo, "wallet_to");
-  const amount = normaliseDecimalText(checkAmountSyntax(input.amount, "amount"));
-  const paymentId = optionalText(input.paymentId, "payment_id");
-  const description = optionalText(input.description, "description") ?? "";
+  const { walletFrom, walletTo, amount } = input;
+  const description = input.description || "";
   const fingerprint = sha256Hex(JSON.stringify([walletFrom, walletTo, amount, description]));
   return {
     walletFrom,
     walletTo,
     amount,
-    paymentId,
+    paymentId: input.paymentId || null,
     description,
-    idempotencyKey: optionalText(input.idempotencyKey, "Idempotency-Key"),
+    idempotencyKey: input.idempotencyKey || null,
     fingerprint,
   };
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import {
-  amountText,
-  boundedText,
   type ContractShape,
   idempotencyKeyField,
-  optionalBoundedText,
+  optionalText,
+  paymentAmount,
+  requiredText,
 } from "../input/contract-fields.ts";
 import { inputBounds } from "../input/input-bounds.ts";
 import type { TransferResult } from "./transfer-funds.ts";
@@ -12,18 +12,16 @@ import type { TransferInput } from "./transfer-request.ts";
 
 /** A transfer between two wallets of one currency: what every door accepts, by the engine's names. */
 export const transferContract = z.object({
-  walletFrom: boundedText(inputBounds.walletNumber).describe("Sender wallet number (the caller's)"),
-  walletTo: boundedText(inputBounds.walletNumber).describe(
+  walletFrom: requiredText(inputBounds.walletNumber).describe("Sender wallet number (the caller's)"),
+  walletTo: requiredText(inputBounds.walletNumber).describe(
     "Recipient wallet number (another user's, same currency)",
   ),
-  amount: amountText.describe('Exact decimal, e.g. "10.50"'),
-  paymentId: boundedText(inputBounds.identifier)
-    .nullish()
-    .describe(
-      "Your id for the transfer (its external_id), at most 64 characters. Repeating it with the same " +
-        "body returns the first result and moves nothing; with another body: Order id is not unique",
-    ),
-  description: optionalBoundedText(),
+  amount: paymentAmount.describe('Exact decimal, e.g. "10.50"'),
+  paymentId: optionalText(inputBounds.identifier).describe(
+    "Your id for the transfer (its external_id), at most 64 characters. Repeating it with the same " +
+      "body returns the first result and moves nothing; with another body: Order id is not unique",
+  ),
+  description: optionalText(),
   idempotencyKey: idempotencyKeyField("Same key and same body: the first result again, no money moved"),
 } satisfies ContractShape<TransferInput>);
 

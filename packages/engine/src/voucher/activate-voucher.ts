@@ -3,7 +3,6 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { isUserBlocked } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { optionalText, requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
@@ -16,10 +15,11 @@ import { checkVoucherActivation } from "./index.ts";
 import { voucherCodeMatches } from "./voucher-code.ts";
 import { findVoucher, markVoucherActivated, type VoucherRecord } from "./voucher-store.ts";
 
+/** An activation as its contract (`voucherActivationContract`) reads it: texts trimmed, none blank. */
 export interface VoucherActivationInput {
-  readonly voucherNumber?: string | null;
-  readonly voucherCode?: string | null;
-  readonly walletTo?: string | null;
+  readonly voucherNumber: string;
+  readonly voucherCode: string;
+  readonly walletTo: string;
   readonly additional?: string | null;
   /** The `Idempotency-Key` header: a retry with the same key answers the first activation again. */
   readonly idempotencyKey?: string | null;
@@ -46,11 +46,9 @@ export async function activateVoucher(
   requireAccess(actor);
   // Before the code hash: voucher codes cannot be enumerated faster than the limit.
   await limitVoucherCheck(deps, actor.userId, "confirm");
-  const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
-  const voucherCode = requiredText(input.voucherCode, "voucher_code");
-  const walletNumber = requiredText(input.walletTo, "wallet_to");
-  const idempotencyKey = optionalText(input.idempotencyKey, "Idempotency-Key");
-  const additional = optionalText(input.additional, "additional") ?? "";
+  const { voucherNumber, voucherCode, walletTo: walletNumber } = input;
+  const idempotencyKey = input.idempotencyKey || null;
+  const additional = input.additional || "";
   const fingerprint = sha256Hex(JSON.stringify([voucherNumber, walletNumber]));
   return runMovement(deps, {
     operation: "voucher-activation",

@@ -7,15 +7,29 @@ import {
 } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
+import { runOperation } from "../declaration/run-operation.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { hashSecret } from "../secrets/index.ts";
-import { activateVoucher } from "./activate-voucher.ts";
-import { buyVoucher } from "./buy-voucher.ts";
 import { listVouchers } from "./list-vouchers.ts";
 import { recordVoucher } from "./record-voucher.ts";
+import { voucherActivationOperation } from "./voucher-activation.operation.ts";
 import { getVoucherInfo } from "./voucher-info.ts";
+import { voucherPurchaseOperation } from "./voucher-purchase.operation.ts";
+
+const call = { clientAddress: null, amountSentAsNumber: false };
+
+/** A purchase as every door makes one: its contract reads the input before the use case runs. */
+function buyVoucher(deps: EngineDependencies, actor: Actor, input: unknown) {
+  return runOperation(voucherPurchaseOperation, deps, actor, input, call);
+}
+
+/** An activation as every door makes one (`buyVoucher`'s note). */
+function activateVoucher(deps: EngineDependencies, actor: Actor, input: unknown) {
+  return runOperation(voucherActivationOperation, deps, actor, input, call);
+}
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const bolt: Actor = { userId: 2, role: "partner", clientId: 2, scope: "api" };

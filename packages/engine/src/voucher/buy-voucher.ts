@@ -3,11 +3,9 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { isUserBlocked } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { optionalText, requiredText } from "../input/text-fields.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { checkAmountSyntax, normaliseDecimalText } from "../money/index.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { checkVoucherPurchase, purchasedType, VoucherStatus, voucherLifetimeMs } from "./index.ts";
@@ -15,9 +13,10 @@ import { findPurchasedVoucher, type PurchasedVoucherView } from "./purchased-vou
 import { newVoucherCredentials, sealVoucherCode } from "./voucher-code.ts";
 import { insertVoucher } from "./voucher-store.ts";
 
+/** A purchase as its contract (`voucherPurchaseContract`) reads it: the amount a positive decimal, normalised. */
 export interface BuyVoucherInput {
-  readonly walletFrom?: string | null;
-  readonly amount?: string | null;
+  readonly walletFrom: string;
+  readonly amount: string;
   readonly additional?: string | null;
   /** The `Idempotency-Key` header: a retry with the same key answers the first purchase again. */
   readonly idempotencyKey?: string | null;
@@ -37,10 +36,9 @@ export async function buyVoucher(
   input: BuyVoucherInput,
 ): Promise<PurchasedVoucherView> {
   requireAccess(actor);
-  const walletNumber = requiredText(input.walletFrom, "wallet_from");
-  const amount = normaliseDecimalText(checkAmountSyntax(input.amount, "amount"));
-  const additional = optionalText(input.additional, "additional") ?? "";
-  const idempotencyKey = optionalText(input.idempotencyKey, "Idempotency-Key");
+  const { walletFrom: walletNumber, amount } = input;
+  const additional = input.additional || "";
+  const idempotencyKey = input.idempotencyKey || null;
   const fingerprint = sha256Hex(JSON.stringify(["voucher-purchase", walletNumber, amount, additional]));
   const purchaseId = await runMovement(deps, {
     operation: "voucher-purchase",

@@ -3,21 +3,22 @@ import {
   boundedText,
   type ContractShape,
   idempotencyKeyField,
-  optionalBoundedText,
+  optionalText,
+  requiredText,
 } from "../input/contract-fields.ts";
 import { inputBounds } from "../input/input-bounds.ts";
 import type { VoucherActivation, VoucherActivationInput } from "./activate-voucher.ts";
 import type { VoucherInfo } from "./voucher-info.ts";
 
-const voucherNumber = boundedText(inputBounds.voucherNumber);
-const voucherCode = boundedText(inputBounds.voucherCode).describe("The voucher's secret code");
+const voucherNumber = requiredText(inputBounds.voucherNumber);
+const voucherCode = requiredText(inputBounds.voucherCode).describe("The voucher's secret code");
 
 /** Activating a voucher into one of the caller's USD wallets. */
 export const voucherActivationContract = z.object({
   voucherNumber,
   voucherCode,
-  walletTo: boundedText(inputBounds.walletNumber).describe("One of the caller's active USD wallets"),
-  additional: optionalBoundedText().describe("Free text kept with the transaction"),
+  walletTo: requiredText(inputBounds.walletNumber).describe("One of the caller's active USD wallets"),
+  additional: optionalText().describe("Free text kept with the transaction"),
   idempotencyKey: idempotencyKeyField("Same key and same body: the first result again"),
 } satisfies ContractShape<VoucherActivationInput>);
 
@@ -29,7 +30,7 @@ export const voucherInfoContract = z.object({ number: voucherNumber, code: vouch
 
 /** What the checks answer: the voucher, redeemable by the caller (REST sends the amounts as numbers). */
 export const voucherInfoResultContract = z.object({
-  voucherNumber,
+  voucherNumber: boundedText(inputBounds.voucherNumber),
   amount: z.string().describe("The voucher's value"),
   commission: z.string().describe("What activation keeps"),
   amountTo: z.string().describe("What activation credits: amount - commission"),

@@ -2,7 +2,6 @@ import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import { isUserBlocked } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { requiredText } from "../input/text-fields.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import { splitPayment } from "../payment/index.ts";
@@ -28,13 +27,12 @@ export interface VoucherInfo {
 export async function getVoucherInfo(
   deps: EngineDependencies,
   actor: Actor,
-  input: { voucherNumber?: string | null; voucherCode?: string | null },
+  input: { readonly voucherNumber: string; readonly voucherCode: string },
 ): Promise<VoucherInfo> {
   requireAccess(actor);
   // Before the code hash: voucher codes cannot be enumerated faster than the limit.
   await limitVoucherCheck(deps, actor.userId, "info");
-  const voucherNumber = requiredText(input.voucherNumber, "voucher_number");
-  const voucherCode = requiredText(input.voucherCode, "voucher_code");
+  const { voucherNumber, voucherCode } = input;
   const em = deps.db.em();
   const voucher = await findVoucher(em, voucherNumber, { lock: false });
   const codeMatches =

@@ -1,6 +1,6 @@
 import type { Role } from "../auth/actor.ts";
 import { PurseError } from "../errors/index.ts";
-import { parseAmount } from "../money/index.ts";
+import { amountInMinorUnits } from "../money/index.ts";
 import { checkAmountBounds, checkCurrencyOpen, checkFunds, type PaymentWallet } from "../payment/index.ts";
 import { VOUCHER_ACTIVATION_CURRENCY, VoucherType, type VoucherTypeCode } from "./voucher-codes.ts";
 
@@ -46,11 +46,11 @@ export function checkVoucherPurchase<W extends PaymentWallet>(facts: PurchaseFac
   const { buyer, walletFrom: wallet } = facts;
   if (buyer.blocked) throw new PurseError("SENDER_BLOCKED");
   if (wallet?.status !== "ACTIVE" || wallet.userId !== buyer.userId) {
-    throw new PurseError("WALLET_FROM_NOT_EXISTS", "wallet_from");
+    throw new PurseError("WALLET_FROM_NOT_EXISTS", "walletFrom");
   }
   const currency = wallet.currency;
-  if (currency.code !== VOUCHER_ACTIVATION_CURRENCY) throw new PurseError("ONLY_USD_WALLET", "wallet_from");
-  const amountMinor = parseAmount(facts.amount, currency.precession);
+  if (currency.code !== VOUCHER_ACTIVATION_CURRENCY) throw new PurseError("ONLY_USD_WALLET", "walletFrom");
+  const amountMinor = amountInMinorUnits(facts.amount, currency.precession);
   checkCurrencyOpen("voucher", currency);
   if (!wallet.canWithdraw) throw new PurseError("DIRECTION_INACTIVE");
   checkAmountBounds(currency, amountMinor);

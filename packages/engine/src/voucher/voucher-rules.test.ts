@@ -168,12 +168,12 @@ describe("checkVoucherActivation", () => {
     expect(activation(facts)).toBe(expected);
   });
 
-  it("names wallet_to as the field at fault for the wallet rules", () => {
+  it("names walletTo, the contract's field, as the one at fault for the wallet rules", () => {
     for (const walletTo of [null, { userId: 1, status: "ACTIVE", currencyCode: "EUR" } as const]) {
       try {
         checkVoucherActivation({ ...valid, walletTo });
       } catch (error) {
-        expect(PurseError.is(error) && error.field).toBe("wallet_to");
+        expect(PurseError.is(error) && error.field).toBe("walletTo");
       }
     }
     expect.assertions(2);

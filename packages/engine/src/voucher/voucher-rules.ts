@@ -95,10 +95,10 @@ export function checkVoucherRedeemable(facts: Omit<ActivationFacts, "walletTo">)
 export function checkActivationTarget(facts: Pick<ActivationFacts, "walletTo" | "activator">): void {
   const { walletTo, activator } = facts;
   if (walletTo?.status !== "ACTIVE" || walletTo.userId !== activator.userId) {
-    throw new PurseError("WALLET_TO_NOT_EXISTS", "wallet_to");
+    throw new PurseError("WALLET_TO_NOT_EXISTS", "walletTo");
   }
   if (walletTo.currencyCode !== VOUCHER_ACTIVATION_CURRENCY)
-    throw new PurseError("ONLY_USD_WALLET", "wallet_to");
+    throw new PurseError("ONLY_USD_WALLET", "walletTo");
 }
 
 /** Rule 8: each role activates the vouchers the other role bought. */

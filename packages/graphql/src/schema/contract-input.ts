@@ -1,4 +1,6 @@
 import type { InputFieldRef, SchemaTypes } from "@pothos/core";
+import type { StandardSchemaV1 } from "@pothos/plugin-validation";
+import { attachedCode } from "@purse/engine";
 import type { z } from "zod";
 import { builder } from "../builder.ts";
 import type { AnyEnumRef } from "./contract-object.ts";
@@ -40,8 +42,33 @@ export function contractInputType<Shape extends Record<string, z.ZodType>>(
             field.description && field.safeParse(1).success
               ? `${field.description} (on REST and tRPC; over GraphQL send it as a string)`
               : field.description;
-          return [key, t.string({ required, validate: field, ...(text ? { description: text } : {}) })];
+          return [
+            key,
+            t.string({ required, validate: wellFormed(field), ...(text ? { description: text } : {}) }),
+          ];
         }),
       ) as Fields,
   });
+}
+
+/**
+ * A contract field as GraphQL checks an argument before the caller is looked up: a malformed value
+ * (past its bound, of another type) is the 400 naming the argument, for whoever calls. A value
+ * the contract refuses by a rule of the catalogue (blank, not an amount) passes here: the
+ * operation's contract refuses it once the scope is checked, as the field's `PurseError`.
+ */
+export function wellFormed(field: z.ZodType): StandardSchemaV1 {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "purse",
+      validate(value) {
+        const parsed = field.safeParse(value);
+        const malformed = parsed.success
+          ? []
+          : parsed.error.issues.filter((issue) => attachedCode(issue) === null);
+        return malformed.length > 0 ? { issues: malformed } : { value };
+      },
+    },
+  };
 }

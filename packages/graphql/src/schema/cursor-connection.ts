@@ -1,4 +1,4 @@
-import type { CursorPage } from "@purse/engine";
+import { type CursorPage, runOperation } from "@purse/engine";
 import { GraphQLError } from "graphql";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
@@ -91,10 +91,11 @@ export function mountConnection(operation: Published, page: CursorPage, types: C
           [page.size]: (sent[page.size] as number | null | undefined) ?? types.defaultSize,
           [page.after]: decodeCursor(page, sent.after),
         };
-        const { nodes, hasNextPage, ...others } = (await operation.run(
+        const { nodes, hasNextPage, ...others } = (await runOperation(
+          operation,
           ctx.deps,
           await actorFor(operation, ctx),
-          input as never,
+          input,
           callOf(ctx),
         )) as { nodes: (Values & { id: number })[]; hasNextPage: boolean };
         const edges = nodes.map((node) => ({ cursor: encodeCursor(page, node.id), node }));

@@ -6,11 +6,12 @@ import {
   inputObject,
   operations,
   PurseError,
+  runOperation,
 } from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
 import { CheckoutStatus } from "./checkouts.ts";
-import { contractInputType } from "./contract-input.ts";
+import { contractInputType, wellFormed } from "./contract-input.ts";
 import {
   type AnyEnumRef,
   type AnyObjectRef,
@@ -143,7 +144,7 @@ function argumentsOf(arg: ArgBuilder, operation: Published) {
       const base = unwrapped(field).inner;
       const options = {
         required: !field.safeParse(undefined).success,
-        validate: field,
+        validate: wellFormed(field),
         ...(field.description ? { description: field.description } : {}),
       };
       const enumType = base instanceof z.ZodEnum ? enumNamed(graphql, name) : undefined;
@@ -170,10 +171,11 @@ function mountQuery(operation: Published, { type, nullable }: OutputType): void 
       ...(operation.graphql.errorUnion ? { errors: { types: [PurseError] } } : {}),
       args: argumentsOf(t.arg, operation),
       resolve: async (_root, args, ctx) =>
-        operation.run(
+        runOperation(
+          operation,
           ctx.deps,
           await actorFor(operation, ctx),
-          (operation.input ? args : undefined) as never,
+          operation.input ? args : undefined,
           callOf(ctx),
         ) as never,
     }),
@@ -204,10 +206,11 @@ function mountMutation(operation: Published, { type, nullable }: OutputType): vo
         ? { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) }
         : argumentsOf(t.arg, operation),
       resolve: async (_root, args, ctx) =>
-        operation.run(
+        runOperation(
+          operation,
           ctx.deps,
           await actorFor(operation, ctx),
-          withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey) as never,
+          withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey),
           callOf(ctx),
         ) as never,
     }),

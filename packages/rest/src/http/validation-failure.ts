@@ -1,4 +1,4 @@
-import { PurseError } from "@purse/engine";
+import { attachedCode, type ContractIssue, PurseError, ruleRefusal } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import type { ZodFastifySchemaValidationError } from "fastify-type-provider-zod";
 
@@ -9,16 +9,21 @@ const numericFields = new Set(["amount", "page", "itemsPerPage", "type", "status
 export type ValidationContext = "body" | "querystring" | "params" | "headers";
 
 /**
- * The first schema failure as the specification words it: a missing or null field is blank, a
- * wrong type on a numeric field is "not numeric", any other wrong shape is "not valid". The value
- * itself is looked at, not zod's wording, so the mapping does not depend on zod's messages.
+ * The first schema failure as the specification words it. A wire shaped as the contract wants
+ * that breaks a contract's rule (blank, not an amount) is the engine's refusal, on REST's name of
+ * the field. Otherwise the first malformed value: a missing or null field is blank, a wrong type
+ * on a numeric field is "not numeric", any other wrong shape is "not valid". The value itself is
+ * looked at, not zod's wording, so the mapping does not depend on zod's messages.
  */
 export function validationFailure(
   issues: readonly ZodFastifySchemaValidationError[],
   context: string | undefined,
   request: FastifyRequest,
 ): PurseError {
-  const [first] = issues;
+  const contractIssues = issues.map(asContractIssue);
+  const refusal = ruleRefusal(contractIssues);
+  if (refusal) return refusal;
+  const first = issues[contractIssues.findIndex((issue) => attachedCode(issue) === null)];
   const path = first?.instancePath.split("/").filter(Boolean) ?? [];
   const field = path[0];
   if (field === undefined) return new PurseError("INVALID_VALUE");
@@ -28,6 +33,15 @@ export function validationFailure(
   const limit = first && maxLengthExceeded(first);
   if (limit) return new PurseError("TOO_LONG", field, { limit });
   return new PurseError("INVALID_VALUE", field);
+}
+
+/** fastify-type-provider-zod's error, back as zod's issue (it keeps the issue's own fields in `params`). */
+function asContractIssue(issue: ZodFastifySchemaValidationError): ContractIssue {
+  return {
+    ...issue.params,
+    code: issue.keyword,
+    path: issue.instancePath.split("/").filter(Boolean),
+  };
 }
 
 function partOf(request: FastifyRequest, context: string | undefined): unknown {

@@ -1,7 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { type EngineDependencies, getCheckoutPage, isWebUrl, PurseError, payCheckout } from "@purse/engine";
+import {
+  checkoutPayOperation,
+  type EngineDependencies,
+  getCheckoutPage,
+  isWebUrl,
+  PurseError,
+  parseContract,
+  payCheckout,
+} from "@purse/engine";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import type { RestApp } from "../http/route-context.ts";
@@ -72,7 +80,9 @@ export function registerPayPage(app: RestApp, deps: EngineDependencies): void {
       const token = request.params.token;
       reply.type("text/html; charset=utf-8").header("cache-control", "no-store");
       try {
-        const result = await payCheckout(deps, { token, ...request.body, clientAddress: request.ip });
+        // The operation's contract reads the form as it reads the API's body (a blank login...).
+        const input = parseContract(checkoutPayOperation.input, { token, ...request.body });
+        const result = await payCheckout(deps, { ...input, clientAddress: request.ip });
         const address = shopAddress(result.redirectUrl);
         if (address) return returnToShopPage(result.status, address, nonces(reply));
         return donePage(result.status, nonces(reply));

@@ -1,4 +1,11 @@
-import { type AnyOperation, errorCatalogue, operations, scopesOf } from "@purse/engine";
+import {
+  type AnyOperation,
+  errorCatalogue,
+  operations,
+  PurseError,
+  runOperation,
+  scopesOf,
+} from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
@@ -106,13 +113,33 @@ function registerOperations(
         handler: async (request: FastifyRequest) => {
           const actor = scopes ? actorOf(request) : null;
           const call = { clientAddress: request.ip, amountSentAsNumber: request.amountSentAsNumber };
-          const output = await operation.run(deps, actor, shapes.input(request) as never, call);
+          const input = shapes.input(request);
+          missWithoutId(rest.operationId, input);
+          const output = await runOperation(operation, deps, actor, input, call).catch((error: unknown) => {
+            // The engine names the contract's field; REST's answer names its own.
+            if (!PurseError.is(error) || error.field === undefined) throw error;
+            throw new PurseError(error.code, shapes.wireField(error.field), error.params);
+          });
           const body = shapes.toWire(output, toNumber);
           return rest.envelope === false ? body : ok(body);
         },
       });
     }
   }
+}
+
+/**
+ * REST's lookups by id read the id from the query string, which is text: a text that is no id
+ * (`abc`, `0`, `-1`, `1.5`) can match nothing, so it is the lookup's miss, 404 Not found
+ * (docs/rest.md), where GraphQL and tRPC, whose ids are typed, refuse it as input.
+ */
+const lookupIds: Readonly<Record<string, string>> = { showTransaction: "id" };
+
+function missWithoutId(operationId: string, input: Record<string, unknown> | undefined): void {
+  const field = lookupIds[operationId];
+  const id = field === undefined ? undefined : input?.[field];
+  if (id !== undefined && !(typeof id === "number" && Number.isSafeInteger(id) && id > 0))
+    throw new PurseError("NOT_FOUND");
 }
 
 /** What a public route may answer besides its own refusals: no 401 or 403, a 422 only on an input. */

@@ -18,6 +18,11 @@ export interface RestShapes {
   input(request: FastifyRequest): Values | undefined;
   /** The engine's output under REST's names, the declared numbers as JSON numbers. */
   toWire(output: unknown, toNumber: ToNumber): unknown;
+  /**
+   * REST's name of the field a refusal names by the contract's (`walletFrom`): the input field's
+   * wire name (`wallet_from`, the `Idempotency-Key` header), else the specification's snake_case.
+   */
+  wireField(field: string): string;
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -173,6 +178,10 @@ export function restShapes(operation: AnyOperation, rest: RestBinding): RestShap
       : z.object(Object.fromEntries(fields.map(([name, field]) => [inputName(name), wire(name, field)])));
   };
   const key = inputFields.find(([name]) => where(name) === "header");
+  // A query string is text: a whole number the contract takes as a number is read from its digits.
+  const numeric = new Set(inputFields.filter(([, field]) => wholeNumber(field)).map(([name]) => name));
+  const sentValue = (name: string, value: unknown) =>
+    where(name) === "query" && numeric.has(name) ? queryNumber(value) : value;
   return {
     params: part("path"),
     querystring: part("query"),
@@ -191,8 +200,36 @@ export function restShapes(operation: AnyOperation, rest: RestBinding): RestShap
         body: request.body as Values,
         header: { [inputName(key?.[0] ?? "")]: request.headers[idempotencyHeader] },
       };
-      return Object.fromEntries(inputFields.map(([name]) => [name, sources[where(name)]?.[inputName(name)]]));
+      return Object.fromEntries(
+        inputFields.map(([name]) => [name, sentValue(name, sources[where(name)]?.[inputName(name)])]),
+      );
     },
     toWire: wired.toWire,
+    wireField(field) {
+      if (!inputFields.some(([name]) => name === field))
+        return camelCase.test(field) ? snakeCase(field) : field;
+      return where(field) === "header" ? "Idempotency-Key" : inputName(field);
+    },
   };
 }
+
+/** Whether a contract field takes a whole number (a query string then carries its digits). */
+function wholeNumber(field: z.ZodType): boolean {
+  let base = field;
+  while (base instanceof z.ZodOptional || base instanceof z.ZodNullable) base = base.unwrap() as z.ZodType;
+  return base instanceof z.ZodNumber && base.isInt;
+}
+
+/**
+ * A whole number's query text as the contract takes it: its digits as a number, nothing for an
+ * empty text; any other text as it came, which the contract refuses as not numeric.
+ */
+function queryNumber(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const text = value.trim();
+  if (text === "") return undefined;
+  return /^-?\d+$/.test(text) ? Number(text) : value;
+}
+
+/** A name the specification spells in snake_case: a contract's camelCase field name. */
+const camelCase = /^[a-z][A-Za-z0-9]*$/;

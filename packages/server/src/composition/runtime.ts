@@ -10,6 +10,7 @@ import {
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 import { createPurseMetrics, type PurseMetrics } from "../metrics/index.ts";
+import { activeTracing } from "../tracing/active-tracing.ts";
 import { type Coordination, openCoordination } from "./coordination.ts";
 import { openConfiguredDatabase } from "./open-database.ts";
 
@@ -35,7 +36,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
     const deps: EngineDependencies = {
       db,
       secretBox,
-      routeLock: coordination.routeLock,
+      routeLock: activeTracing()?.routeLock(coordination.routeLock) ?? coordination.routeLock,
       rateLimiter: coordination.rateLimiter,
       events: coordination.events,
       captcha: config.captcha

@@ -16,6 +16,7 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
+import { activeTracing } from "../tracing/active-tracing.ts";
 import { graphQLDoorOptions } from "./graphql-door-options.ts";
 import { registerHealth } from "./health.ts";
 import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
@@ -46,6 +47,10 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     // fastify's own 503 body; the shutdown sweep closes each connection once it is idle.
     return503OnClosing: false,
   });
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT): first, so that every hook and route below is inside
+  // the request's span.
+  const tracing = activeTracing();
+  if (tracing) await app.register(tracing.requestSpans);
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     done(null, payload);

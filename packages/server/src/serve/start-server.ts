@@ -4,6 +4,7 @@ import { OperatorError } from "../composition/explain-failure.ts";
 import { openRuntime, type Runtime } from "../composition/runtime.ts";
 import type { PurseConfig } from "../config/config.ts";
 import { buildServer } from "../http/build-server.ts";
+import { activeTracing } from "../tracing/active-tracing.ts";
 import { httpTransport } from "../webhooks/http-transport.ts";
 import { startBackgroundJobs } from "./background-jobs.ts";
 import { seedDemoIfEmpty, welcomeText } from "./demo-data.ts";
@@ -34,10 +35,14 @@ export async function startServer(
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}`;
     const baseUrl = config.port === 0 ? url : config.baseUrl;
+    const tracing = activeTracing();
+    const transport = runtime.metrics.timeWebhooks(
+      httpTransport({ allowPrivate: config.webhookAllowPrivate }),
+    );
     const dispatcher = new WebhookDispatcher({
       db: runtime.db,
       secretBox: runtime.deps.secretBox,
-      transport: runtime.metrics.timeWebhooks(httpTransport({ allowPrivate: config.webhookAllowPrivate })),
+      transport: tracing?.webhookTransport(transport) ?? transport,
       concurrency: config.webhookConcurrency,
       perReceiver: config.webhookPerReceiver,
       onError: (error) => app.log.error({ err: error }, "webhook delivery round failed"),
@@ -54,7 +59,9 @@ export async function startServer(
       stop: () => {
         stopping ??= closeGracefully(app)
           .then(() => Promise.all([stopJobs(), dispatcher.stop()]))
-          .then(() => runtime.close());
+          .then(() => runtime.close())
+          // The spans of the last requests, still in the batch, before the process exits.
+          .then(() => tracing?.shutdown());
         return stopping;
       },
     };

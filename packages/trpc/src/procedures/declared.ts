@@ -1,4 +1,4 @@
-import { type Actor, type EngineDependencies, idempotencyKeyOf } from "@purse/engine";
+import { type Actor, type EngineDependencies, idempotencyKeyOf, runOperation } from "@purse/engine";
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
 import {
@@ -107,7 +107,7 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
           key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
         // tRPC reads JSON as JSON: a bare number arrives as a number, which the contract sees itself.
         const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
-        return operation.run(ctx.deps, ctx.actor ?? null, withKey as never, call);
+        return runOperation(operation, ctx.deps, ctx.actor ?? null, withKey, call);
       };
       return [[operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)]];
     }),
