@@ -44,6 +44,11 @@ export interface EngineOptions {
   readonly payUrl: string;
   /** Lifetime of an access token in seconds (the spec's example: 30 days). */
   readonly tokenLifetimeSeconds: number;
+  /**
+   * Live access tokens one client may hold (PURSE_MAX_LIVE_TOKENS): issuing one more revokes its
+   * oldest, so a client that asks a token before every call keeps the token table bounded.
+   */
+  readonly maxLiveTokens: number;
   /** Lifetime of a dashboard session (`signIn`): a working day, then the merchant signs in again. */
   readonly sessionLifetimeSeconds: number;
   /** Lifetime of a checkout link (contract: 30 minutes). */
@@ -67,6 +72,7 @@ export interface MovementBatches {
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {
   tokenLifetimeSeconds: 2_592_000,
+  maxLiveTokens: 1_000,
   sessionLifetimeSeconds: 8 * 3600,
   checkoutLifetimeMs: 30 * 60 * 1000,
   routeLockTtlMs: 10_000,

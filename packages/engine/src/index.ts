@@ -16,6 +16,7 @@ export {
   apiScope,
   type IssuedToken,
   issueToken,
+  requestToken,
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";

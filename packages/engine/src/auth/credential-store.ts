@@ -44,6 +44,39 @@ export async function insertAccessToken(
   );
 }
 
+/**
+ * Holds the client's row until the transaction ends, so its token issuances, from any process,
+ * take turns: the bound on its live tokens then holds whatever the concurrency. `no key update`
+ * leaves the row's key share free, so inserts that merely refer to the client do not wait.
+ */
+export async function lockClientForIssuance(em: SqlEntityManager, clientId: number): Promise<void> {
+  await sql`select 1 from clients where id = ${clientId} for no key update`.execute(em.getKysely());
+}
+
+/**
+ * Deletes the client's live tokens of `scope` beyond its `keep` newest (oldest first out) and
+ * answers their hashes; tokens of another scope (an operator's, issued through the client) are
+ * not counted. Deleted, not marked revoked: a token pushed out by the bound is dead, and its row
+ * would only wait for the prune, so the table stays bounded too.
+ */
+export async function deleteOldestLiveTokens(
+  em: SqlEntityManager,
+  clientId: number,
+  scope: string,
+  keep: number,
+): Promise<string[]> {
+  const deleted = await rows(
+    em,
+    sql<{ token_hash: string }>`delete from access_tokens where token_hash in (
+        select token_hash from access_tokens
+        where client_id = ${clientId} and scope = ${scope} and revoked_at is null and expires_at > now()
+        order by created_at desc, token_hash desc
+        offset ${keep})
+      returning token_hash`,
+  );
+  return deleted.map((row) => row.token_hash);
+}
+
 /** Revokes one token by its hash, unless it was revoked already. */
 export async function revokeTokenByHash(em: SqlEntityManager, tokenHash: string): Promise<void> {
   await sql`update access_tokens set revoked_at = now()

@@ -1,7 +1,9 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
-import { findClientCredentials, insertAccessToken, revokeTokenByHash } from "./credential-store.ts";
+import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
+import { storeClientToken } from "./store-client-token.ts";
 import { announceRevocation } from "./token-cache.ts";
 
 export interface TokenRequest {
@@ -22,7 +24,8 @@ export const apiScope = "api";
 
 /**
  * Client-credentials grant (RFC 6749 4.4). Tokens are opaque; only their SHA-256 is stored, so a
- * database leak does not leak usable tokens.
+ * database leak does not leak usable tokens. A client holds at most `maxLiveTokens` live tokens:
+ * storing a new one revokes its oldest beyond the bound (store-client-token.ts).
  */
 export async function issueToken(deps: EngineDependencies, request: TokenRequest): Promise<IssuedToken> {
   if (!request.grantType) throw new PurseError("OAUTH_INVALID_REQUEST", "grant_type");
@@ -43,7 +46,7 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   const token = generateOpaqueToken();
   const lifetime = deps.options.tokenLifetimeSeconds;
   const expiresAt = new Date(deps.now().getTime() + lifetime * 1000);
-  await insertAccessToken(em, {
+  await storeClientToken(deps, {
     tokenHash: hashOpaqueToken(token),
     clientId: client.id,
     userId: client.userId,
@@ -51,6 +54,29 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
     expiresAt,
   });
   return { token_type: "Bearer", expires_in: lifetime, access_token: token };
+}
+
+/**
+ * POST /token's whole call: its two limits, charged before the secret's hash and settled by the
+ * outcome (abuse-limits.ts, `admitTokenRequest`), then the grant. Answers the token, or the
+ * refusal with its wait (RFC 6749's `temporarily_unavailable`, with Retry-After).
+ */
+export async function requestToken(
+  deps: EngineDependencies,
+  request: TokenRequest,
+  clientAddress: string,
+): Promise<IssuedToken | TokenRefusal> {
+  const admission = await admitTokenRequest(deps, request.clientId, clientAddress);
+  if ("retryAfterSeconds" in admission) return admission;
+  let token: IssuedToken;
+  try {
+    token = await issueToken(deps, request);
+  } catch (error) {
+    await admission.failed();
+    throw error;
+  }
+  await admission.issued();
+  return token;
 }
 
 /** The current secret, or during a rotation's overlap the previous one (`purse clients rotate-secret`). */

@@ -48,6 +48,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
         payUrl: config.payUrl,
         requireHttpsUrls: config.production,
         movementBatches: config.movementBatches,
+        maxLiveTokens: config.maxLiveTokens,
       },
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
     };
