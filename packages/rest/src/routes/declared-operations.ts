@@ -1,6 +1,7 @@
 import { type AnyOperation, errorCatalogue, operations, scopesOf } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
+import { callContextOf } from "../http/call-context.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import {
   bearerErrors,
@@ -105,8 +106,12 @@ function registerOperations(
         },
         handler: async (request: FastifyRequest) => {
           const actor = scopes ? actorOf(request) : null;
-          const call = { clientAddress: request.ip, amountSentAsNumber: request.amountSentAsNumber };
-          const output = await operation.run(deps, actor, shapes.input(request) as never, call);
+          const output = await operation.run(
+            deps,
+            actor,
+            shapes.input(request) as never,
+            callContextOf(request),
+          );
           const body = shapes.toWire(output, toNumber);
           return rest.envelope === false ? body : ok(body);
         },
