@@ -1,4 +1,4 @@
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { countSent, createTestEngine, type TestEngine } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueOperatorToken } from "../admin/operator-access.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
@@ -94,6 +94,31 @@ describe("the bound on a client's live tokens", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("stores a token in one round trip, so the client's row lock never waits on this process", async () => {
+    const acme = await firstRow(
+      deps.db.em(),
+      sql<{ id: string; user_id: string }>`
+      select id, user_id from clients where client_id = 'acme'`,
+    );
+    const sent = await countSent(deps.db, () =>
+      storeClientToken(deps, {
+        tokenHash: "one-round-trip",
+        clientId: Number(acme?.id),
+        userId: Number(acme?.user_id),
+        scope: apiScope,
+        expiresAt: new Date(Date.now() + 60_000),
+      }),
+    );
+    expect(sent.roundTrips).toBe(1);
+    expect(sent.statements.map((statement) => statement.name ?? statement.text)).toEqual([
+      "begin; set local",
+      "set local synchronous_commit",
+      "purse_token_lock",
+      "purse_token_insert",
+      "commit",
+    ]);
   });
 
   it("leaves an operator's token issued through the client alone", async () => {
