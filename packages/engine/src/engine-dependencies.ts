@@ -22,8 +22,17 @@ export interface EngineDependencies {
   readonly options: EngineOptions;
   /** Verified bearer tokens for a short time (auth/token-cache.ts); without it every call asks the database. */
   readonly tokenCache?: TokenCachePort;
+  /** Client secrets verified lately (auth/verified-secrets.ts); without it every `/token` call hashes. */
+  readonly verifiedSecrets?: VerifiedSecretsPort;
   /** Money moved and refusals, for /metrics (metrics/engine-metrics.ts); without it nothing is counted. */
   readonly metrics?: EngineMetrics;
+}
+
+/** What `/token` asks of the memory of verified client secrets. */
+interface VerifiedSecretsPort {
+  /** The stored hash `secret` matched for `clientId` lately, or null. */
+  recall(clientId: string, secret: string): string | null;
+  remember(clientId: string, secret: string, storedHash: string): void;
 }
 
 /**

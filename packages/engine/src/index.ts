@@ -36,6 +36,7 @@ export {
   TokenCache,
   type TokenRevocation,
 } from "./auth/token-cache.ts";
+export { VerifiedSecrets } from "./auth/verified-secrets.ts";
 export {
   altchaCaptcha,
   type Captcha,

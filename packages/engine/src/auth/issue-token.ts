@@ -40,7 +40,7 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
 
   const em = deps.db.em();
   const client = await findClientCredentials(em, request.clientId);
-  if (!client || !(await verifyClientSecret(request.clientSecret, client))) {
+  if (!client || !(await verifyClientSecret(deps, request.clientId, request.clientSecret, client))) {
     throw new PurseError("OAUTH_INVALID_CLIENT");
   }
   const token = generateOpaqueToken();
@@ -66,7 +66,7 @@ export async function requestToken(
   request: TokenRequest,
   clientAddress: string,
 ): Promise<IssuedToken | TokenRefusal> {
-  const admission = await admitTokenRequest(deps, request.clientId, clientAddress);
+  const admission = await admitTokenRequest(deps, request, clientAddress);
   if ("retryAfterSeconds" in admission) return admission;
   let token: IssuedToken;
   try {
@@ -79,13 +79,27 @@ export async function requestToken(
   return token;
 }
 
-/** The current secret, or during a rotation's overlap the previous one (`purse clients rotate-secret`). */
+/**
+ * The current secret, or during a rotation's overlap the previous one (`purse clients
+ * rotate-secret`): known from a recent verification against the same stored hash (no slow hash),
+ * or hashed, and then remembered.
+ */
 async function verifyClientSecret(
+  deps: Pick<EngineDependencies, "verifiedSecrets">,
+  clientId: string,
   secret: string,
   client: { secretHash: string; previousSecretHash: string | null },
 ): Promise<boolean> {
-  if (await verifySecret(secret, client.secretHash)) return true;
-  return client.previousSecretHash !== null && verifySecret(secret, client.previousSecretHash);
+  const stored = [client.secretHash, client.previousSecretHash].filter((hash) => hash !== null);
+  const recalled = deps.verifiedSecrets?.recall(clientId, secret) ?? null;
+  if (recalled !== null && stored.includes(recalled)) return true;
+  for (const storedHash of stored) {
+    if (await verifySecret(secret, storedHash)) {
+      deps.verifiedSecrets?.remember(clientId, secret, storedHash);
+      return true;
+    }
+  }
+  return false;
 }
 
 /** RFC 7009: revoking an unknown or already revoked token is not an error. */

@@ -48,12 +48,21 @@ export function tokenRouteLimits(perMinute: number): Readonly<Record<string, num
   return { [abuseRoutes.tokenByClient]: perMinute };
 }
 
+/** What `/token` was sent, as far as its limits care. */
+export interface TokenCredentials {
+  readonly clientId?: string | null | undefined;
+  readonly clientSecret?: string | null | undefined;
+}
+
 /**
  * /token's two limits, both charged before the secret's hash (so a refused flood costs no hash,
  * and parallel calls cannot slip past either budget), each given back when the outcome shows the
  * call is not its kind:
  * - the flood limit, per (client id, address), counts failed attempts (PURSE_RATE_LIMIT_PER_MINUTE):
- *   guessing from one address stops there, and never locks the client out from its own address;
+ *   guessing from one address stops there, and never locks the client out from its own address.
+ *   A secret this process verified lately (`verifiedSecrets`) is no guess and is not charged, so
+ *   a client's own calls in flight never fill it, however slow the hashes; should it fail after
+ *   all (rotated meanwhile), it is charged then;
  * - the client's own limit, per client id from any address, counts tokens issued
  *   (PURSE_TOKEN_RATE_LIMIT_PER_MINUTE): a client that asks a token before every call is held to
  *   it, and wrong secrets sent by others never spend it.
@@ -62,19 +71,30 @@ export function tokenRouteLimits(perMinute: number): Readonly<Record<string, num
  */
 export async function admitTokenRequest(
   deps: EngineDependencies,
-  clientId: string | null | undefined,
+  credentials: TokenCredentials,
   clientAddress: string,
 ): Promise<TokenAdmission | TokenRefusal> {
-  const client = keyPart(clientId ?? "");
-  const guesses = await deps.rateLimiter.attempt(pairKey(clientId ?? "", clientAddress), abuseRoutes.token);
-  if (!guesses.admitted) return { retryAfterSeconds: wholeSeconds(guesses.retryAfterMs) };
-  const tokens = await deps.rateLimiter.attempt(client, abuseRoutes.tokenByClient);
+  const { clientId, clientSecret } = credentials;
+  const floodKey = pairKey(clientId ?? "", clientAddress);
+  const known =
+    clientId && clientSecret
+      ? (deps.verifiedSecrets?.recall(clientId, clientSecret) ?? null) !== null
+      : false;
+  const guesses = known ? null : await deps.rateLimiter.attempt(floodKey, abuseRoutes.token);
+  if (guesses && !guesses.admitted) return { retryAfterSeconds: wholeSeconds(guesses.retryAfterMs) };
+  const tokens = await deps.rateLimiter.attempt(keyPart(clientId ?? ""), abuseRoutes.tokenByClient);
   if (!tokens.admitted) {
     // Not a guess: it never reached the secret.
-    await guesses.release();
+    await guesses?.release();
     return { retryAfterSeconds: wholeSeconds(tokens.retryAfterMs) };
   }
-  return { failed: () => tokens.release(), issued: () => guesses.release() };
+  return {
+    async failed() {
+      await tokens.release();
+      if (!guesses) await deps.rateLimiter.attempt(floodKey, abuseRoutes.token);
+    },
+    issued: async () => guesses?.release(),
+  };
 }
 
 /** Checkout creation from one address; doors that do not know the address skip this one. */
