@@ -115,6 +115,7 @@ describe("one currency by code, on every door", () => {
       status: false,
       message: "This value is not valid.",
       errors: { code: ["This value is not valid."] },
+      code: "INVALID_VALUE",
     });
     expect(await graphql?.currency(acme, "usd")).toMatch(/^400 Argument "code"/);
     expect(await trpc?.currency(acme, "usd")).toMatch(/^400 /);

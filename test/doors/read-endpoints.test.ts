@@ -215,7 +215,7 @@ describe("currencies and the caller's profile, on every door", () => {
     for (const path of ["/api/currencies", "/api/user/me"]) {
       const response = await api.call("GET", path);
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+      expect(response.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
     }
   });
 });

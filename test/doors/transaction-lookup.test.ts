@@ -43,11 +43,11 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
     for (const id of ["-1", "0", "abc", "1.5", "1e3", "99999999999999999999"]) {
       const answer = await api.call("GET", `/api/transaction/show?id=${encodeURIComponent(id)}`, { token });
       expect(answer.status, id).toBe(404);
-      expect(answer.body, id).toEqual({ status: false, message: "Not found" });
+      expect(answer.body, id).toEqual({ status: false, message: "Not found", code: "NOT_FOUND" });
     }
     const wallet = await api.call("GET", "/api/wallets/search/-1", { token });
     expect(wallet.status).toBe(404);
-    expect(wallet.body).toEqual({ status: false, message: "Not found" });
+    expect(wallet.body).toEqual({ status: false, message: "Not found", code: "NOT_FOUND" });
   });
 
   it("gives GraphQL the detail REST gives: currency id, code and precession, and the whole payment record", async () => {

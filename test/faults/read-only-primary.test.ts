@@ -4,7 +4,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededDatabase, type SeededDatabase, startTestServer } from "../support/test-server.ts";
 
-const unavailable = { status: false, message: "Service temporarily unavailable, try again shortly." };
+const unavailable = {
+  status: false,
+  message: "Service temporarily unavailable, try again shortly.",
+  code: "DATABASE_UNAVAILABLE",
+};
 const transfer = { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.00" };
 
 /**

@@ -67,6 +67,7 @@ describe("payments while Redis nodes of a three-node quorum die and return", () 
     expect(refused.body).toEqual({
       status: false,
       message: "Service temporarily unavailable, please try again later",
+      code: "LOCK_UNAVAILABLE",
     });
     expect(await moved()).toEqual(["quorum-all", "quorum-two"]);
     // Reads need no lock: the caller can still see its wallets.

@@ -104,7 +104,7 @@ describe("rotating and revoking a client's credentials with the purse command", 
     for (const value of bearer) {
       const refused = await call("GET", "/api/wallets", { token: value });
       expect(refused.status).toBe(401);
-      expect(refused.body).toMatchObject({ status: false, message: "Unauthorized" });
+      expect(refused.body).toMatchObject({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
     }
     const fresh = await token(secret);
     expect((await call("GET", "/api/wallets", { token: fresh.body.access_token })).status).toBe(200);

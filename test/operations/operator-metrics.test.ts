@@ -85,7 +85,7 @@ describe("the metrics an operator watches, through a real server", () => {
   it("still refuses a scrape without the token", async () => {
     const response = await api.call("GET", "/metrics");
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+    expect(response.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
   });
 
   it("counts money moved and refusals by reason, as the ledger and the answers say", async () => {

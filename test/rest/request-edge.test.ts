@@ -9,7 +9,11 @@ import {
   type TestServer,
 } from "../support/test-server.ts";
 
-const unavailable = { status: false, message: "Service temporarily unavailable, try again shortly." };
+const unavailable = {
+  status: false,
+  message: "Service temporarily unavailable, try again shortly.",
+  code: "DATABASE_UNAVAILABLE",
+};
 
 // The REST door's own edge (forms, bodies, paths, limits) is tested beside it in packages/rest; here
 // the same answers from the whole server, GraphQL's mount included, and what only it has: a database.
@@ -29,11 +33,12 @@ describe("the whole server's request edge (purse serve)", () => {
       expect(response.body, path).toEqual({
         status: false,
         message: "The URL is not valid (bad percent-encoding).",
+        code: "BAD_REQUEST",
       });
     }
     const long = await server.call("GET", `/api/wallets/search/${"x".repeat(6000)}`, { token: acme });
     expect(long.status).toBe(414);
-    expect(long.body).toEqual({ status: false, message: "The URL is too long." });
+    expect(long.body).toEqual({ status: false, message: "The URL is too long.", code: "URI_TOO_LONG" });
   });
 
   it("collapses duplicate slashes and takes a trailing slash", async () => {

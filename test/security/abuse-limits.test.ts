@@ -10,7 +10,7 @@ import { createSeededDatabase, startTestServer, type TestServer } from "../suppo
  * callers.
  */
 const limit = 3;
-const locked = { status: false, message: "Method locked please try again later" };
+const locked = { status: false, message: "Method locked please try again later", code: "RATE_LIMITED" };
 
 function fixture() {
   const world = sampleFixture();

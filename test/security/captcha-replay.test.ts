@@ -65,14 +65,20 @@ describe("captcha replay", () => {
     const replay = encode(reordered(solution));
     expect(replay).not.toBe(encode(solution));
     const replayed = await payWith(first, replay);
-    expect(replayed).toMatchObject({ status: 422, body: { status: false, message: "Captcha string" } });
+    expect(replayed).toMatchObject({
+      status: 422,
+      body: { status: false, message: "Captcha string", code: "CAPTCHA_INVALID" },
+    });
   });
 
   it("refuses on a second process a solution already used on the first", async () => {
     const solution = encode(await solved(first));
     expect((await payWith(first, solution)).status).toBe(200);
     const replayed = await payWith(second, solution);
-    expect(replayed).toMatchObject({ status: 422, body: { status: false, message: "Captcha string" } });
+    expect(replayed).toMatchObject({
+      status: 422,
+      body: { status: false, message: "Captcha string", code: "CAPTCHA_INVALID" },
+    });
     // The second process does accept fresh solutions of the first's challenges: only the replay is refused.
     expect((await payWith(second, encode(await solved(first)))).status).toBe(200);
   });

@@ -143,7 +143,7 @@ describe("GraphQL and tRPC refuse oversized and hostile requests", () => {
       expect(answer.body.error.data.code).toMatch(/^(NOT_FOUND|BAD_REQUEST)$/);
     }
     const rest = await api.call("GET", "/api/wallets%E0%A4%A", { token });
-    expect(rest.body).toEqual({ status: false, message: expect.any(String) });
+    expect(rest.body).toEqual({ status: false, message: expect.any(String), code: "BAD_REQUEST" });
   });
 
   it("tRPC still answers ordinary calls and single-call batches", async () => {

@@ -27,7 +27,7 @@ describe("/metrics with PURSE_METRICS_TOKEN", () => {
   ])("answers 401 in the error shape to %s", async (_case, headers) => {
     const response = await api.call("GET", "/metrics", { headers });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+    expect(response.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
   });
 
   it("serves the metrics to the bearer of the token", async () => {

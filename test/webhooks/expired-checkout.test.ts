@@ -56,7 +56,10 @@ describe("a checkout that expires unpaid", () => {
     const paid = await call("POST", "/api/processing/pay", {
       body: { token: expiring[0]?.token, login: "bolt", password: "bolt-pass", action: "pay" },
     });
-    expect(paid).toMatchObject({ status: 422, body: { status: false, message: "Payment link expired" } });
+    expect(paid).toMatchObject({
+      status: 422,
+      body: { status: false, message: "Payment link expired", code: "CHECKOUT_EXPIRED" },
+    });
 
     // The merchant reconciles: GraphQL with its token, and the operator's CLI.
     const tokenResponse = await call("POST", "/token", {

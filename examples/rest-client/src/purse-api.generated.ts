@@ -359,6 +359,8 @@ export interface components {
             };
             /** @description Translation key, e.g. server_error.sender_account_is_blocked */
             translation?: string;
+            /** @description Machine-readable and stable, unlike the message: the error catalogue's code, the same GraphQL's `code` and tRPC's `purseCode` give (RATE_LIMITED, ROUTE_LOCKED, INSUFFICIENT_FUNDS, BLANK, UNAUTHORIZED, NOT_FOUND, ...; docs/rest.md lists them), or for a refusal of the request itself BAD_REQUEST, PAYLOAD_TOO_LARGE, URI_TOO_LONG, UNSUPPORTED_MEDIA_TYPE, TIMEOUT, REQUEST_HEADER_FIELDS_TOO_LARGE or INTERNAL_SERVER_ERROR */
+            code: string;
         };
         LookupCurrency: {
             id: number;
@@ -562,7 +564,14 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Seconds to wait before trying again (5 while the service is unavailable) */
+        RetryAfter: number;
+        /** @description With Method locked please try again later (code RATE_LIMITED) only: the seconds, rounded up, until the rate limit's sliding window admits this call again */
+        RateLimitRetryAfter: number;
+        /** @description `true` when this answer repeats the first answer to the same Idempotency-Key or payment_id (same transaction, nothing moved this time); absent on the call that did the work */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -660,6 +669,7 @@ export interface operations {
             /** @description Signature not identical, Order id is not unique, Wallet to/from not exists, amount errors, Currencies are not equals, Currency is disabled, Direction not active, User is blocked */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -678,6 +688,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -779,6 +790,7 @@ export interface operations {
             /** @description Route locked to avoid duplication, Method locked please try again later, Captcha string, Hash is not valid, Deposit your wallet, you not have funds */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -797,6 +809,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -843,6 +856,7 @@ export interface operations {
             /** @description Transferred (or the first result again, for a repeated payment_id or Idempotency-Key) */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -906,6 +920,7 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -924,6 +939,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -967,6 +983,7 @@ export interface operations {
             /** @description Activated (no envelope, as the specification shows) */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +1041,7 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1042,6 +1060,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,6 +1130,7 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,6 +1149,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1170,6 +1191,7 @@ export interface operations {
             /** @description Bought: the voucher with its code (or the first purchase again, for a repeated Idempotency-Key) */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1228,6 +1250,7 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1246,6 +1269,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1287,6 +1311,7 @@ export interface operations {
             /** @description Bought: the voucher with its code (or the first purchase again, for a repeated Idempotency-Key) */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1345,6 +1370,7 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1363,6 +1389,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1447,6 +1474,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1547,6 +1575,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1625,6 +1654,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1708,6 +1738,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1777,6 +1808,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1868,6 +1900,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1953,6 +1986,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1995,6 +2029,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2064,6 +2099,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,6 +2181,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2214,6 +2251,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,9 +2353,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description More than PURSE_RATE_LIMIT_PER_MINUTE calls from this client id and address in a minute; see Retry-After */
+            /** @description More than PURSE_RATE_LIMIT_PER_MINUTE failed attempts from this client id and address, or more than PURSE_TOKEN_RATE_LIMIT_PER_MINUTE tokens issued to this client, in a minute; see Retry-After */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2336,6 +2375,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2468,7 @@ export interface operations {
             /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

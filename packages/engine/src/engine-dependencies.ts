@@ -22,8 +22,17 @@ export interface EngineDependencies {
   readonly options: EngineOptions;
   /** Verified bearer tokens for a short time (auth/token-cache.ts); without it every call asks the database. */
   readonly tokenCache?: TokenCachePort;
+  /** Client secrets verified lately (auth/verified-secrets.ts); without it every `/token` call hashes. */
+  readonly verifiedSecrets?: VerifiedSecretsPort;
   /** Money moved and refusals, for /metrics (metrics/engine-metrics.ts); without it nothing is counted. */
   readonly metrics?: EngineMetrics;
+}
+
+/** What `/token` asks of the memory of verified client secrets. */
+interface VerifiedSecretsPort {
+  /** The stored hash `secret` matched for `clientId` lately, or null. */
+  recall(clientId: string, secret: string): string | null;
+  remember(clientId: string, secret: string, storedHash: string): void;
 }
 
 /**
@@ -44,6 +53,11 @@ export interface EngineOptions {
   readonly payUrl: string;
   /** Lifetime of an access token in seconds (the spec's example: 30 days). */
   readonly tokenLifetimeSeconds: number;
+  /**
+   * Live access tokens one client may hold (PURSE_MAX_LIVE_TOKENS): issuing one more revokes its
+   * oldest, so a client that asks a token before every call keeps the token table bounded.
+   */
+  readonly maxLiveTokens: number;
   /** Lifetime of a dashboard session (`signIn`): a working day, then the merchant signs in again. */
   readonly sessionLifetimeSeconds: number;
   /** Lifetime of a checkout link (contract: 30 minutes). */
@@ -67,6 +81,7 @@ export interface MovementBatches {
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {
   tokenLifetimeSeconds: 2_592_000,
+  maxLiveTokens: 1_000,
   sessionLifetimeSeconds: 8 * 3600,
   checkoutLifetimeMs: 30 * 60 * 1000,
   routeLockTtlMs: 10_000,

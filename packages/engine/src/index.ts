@@ -16,6 +16,7 @@ export {
   apiScope,
   type IssuedToken,
   issueToken,
+  requestToken,
   revokeToken,
   type TokenRequest,
 } from "./auth/issue-token.ts";
@@ -35,6 +36,7 @@ export {
   TokenCache,
   type TokenRevocation,
 } from "./auth/token-cache.ts";
+export { VerifiedSecrets } from "./auth/verified-secrets.ts";
 export {
   altchaCaptcha,
   type Captcha,

@@ -4,5 +4,7 @@ export {
   forbiddenJsonKeyCode,
   forbiddenJsonKeyError,
   knownRequestRefusal,
+  type RequestRefusal,
+  type RequestRefusalCode,
   requestRefusal,
 } from "./request-refusals.ts";

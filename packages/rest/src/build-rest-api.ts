@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { OpenAPIV3_1 } from "openapi-types";
 import { limitBodies } from "./http/body-limits.ts";
 import { registerBodies } from "./http/body-parsers.ts";
+import { announceReplays } from "./http/call-context.ts";
 import { answerError, installErrorHandling } from "./http/error-handling.ts";
 import { installOAuthErrors } from "./http/oauth-errors.ts";
 import { openApiPath, registerOpenApi } from "./http/openapi.ts";
@@ -83,6 +84,7 @@ export const restApi: FastifyPluginAsync<RestApiOptions> = async (app, { deps, p
   limitBodies(app);
   await registerBodies(app);
   rejectNulCharacters(app);
+  announceReplays(app);
   await registerOpenApi(app, publicUrl === undefined ? {} : { publicUrl });
   for (const register of jsonRoutes) register(typed(app), deps);
   await app.register(async (oauth) => {

@@ -1,5 +1,13 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
+import {
+  firstRow,
+  firstRowsThenCommit,
+  rows,
+  type SqlRunner,
+  sendAhead,
+  sql,
+  toId,
+} from "../persistence/sql.ts";
 import type { Role } from "./actor.ts";
 
 /** API clients' credentials and the access tokens issued to them. */
@@ -42,6 +50,63 @@ export async function insertAccessToken(
     values (${token.tokenHash}, ${token.clientId}, ${token.userId}, ${token.scope}, ${token.expiresAt})`.execute(
     em.getKysely(),
   );
+}
+
+/** A client's new access token, as stored (its SHA-256, never the token). */
+export interface NewClientToken {
+  readonly tokenHash: string;
+  readonly clientId: number;
+  readonly userId: number;
+  readonly scope: string;
+  readonly expiresAt: Date;
+}
+
+/**
+ * The whole of a client token's issuing transaction, which commits it: the client's row locked
+ * (`no key update`: inserts that merely refer to the client do not wait), so issuances of one
+ * client, from any process, take turns; then, in a statement of its own whose snapshot holds every
+ * issuance that went before, `token` stored and the client's live tokens of its scope beyond the
+ * `keep` newest deleted (oldest first out), with the COMMIT right behind. Answers the deleted
+ * hashes. On a PgTransaction one round trip: BEGIN, the lock, the write and the COMMIT leave
+ * together, so the lock is held only while PostgreSQL writes and commits, never across a turn of
+ * this process's event loop (statements run in order, so the write's snapshot still comes after
+ * the lock); the COMMIT does not wait for the WAL's flush (`synchronous_commit = off`), so one
+ * client's issuances are not held to one disk sync each. Tokens of another scope (an
+ * operator's, issued through the client) are not counted. Deleted, not marked revoked: a token
+ * pushed out by the bound is dead, and its row would only wait for the prune, so the table stays
+ * bounded too.
+ */
+export async function insertTokenPushingOutAndCommit(
+  tx: SqlRunner,
+  token: NewClientToken,
+  keep: number,
+): Promise<string[]> {
+  // A token is no money: should the last moment's tokens be lost with a crash, their clients get
+  // 401 and ask again. Not waiting for the WAL's flush keeps the lock for a write, not a disk's sync.
+  await sendAhead(tx, sql`set local synchronous_commit = off`);
+  await sendAhead(
+    tx,
+    sql`select 1 from clients where id = ${token.clientId} for no key update`,
+    "purse_token_lock",
+  );
+  const [written] = await firstRowsThenCommit(tx, [
+    {
+      query: sql<{ pushed_out: string[] }>`with pushed as (
+          delete from access_tokens where token_hash in (
+            select token_hash from access_tokens
+            where client_id = ${token.clientId} and scope = ${token.scope}
+              and revoked_at is null and expires_at > now()
+            order by created_at desc, token_hash desc
+            offset ${keep})
+          returning token_hash),
+        added as (
+          insert into access_tokens (token_hash, client_id, user_id, scope, expires_at)
+          values (${token.tokenHash}, ${token.clientId}, ${token.userId}, ${token.scope}, ${token.expiresAt}))
+        select coalesce(array_agg(token_hash), '{}') as pushed_out from pushed`,
+      prepareAs: "purse_token_insert",
+    },
+  ]);
+  return written?.pushed_out ?? [];
 }
 
 /** Revokes one token by its hash, unless it was revoked already. */

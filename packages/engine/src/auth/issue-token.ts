@@ -1,7 +1,9 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
-import { findClientCredentials, insertAccessToken, revokeTokenByHash } from "./credential-store.ts";
+import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
+import { storeClientToken } from "./store-client-token.ts";
 import { announceRevocation } from "./token-cache.ts";
 
 export interface TokenRequest {
@@ -22,7 +24,8 @@ export const apiScope = "api";
 
 /**
  * Client-credentials grant (RFC 6749 4.4). Tokens are opaque; only their SHA-256 is stored, so a
- * database leak does not leak usable tokens.
+ * database leak does not leak usable tokens. A client holds at most `maxLiveTokens` live tokens:
+ * storing a new one revokes its oldest beyond the bound (store-client-token.ts).
  */
 export async function issueToken(deps: EngineDependencies, request: TokenRequest): Promise<IssuedToken> {
   if (!request.grantType) throw new PurseError("OAUTH_INVALID_REQUEST", "grant_type");
@@ -37,13 +40,13 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
 
   const em = deps.db.em();
   const client = await findClientCredentials(em, request.clientId);
-  if (!client || !(await verifyClientSecret(request.clientSecret, client))) {
+  if (!client || !(await verifyClientSecret(deps, request.clientId, request.clientSecret, client))) {
     throw new PurseError("OAUTH_INVALID_CLIENT");
   }
   const token = generateOpaqueToken();
   const lifetime = deps.options.tokenLifetimeSeconds;
   const expiresAt = new Date(deps.now().getTime() + lifetime * 1000);
-  await insertAccessToken(em, {
+  await storeClientToken(deps, {
     tokenHash: hashOpaqueToken(token),
     clientId: client.id,
     userId: client.userId,
@@ -53,13 +56,50 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   return { token_type: "Bearer", expires_in: lifetime, access_token: token };
 }
 
-/** The current secret, or during a rotation's overlap the previous one (`purse clients rotate-secret`). */
+/**
+ * POST /token's whole call: its two limits, charged before the secret's hash and settled by the
+ * outcome (abuse-limits.ts, `admitTokenRequest`), then the grant. Answers the token, or the
+ * refusal with its wait (RFC 6749's `temporarily_unavailable`, with Retry-After).
+ */
+export async function requestToken(
+  deps: EngineDependencies,
+  request: TokenRequest,
+  clientAddress: string,
+): Promise<IssuedToken | TokenRefusal> {
+  const admission = await admitTokenRequest(deps, request, clientAddress);
+  if ("retryAfterSeconds" in admission) return admission;
+  let token: IssuedToken;
+  try {
+    token = await issueToken(deps, request);
+  } catch (error) {
+    await admission.failed();
+    throw error;
+  }
+  await admission.issued();
+  return token;
+}
+
+/**
+ * The current secret, or during a rotation's overlap the previous one (`purse clients
+ * rotate-secret`): known from a recent verification against the same stored hash (no slow hash),
+ * or hashed, and then remembered.
+ */
 async function verifyClientSecret(
+  deps: Pick<EngineDependencies, "verifiedSecrets">,
+  clientId: string,
   secret: string,
   client: { secretHash: string; previousSecretHash: string | null },
 ): Promise<boolean> {
-  if (await verifySecret(secret, client.secretHash)) return true;
-  return client.previousSecretHash !== null && verifySecret(secret, client.previousSecretHash);
+  const stored = [client.secretHash, client.previousSecretHash].filter((hash) => hash !== null);
+  const recalled = deps.verifiedSecrets?.recall(clientId, secret) ?? null;
+  if (recalled !== null && stored.includes(recalled)) return true;
+  for (const storedHash of stored) {
+    if (await verifySecret(secret, storedHash)) {
+      deps.verifiedSecrets?.remember(clientId, secret, storedHash);
+      return true;
+    }
+  }
+  return false;
 }
 
 /** RFC 7009: revoking an unknown or already revoked token is not an error. */

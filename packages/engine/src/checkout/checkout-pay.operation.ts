@@ -15,6 +15,7 @@ export const checkoutPayOperation = defineOperation({
   errors: [
     "NOT_FOUND",
     "ROUTE_LOCKED",
+    "RATE_LIMITED",
     "LOCK_UNAVAILABLE",
     "CAPTCHA_INVALID",
     "HASH_NOT_VALID",

@@ -158,11 +158,14 @@ export type OperationScope = AccessScope | readonly AccessScope[] | "public";
  * What a door knows of the request beyond its input, for the operations that need it: the
  * caller's address as the host resolved it (the abuse limits of a public operation), and whether
  * the body sent an amount as a bare JSON number (REST's exact JSON reading keeps its text; a
- * checkout's signature is over the JSON as sent).
+ * checkout's signature is over the JSON as sent). And what the door would hear back beside the
+ * answer: `replayed`, called when the answer repeats an earlier request's (its idempotency key or
+ * `payment_id` seen before, nothing moved), which REST says with `Idempotent-Replayed: true`.
  */
 export interface CallContext {
   readonly clientAddress: string | null;
   readonly amountSentAsNumber: boolean;
+  readonly replayed?: () => void;
 }
 
 /** What `run` is told of the caller: nobody for a public operation. */

@@ -89,7 +89,9 @@ export async function transactBatch(
         try {
           const prior = priorOf(priors[position] ?? null, member.keys);
           if (prior !== null) {
-            settled[index] = { outcome: { result: member.replay(prior), change: null, moved: [] } };
+            settled[index] = {
+              outcome: { result: member.replay(prior), change: null, moved: [], replayed: true },
+            };
             continue;
           }
           const keys = keyNames(member.keys);

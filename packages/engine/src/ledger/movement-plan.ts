@@ -41,8 +41,15 @@ interface PlanBase<Checked, Result> {
   readonly lock: LockOwner | ((checked: Checked) => LockOwner);
   /** Checks worth doing before the lock is taken: slow ones (password hashes) and public ones (captcha). */
   readonly check?: () => Promise<Checked>;
-  /** With keys, an earlier identical request's transaction is answered again: `replay(itsId)`. */
-  readonly idempotency?: { readonly keys: IdempotencyKeys; replay(transactionId: number): Result };
+  /**
+   * With keys, an earlier identical request's transaction is answered again: `replay(itsId)`, and
+   * once that answer stands, `replayed()` tells the caller (CallContext's, for the door).
+   */
+  readonly idempotency?: {
+    readonly keys: IdempotencyKeys;
+    replay(transactionId: number): Result;
+    readonly replayed?: (() => void) | undefined;
+  };
 }
 
 /**
@@ -80,4 +87,6 @@ export interface Outcome<Result> {
   readonly change: MovementChange | null;
   /** What the committed transaction recorded (empty for a replay). */
   readonly moved: readonly MovedFigures[];
+  /** The result is an earlier request's, answered again. */
+  readonly replayed?: true;
 }

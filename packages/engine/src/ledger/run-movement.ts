@@ -43,6 +43,7 @@ export async function runMovement<Checked, Result>(
   try {
     const outcome = await lockAndTransact(deps, plan);
     if (outcome.moved.length > 0) metrics.movementCommitted(plan.operation, outcome.moved);
+    if (outcome.replayed) plan.idempotency?.replayed?.();
     return outcome.result;
   } catch (error) {
     // Every refusal of every door passes here once: the one place refusals are counted.
@@ -174,7 +175,7 @@ async function transact<Checked, Result>(
   const keys = plan.idempotency?.keys ?? null;
   const prior = await boundTransaction(tx, boundMs, keys);
   if (prior !== null && plan.idempotency)
-    return { result: plan.idempotency.replay(prior), change: null, moved: [] };
+    return { result: plan.idempotency.replay(prior), change: null, moved: [], replayed: true };
   const tally = openTally(tx);
   const moved = await plan.move(tx, checked);
   // Throwing here rolls back: the lock may be gone by the time a COMMIT would land.

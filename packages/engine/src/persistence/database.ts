@@ -27,7 +27,8 @@ export interface Database {
   /** The read replica's routing, for /readyz and /metrics; null without DATABASE_READ_URL. */
   readonly replica: ReadRouting | null;
   /**
-   * One read-committed transaction for a money movement (ledger/run-movement.ts): on PostgreSQL on
+   * One read-committed transaction for a money movement (ledger/run-movement.ts), or another short
+   * write that holds a lock (a client token's issuance, auth/store-client-token.ts): on PostgreSQL on
    * a pooled `pg` connection of its own, past the ORM, in the driver's pipeline mode with named
    * statements (pg-transaction.ts); on the embedded PGlite, whose one connection MikroORM owns, a
    * MikroORM transaction running the same SQL.

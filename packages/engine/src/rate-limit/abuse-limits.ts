@@ -1,15 +1,19 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
+import { wholeSeconds } from "./rate-limiter.ts";
 
 /**
  * Limits on calls that cost something before (or without) knowing the caller: each is checked
  * before the expensive or revealing step (a password or secret hash, a balance check). All share
  * PURSE_RATE_LIMIT_PER_MINUTE and the sliding window of the configured RateLimiter (Redis across
- * processes, in process on the embedded default). docs/security.md lists them.
+ * processes, in process on the embedded default), but for the tokens a client is issued, which
+ * have a budget of their own (`tokenRouteLimits`). docs/security.md lists them.
  */
 export const abuseRoutes = {
-  /** POST /token, per client id and client address. */
+  /** POST /token's flood limit: failed attempts per client id and client address. */
   token: "token",
+  /** POST /token: tokens issued per client, from any address (PURSE_TOKEN_RATE_LIMIT_PER_MINUTE). */
+  tokenByClient: "token:client",
   /** Checkout creation, per client address, before any lookup. */
   checkoutByAddress: "checkout:address",
   /** Checkout creation, per signing client, before the funds check (a balance oracle otherwise). */
@@ -31,18 +35,66 @@ export interface TokenRefusal {
   readonly retryAfterSeconds: number;
 }
 
+/** What a token request that passed both limits owes them once its outcome is known. */
+export interface TokenAdmission {
+  /** The credentials failed: the call stays a guess against (client id, address) only. */
+  failed(): Promise<void>;
+  /** A token was issued: the call stays against the client's own budget only. */
+  issued(): Promise<void>;
+}
+
+/** The budget of tokens issued per client (PURSE_TOKEN_RATE_LIMIT_PER_MINUTE), for the limiter's options. */
+export function tokenRouteLimits(perMinute: number): Readonly<Record<string, number>> {
+  return { [abuseRoutes.tokenByClient]: perMinute };
+}
+
+/** What `/token` was sent, as far as its limits care. */
+export interface TokenCredentials {
+  readonly clientId?: string | null | undefined;
+  readonly clientSecret?: string | null | undefined;
+}
+
 /**
- * /token answers RFC 6749's `temporarily_unavailable` with Retry-After, so this one returns the
- * refusal instead of throwing the API's 422. Keyed by (client id, address): a flood from one
- * address cannot lock the client out elsewhere.
+ * /token's two limits, both charged before the secret's hash (so a refused flood costs no hash,
+ * and parallel calls cannot slip past either budget), each given back when the outcome shows the
+ * call is not its kind:
+ * - the flood limit, per (client id, address), counts failed attempts (PURSE_RATE_LIMIT_PER_MINUTE):
+ *   guessing from one address stops there, and never locks the client out from its own address.
+ *   A secret this process verified lately (`verifiedSecrets`) is no guess and is not charged, so
+ *   a client's own calls in flight never fill it, however slow the hashes; should it fail after
+ *   all (rotated meanwhile), it is charged then;
+ * - the client's own limit, per client id from any address, counts tokens issued
+ *   (PURSE_TOKEN_RATE_LIMIT_PER_MINUTE): a client that asks a token before every call is held to
+ *   it, and wrong secrets sent by others never spend it.
+ * /token answers RFC 6749's `temporarily_unavailable` with Retry-After, so a refusal is returned
+ * instead of throwing the API's 422.
  */
-export async function limitTokenRequest(
+export async function admitTokenRequest(
   deps: EngineDependencies,
-  clientId: string | null | undefined,
+  credentials: TokenCredentials,
   clientAddress: string,
-): Promise<TokenRefusal | null> {
-  const verdict = await deps.rateLimiter.attempt(pairKey(clientId ?? "", clientAddress), abuseRoutes.token);
-  return verdict.admitted ? null : { retryAfterSeconds: Math.max(1, Math.ceil(verdict.retryAfterMs / 1000)) };
+): Promise<TokenAdmission | TokenRefusal> {
+  const { clientId, clientSecret } = credentials;
+  const floodKey = pairKey(clientId ?? "", clientAddress);
+  const known =
+    clientId && clientSecret
+      ? (deps.verifiedSecrets?.recall(clientId, clientSecret) ?? null) !== null
+      : false;
+  const guesses = known ? null : await deps.rateLimiter.attempt(floodKey, abuseRoutes.token);
+  if (guesses && !guesses.admitted) return { retryAfterSeconds: wholeSeconds(guesses.retryAfterMs) };
+  const tokens = await deps.rateLimiter.attempt(keyPart(clientId ?? ""), abuseRoutes.tokenByClient);
+  if (!tokens.admitted) {
+    // Not a guess: it never reached the secret.
+    await guesses?.release();
+    return { retryAfterSeconds: wholeSeconds(tokens.retryAfterMs) };
+  }
+  return {
+    async failed() {
+      await tokens.release();
+      if (!guesses) await deps.rateLimiter.attempt(floodKey, abuseRoutes.token);
+    },
+    issued: async () => guesses?.release(),
+  };
 }
 
 /** Checkout creation from one address; doors that do not know the address skip this one. */

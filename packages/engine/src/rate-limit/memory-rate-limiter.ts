@@ -1,6 +1,7 @@
 import {
   consumeOrThrow,
   defaultWindowMs,
+  limitOf,
   type RateLimiter,
   type RateLimitOptions,
   type RateLimitVerdict,
@@ -25,13 +26,13 @@ export const defaultMaxKeys = 100_000;
 export class MemoryRateLimiter implements RateLimiter {
   /** Call times per key, oldest first; Map order is least recently used first. */
   readonly #calls = new Map<string, number[]>();
-  readonly #limit: number;
+  readonly #options: RateLimitOptions;
   readonly #windowMs: number;
   readonly #maxKeys: number;
   #nextSweepAt = 0;
 
   constructor(options: MemoryRateLimitOptions) {
-    this.#limit = options.limitPerMinute;
+    this.#options = options;
     this.#windowMs = options.windowMs ?? defaultWindowMs;
     this.#maxKeys = options.maxKeys ?? defaultMaxKeys;
   }
@@ -50,14 +51,28 @@ export class MemoryRateLimiter implements RateLimiter {
     // Re-inserting moves the key to the most recently used end.
     this.#calls.delete(id);
     const oldest = recent[0];
-    if (recent.length >= this.#limit && oldest !== undefined) {
+    if (recent.length >= limitOf(this.#options, route) && oldest !== undefined) {
       this.#calls.set(id, recent);
       return { admitted: false, retryAfterMs: Math.max(1, oldest + this.#windowMs - now) };
     }
     recent.push(now);
     this.#calls.set(id, recent);
     this.#evictOverCap();
-    return { admitted: true };
+    let released = false;
+    return {
+      admitted: true,
+      release: async () => {
+        if (!released) this.#release(id, now);
+        released = true;
+      },
+    };
+  }
+
+  /** Takes one call made at `at` out of the key's window (calls at the same instant are alike). */
+  #release(id: string, at: number): void {
+    const times = this.#calls.get(id);
+    const index = times?.indexOf(at) ?? -1;
+    if (times && index >= 0) times.splice(index, 1);
   }
 
   consume(key: string | number, route: string): Promise<void> {

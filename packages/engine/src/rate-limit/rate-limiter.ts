@@ -1,8 +1,13 @@
 import { PurseError } from "../errors/index.ts";
 
-/** What a limiter answers for one call: admitted, or refused with the wait until a slot frees. */
+/**
+ * What a limiter answers for one call: admitted, or refused with the wait until a slot frees. An
+ * admitted call may give its place in the window back (`release`) once its outcome shows it is not
+ * the kind of call the budget counts (the token limits count failed guesses on one key and issued
+ * tokens on another, and charge both before the secret's hash: abuse-limits.ts).
+ */
 export type RateLimitVerdict =
-  | { readonly admitted: true }
+  | { readonly admitted: true; release(): Promise<void> }
   | { readonly admitted: false; readonly retryAfterMs: number };
 
 /**
@@ -20,6 +25,8 @@ export interface RateLimiter {
 
 export interface RateLimitOptions {
   readonly limitPerMinute: number;
+  /** Routes with a budget of their own instead of `limitPerMinute` (`/token` per client). */
+  readonly routeLimits?: Readonly<Record<string, number>>;
   /** The sliding window; one minute unless a test shortens it. */
   readonly windowMs?: number;
   readonly prefix?: string;
@@ -34,5 +41,23 @@ export async function consumeOrThrow(
   route: string,
 ): Promise<void> {
   const verdict = await limiter.attempt(key, route);
-  if (!verdict.admitted) throw new PurseError("RATE_LIMITED");
+  if (!verdict.admitted) {
+    throw new PurseError(
+      "RATE_LIMITED",
+      undefined,
+      {},
+      { retryAfterSeconds: wholeSeconds(verdict.retryAfterMs) },
+    );
+  }
+}
+
+/** A wait as Retry-After gives it: whole seconds, rounded up, at least one. */
+export function wholeSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** The budget of `route`: its own where `routeLimits` names it, the common one otherwise. */
+export function limitOf(options: RateLimitOptions, route: string): number {
+  const limits = options.routeLimits;
+  return (limits && Object.hasOwn(limits, route) ? limits[route] : undefined) ?? options.limitPerMinute;
 }

@@ -1,5 +1,6 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
+import type { CallContext } from "../declaration/declare-operation.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { runMovement } from "../ledger/run-movement.ts";
@@ -29,6 +30,7 @@ export async function transferFunds(
   deps: EngineDependencies,
   actor: Actor,
   input: TransferInput,
+  call: Pick<CallContext, "replayed"> = {},
 ): Promise<TransferResult> {
   requireAccess(actor);
   const request = readTransferRequest(input);
@@ -44,6 +46,7 @@ export async function transferFunds(
         fingerprint: request.fingerprint,
       },
       replay: (id): TransferResult => ({ id, message: transferSucceeded, replayed: true }),
+      replayed: call.replayed,
     },
     lockWallets: [request.walletFrom, request.walletTo],
     decide(_checked, wallets) {

@@ -30,7 +30,7 @@ export const transferOperation = defineOperation({
     "RATE_LIMITED",
     "ROUTE_LOCKED",
   ],
-  run: (deps, actor, input) => transferFunds(deps, actor, input),
+  run: (deps, actor, input, call) => transferFunds(deps, actor, input, call),
   rest: {
     method: "POST",
     path: "/api/transaction/transfer",

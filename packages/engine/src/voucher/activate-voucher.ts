@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import { isUserBlocked } from "../auth/user-store.ts";
+import type { CallContext } from "../declaration/declare-operation.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
@@ -42,6 +43,7 @@ export async function activateVoucher(
   deps: EngineDependencies,
   actor: Actor,
   input: VoucherActivationInput,
+  call: Pick<CallContext, "replayed"> = {},
 ): Promise<VoucherActivation> {
   requireAccess(actor);
   // Before the code hash: voucher codes cannot be enumerated faster than the limit.
@@ -58,6 +60,7 @@ export async function activateVoucher(
     idempotency: {
       keys: { userId: actor.userId, externalId: null, idempotencyKey, fingerprint },
       replay: (transactionId) => ({ message: voucherActivated, transactionId }),
+      replayed: call.replayed,
     },
     async move(em, codeMatches) {
       const enabled = await isVoucherActivationEnabled(em);

@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { requireAccess } from "../auth/authenticate.ts";
 import { isUserBlocked } from "../auth/user-store.ts";
+import type { CallContext } from "../declaration/declare-operation.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
@@ -34,6 +35,7 @@ export async function buyVoucher(
   deps: EngineDependencies,
   actor: Actor,
   input: BuyVoucherInput,
+  call: Pick<CallContext, "replayed"> = {},
 ): Promise<PurchasedVoucherView> {
   requireAccess(actor);
   const { walletFrom: walletNumber, amount } = input;
@@ -47,6 +49,7 @@ export async function buyVoucher(
     idempotency: {
       keys: { userId: actor.userId, externalId: null, idempotencyKey, fingerprint },
       replay: (transactionId) => transactionId,
+      replayed: call.replayed,
     },
     async move(em) {
       const buyerBlocked = await isUserBlocked(em, actor.userId);

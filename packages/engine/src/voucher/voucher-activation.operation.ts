@@ -25,7 +25,7 @@ export const voucherActivationOperation = defineOperation({
     "RATE_LIMITED",
     "ROUTE_LOCKED",
   ],
-  run: (deps, actor, input) => activateVoucher(deps, actor, input),
+  run: (deps, actor, input, call) => activateVoucher(deps, actor, input, call),
   rest: {
     method: "POST",
     path: "/api/vouchers/activation/confirm",

@@ -28,7 +28,7 @@ export const voucherPurchaseOperation = defineOperation({
     "RATE_LIMITED",
     "ROUTE_LOCKED",
   ],
-  run: (deps, actor, input) => buyVoucher(deps, actor, input),
+  run: (deps, actor, input, call) => buyVoucher(deps, actor, input, call),
   rest: {
     method: "POST",
     path: "/api/vouchers/buy",

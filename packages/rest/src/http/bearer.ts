@@ -58,7 +58,7 @@ export function bearerOrSessionAuth(deps: EngineDependencies): onRequestAsyncHoo
       },
       { requireCsrfHeader: false },
     );
-    if (refusal !== null) return reply.code(403).send(errorBody(csrfRefusalMessages[refusal]));
+    if (refusal !== null) return reply.code(403).send(errorBody(refusal, csrfRefusalMessages[refusal]));
     const actor = await authenticate(deps, credential.kind === "none" ? null : credential.token);
     requireAccess(actor);
     request.actor = actor;

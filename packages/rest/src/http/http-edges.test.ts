@@ -24,7 +24,7 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
     ] as const) {
       const response = await api.call(method, path);
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ status: false, message: "Not found" });
+      expect(response.body).toEqual({ status: false, message: "Not found", code: "NOT_FOUND" });
     }
     // Whatever its body: the path decides first.
     for (const [body, contentType] of [
@@ -36,7 +36,7 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
         headers: { "content-type": contentType as string },
       });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ status: false, message: "Not found" });
+      expect(response.body).toEqual({ status: false, message: "Not found", code: "NOT_FOUND" });
     }
   });
 
@@ -50,6 +50,7 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
     expect(response.body).toEqual({
       status: false,
       message: "The body is not valid JSON; send a JSON object.",
+      code: "BAD_REQUEST",
     });
   });
 
@@ -65,6 +66,7 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
         status: false,
         message:
           "Send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.",
+        code: "UNSUPPORTED_MEDIA_TYPE",
       });
     }
   });
@@ -82,6 +84,7 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
         status: false,
         message: "This value should not be blank.",
         errors: { wallet_from: ["This value should not be blank."] },
+        code: "BLANK",
       });
     }
   });
@@ -94,7 +97,11 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
         headers: { "content-type": "application/json" },
       });
       expect(response.status, body).toBe(422);
-      expect(response.body).toEqual({ status: false, message: "This value is not valid." });
+      expect(response.body).toEqual({
+        status: false,
+        message: "This value is not valid.",
+        code: "INVALID_VALUE",
+      });
     }
   });
 
@@ -104,7 +111,7 @@ describe("the HTTP edges: unknown paths, bodies, content types, failures", () =>
       headers: { "content-type": "application/json" },
     });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+    expect(response.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
   });
 
   it("never answers 500 for odd input on any path", async () => {
@@ -159,7 +166,11 @@ describe("an unexpected failure", () => {
       try {
         const response = await app.inject({ method: "GET", url: "/api/currencies/rates" });
         expect(response.statusCode).toBe(500);
-        expect(response.json()).toEqual({ status: false, message: "Internal server error" });
+        expect(response.json()).toEqual({
+          status: false,
+          message: "Internal server error",
+          code: "INTERNAL_SERVER_ERROR",
+        });
         expect(response.body).not.toContain("hunter2");
         expect(lines.join("")).toContain("hunter2");
       } finally {
@@ -199,6 +210,7 @@ describe("a refusal for want of a Redis quorum", () => {
       expect(response.body).toEqual({
         status: false,
         message: "Service temporarily unavailable, please try again later",
+        code: "LOCK_UNAVAILABLE",
       });
       expect(lines.join("")).toContain("refused with 503: LOCK_UNAVAILABLE");
       expect(lines.join("")).not.toContain(acme);

@@ -2,6 +2,7 @@ import type { SwaggerTransformObject } from "@fastify/swagger";
 import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { requiredParameterMark } from "../schemas/common.ts";
 import { requestBodyExamples } from "./openapi-examples.ts";
+import { addAnswerHeaders, answerHeaderComponents } from "./openapi-headers.ts";
 
 /**
  * fastify-type-provider-zod puts every schema with an id into the document twice (an `Input` and
@@ -11,7 +12,9 @@ export const transformObject: SwaggerTransformObject = (documentObject) => {
   const document = jsonSchemaTransformObject(documentObject);
   addRequestBodyExamples(document.paths);
   markRequiredParameters(document.paths);
+  addAnswerHeaders(document.paths);
   if (!("components" in document) || !document.components?.schemas) return document;
+  document.components.headers = { ...document.components.headers, ...answerHeaderComponents };
   const schemas = document.components.schemas;
   const used = new Set<string>();
   const pending = referencedSchemas(document.paths);

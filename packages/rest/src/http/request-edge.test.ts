@@ -108,7 +108,7 @@ describe("the request edge", () => {
         acme,
       );
       expect(response.status).toBe(422);
-      expect(response.body).toEqual(errorOf(notValid, "wallet_from"));
+      expect(response.body).toEqual(errorOf("INVALID_VALUE", notValid, "wallet_from"));
     });
 
     it.each(["form", "multipart"] as const)(
@@ -131,7 +131,7 @@ describe("the request edge", () => {
       const wrong = { voucher_number: voucher, voucher_code: "9999", wallet_to: "U100000010" };
       const refused = await send(api, confirmPath, encoding, wrong, acme);
       expect(refused.status).toBe(422);
-      expect(refused.body).toEqual(errorOf("Voucher invalid"));
+      expect(refused.body).toEqual(errorOf("VOUCHER_INVALID", "Voucher invalid"));
       const right = { ...wrong, voucher_code: "0000-0000-0000", additional: "" };
       const confirmed = await send(api, confirmPath, encoding, right, acme);
       expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
@@ -150,7 +150,7 @@ describe("the request edge", () => {
           action: "pay",
         });
         expect(wrong.status).toBe(422);
-        expect(wrong.body).toEqual(errorOf("Hash is not valid"));
+        expect(wrong.body).toEqual(errorOf("HASH_NOT_VALID", "Hash is not valid"));
         const paid = await send(api, "/api/processing/pay", encoding, {
           token,
           login: "bolt",
@@ -186,7 +186,11 @@ describe("the request edge", () => {
         body: form,
       });
       expect(file.status).toBe(415);
-      expect(file.body).toEqual({ status: false, message: "Files are not accepted; send form fields only." });
+      expect(file.body).toEqual({
+        status: false,
+        message: "Files are not accepted; send form fields only.",
+        code: "UNSUPPORTED_MEDIA_TYPE",
+      });
       for (const type of ["text/plain", "application/xml"]) {
         const response = await api.call("POST", transferPath, {
           headers: { authorization: `Bearer ${acme}`, "content-type": type },
@@ -197,6 +201,7 @@ describe("the request edge", () => {
           status: false,
           message:
             "Send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.",
+          code: "UNSUPPORTED_MEDIA_TYPE",
         });
       }
       const broken = await api.call("POST", transferPath, {
@@ -204,7 +209,7 @@ describe("the request edge", () => {
         body: "x",
       });
       expect(broken.status).toBe(400);
-      expect(broken.body).toEqual({ status: false, message: expect.any(String) });
+      expect(broken.body).toEqual({ status: false, message: expect.any(String), code: "BAD_REQUEST" });
     });
   });
 
@@ -222,6 +227,7 @@ describe("the request edge", () => {
       expect(response.body).toEqual({
         status: false,
         message: "The body may not contain a __proto__ or constructor.prototype key.",
+        code: "BAD_REQUEST",
       });
     });
 
@@ -262,7 +268,7 @@ describe("the request edge", () => {
           body: `{"wallet_from":"U100000010","wallet_to":"U100000020","amount":"1","payment_id":${number}}`,
         });
         expect(response.status).toBe(422);
-        expect(response.body).toEqual(errorOf(notValid, "payment_id"));
+        expect(response.body).toEqual(errorOf("INVALID_VALUE", notValid, "payment_id"));
       },
     );
 
@@ -276,7 +282,7 @@ describe("the request edge", () => {
           body,
         });
         expect(response.status).toBe(422);
-        expect(response.body).toEqual(errorOf(notValid, "id"));
+        expect(response.body).toEqual(errorOf("INVALID_VALUE", notValid, "id"));
       },
     );
   });
@@ -300,7 +306,9 @@ describe("the request edge", () => {
           acme,
         );
         expect(response.status).toBe(422);
-        expect(response.body).toEqual(errorOf("This value should be of type numeric.", "amount"));
+        expect(response.body).toEqual(
+          errorOf("NOT_NUMERIC", "This value should be of type numeric.", "amount"),
+        );
       }
     });
 
@@ -335,7 +343,7 @@ describe("the request edge", () => {
     ] as const)("refuses an over-long %s with 422 on the field", async (field, path, body, limit) => {
       const response = await post(path, body, acme);
       expect(response.status).toBe(422);
-      expect(response.body).toEqual(errorOf(tooLong(limit), field));
+      expect(response.body).toEqual(errorOf("TOO_LONG", tooLong(limit), field));
     });
 
     it.each([
@@ -345,7 +353,7 @@ describe("the request edge", () => {
     ] as const)("refuses an over-long checkout %s with 422 on the field", async (field, change, limit) => {
       const response = await post(checkoutPath, { ...checkoutFields("long"), ...change });
       expect(response.status).toBe(422);
-      expect(response.body).toEqual(errorOf(tooLong(limit), field));
+      expect(response.body).toEqual(errorOf("TOO_LONG", tooLong(limit), field));
     });
 
     it.each([
@@ -369,7 +377,7 @@ describe("the request edge", () => {
       const response = await api.call("GET", path, { headers: { authorization: `Bearer ${acme}` } });
       expect(response.status).toBe(422);
       const message = limit === null ? "This value should be of type numeric." : tooLong(limit);
-      expect(response.body).toEqual(errorOf(message, field));
+      expect(response.body).toEqual(errorOf(limit === null ? "NOT_NUMERIC" : "TOO_LONG", message, field));
     });
 
     it("refuses a body larger than the largest legal request with 413", async () => {
@@ -381,13 +389,21 @@ describe("the request edge", () => {
       };
       const response = await post(transferPath, transfer, acme);
       expect(response.status).toBe(413);
-      expect(response.body).toEqual({ status: false, message: "The body is too large." });
+      expect(response.body).toEqual({
+        status: false,
+        message: "The body is too large.",
+        code: "PAYLOAD_TOO_LARGE",
+      });
       const form = await api.call("POST", transferPath, {
         headers: { authorization: `Bearer ${acme}` },
         body: new URLSearchParams({ ...transfer }),
       });
       expect(form.status).toBe(413);
-      expect(form.body).toEqual({ status: false, message: "The body is too large." });
+      expect(form.body).toEqual({
+        status: false,
+        message: "The body is too large.",
+        code: "PAYLOAD_TOO_LARGE",
+      });
       const multipart = new FormData();
       multipart.append("description", long(9000));
       const bigField = await api.call("POST", transferPath, {
@@ -395,7 +411,11 @@ describe("the request edge", () => {
         body: multipart,
       });
       expect(bigField.status).toBe(413);
-      expect(bigField.body).toEqual({ status: false, message: "The body is too large." });
+      expect(bigField.body).toEqual({
+        status: false,
+        message: "The body is too large.",
+        code: "PAYLOAD_TOO_LARGE",
+      });
       const many = new FormData();
       for (let index = 0; index < 40; index += 1) many.append(`f${index}`, "x");
       const manyFields = await api.call("POST", transferPath, {
@@ -403,7 +423,11 @@ describe("the request edge", () => {
         body: many,
       });
       expect(manyFields.status).toBe(413);
-      expect(manyFields.body).toEqual({ status: false, message: "The body is too large." });
+      expect(manyFields.body).toEqual({
+        status: false,
+        message: "The body is too large.",
+        code: "PAYLOAD_TOO_LARGE",
+      });
     });
 
     it("takes the largest legal checkout", async () => {
@@ -450,17 +474,25 @@ describe("the request edge", () => {
     it("answers bad percent-encoding and over-long parameters in the contract's shape", async () => {
       const bad = await api.call("GET", "/%E0%A4%A");
       expect(bad.status).toBe(400);
-      expect(bad.body).toEqual({ status: false, message: "The URL is not valid (bad percent-encoding)." });
+      expect(bad.body).toEqual({
+        status: false,
+        message: "The URL is not valid (bad percent-encoding).",
+        code: "BAD_REQUEST",
+      });
       const badApi = await api.call("GET", "/api/wallets/search/%E0%A4%A", {
         headers: { authorization: `Bearer ${acme}` },
       });
       expect(badApi.status).toBe(400);
-      expect(badApi.body).toEqual({ status: false, message: "The URL is not valid (bad percent-encoding)." });
+      expect(badApi.body).toEqual({
+        status: false,
+        message: "The URL is not valid (bad percent-encoding).",
+        code: "BAD_REQUEST",
+      });
       const long = await api.call("GET", `/api/wallets/search/${"x".repeat(6000)}`, {
         headers: { authorization: `Bearer ${acme}` },
       });
       expect(long.status).toBe(414);
-      expect(long.body).toEqual({ status: false, message: "The URL is too long." });
+      expect(long.body).toEqual({ status: false, message: "The URL is too long.", code: "URI_TOO_LONG" });
     });
 
     it("answers a request line beyond the HTTP parser's limit in the contract's shape, not Fastify's", async () => {
@@ -471,6 +503,7 @@ describe("the request edge", () => {
       expect(huge.body).toEqual({
         status: false,
         message: "The request line and headers are too large; shorten the query string or the headers.",
+        code: "REQUEST_HEADER_FIELDS_TOO_LARGE",
       });
       expect(huge.headers.get("x-content-type-options")).toBe("nosniff");
     });

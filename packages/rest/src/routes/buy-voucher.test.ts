@@ -139,31 +139,31 @@ describe("POST /api/vouchers/buy, /api/vouchers/confirm and GET /api/vouchers", 
       "a EUR wallet",
       () => acme,
       { amount: "10", wallet_from: "E100000011" },
-      errorOf("Only USD wallet allowed", "wallet_from"),
+      errorOf("ONLY_USD_WALLET", "Only USD wallet allowed", "wallet_from"),
     ],
     [
       "below the minimum",
       () => acme,
       { amount: "0.99", wallet_from: "U100000010" },
-      errorOf("Minimum amount exceeded 1.00 for USD", "amount"),
+      errorOf("MIN_AMOUNT", "Minimum amount exceeded 1.00 for USD", "amount"),
     ],
     [
       "short of funds",
       () => cafe,
       { amount: "61.01", wallet_from: "U100000030" },
-      errorOf("balance - amount - commission < 0"),
+      errorOf("INSUFFICIENT_FUNDS", "balance - amount - commission < 0"),
     ],
     [
       "another user's wallet",
       () => cafe,
       { amount: "5", wallet_from: "U100000010" },
-      errorOf("Wallet from not exists", "wallet_from"),
+      errorOf("WALLET_FROM_NOT_EXISTS", "Wallet from not exists", "wallet_from"),
     ],
     [
       "no amount",
       () => acme,
       { amount: "", wallet_from: "U100000010" },
-      errorOf("This value should not be blank.", "amount"),
+      errorOf("BLANK", "This value should not be blank.", "amount"),
     ],
   ])("refuses %s in the contract's shape", async (_case, token, body, expected) => {
     const response = await api.call("POST", "/api/vouchers/buy", { token: token(), body });
@@ -180,7 +180,7 @@ describe("POST /api/vouchers/buy, /api/vouchers/confirm and GET /api/vouchers", 
       });
       expect(blocked.status).toBe(422);
       expect(blocked.body).toEqual(
-        errorOf("User is blocked", undefined, "server_error.sender_account_is_blocked"),
+        errorOf("SENDER_BLOCKED", "User is blocked", undefined, "server_error.sender_account_is_blocked"),
       );
     }
     const anonymous = await api.call("POST", "/api/vouchers/buy", {
@@ -189,7 +189,9 @@ describe("POST /api/vouchers/buy, /api/vouchers/confirm and GET /api/vouchers", 
     expect(anonymous.status).toBe(401);
     expect((await api.call("GET", "/api/vouchers")).status).toBe(401);
     const badPage = await api.call("GET", "/api/vouchers?page=0", { token: acme });
-    expect(badPage.body).toEqual(errorOf("This value should be between 1 and 100000.", "page"));
+    expect(badPage.body).toEqual(
+      errorOf("OUT_OF_RANGE", "This value should be between 1 and 100000.", "page"),
+    );
   });
 });
 
@@ -221,7 +223,11 @@ describe("the route lock, while a voucher purchase is in progress", () => {
     );
     expect(responses.map((response) => response.status).sort()).toEqual([200, 422, 422, 422]);
     for (const response of responses.filter((candidate) => candidate.status === 422)) {
-      expect(response.body).toEqual({ status: false, message: "Route locked to avoid duplication" });
+      expect(response.body).toEqual({
+        status: false,
+        message: "Route locked to avoid duplication",
+        code: "ROUTE_LOCKED",
+      });
     }
     expect((await balancesOf(api, bolt))["U100000020"]).toBe(245);
   });

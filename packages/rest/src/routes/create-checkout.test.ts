@@ -9,6 +9,7 @@ import {
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "../http/error-body.ts";
 
 const path = "/api/processing/checkout";
 const formTokens: Record<string, string> = {
@@ -124,7 +125,7 @@ describe("POST /api/processing/checkout", () => {
     const refused = await api.call("POST", path, {
       body: { ...padded, signature: checkoutSignature(trimmed, "acme-form-token") },
     });
-    expect(refused.body).toEqual(errorOf("Signature not identical", "signature"));
+    expect(refused.body).toEqual(errorOf("SIGNATURE_NOT_IDENTICAL", "Signature not identical", "signature"));
   });
 
   it("refuses a signature over a number when the request carried that field as a string", async () => {
@@ -132,7 +133,7 @@ describe("POST /api/processing/checkout", () => {
     const signature = checkoutSignature(fields, "acme-form-token", "js", { amount: "number" });
     const response = await api.call("POST", path, { body: { ...signed(fields), signature } });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual(errorOf("Signature not identical", "signature"));
+    expect(response.body).toEqual(errorOf("SIGNATURE_NOT_IDENTICAL", "Signature not identical", "signature"));
   });
 
   it("is paid on the hosted page's call and then shows as the receiver's DEPOSIT with its signature", async () => {
@@ -180,10 +181,11 @@ describe("POST /api/processing/checkout", () => {
   });
 
   const blank = "This value should not be blank.";
-  it.each([
+  it.each<[string, Record<string, unknown>, ErrorBody["code"], string, string | undefined]>([
     [
       "amount empty",
       { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "" }) },
+      "BLANK",
       blank,
       "amount",
     ],
@@ -193,12 +195,14 @@ describe("POST /api/processing/checkout", () => {
         ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }),
         wallet_to: undefined,
       },
+      "BLANK",
       blank,
       "wallet_to",
     ],
     [
       "wallet_from null",
       { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), wallet_from: null },
+      "BLANK",
       blank,
       "wallet_from",
     ],
@@ -208,48 +212,56 @@ describe("POST /api/processing/checkout", () => {
         ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }),
         user_info: undefined,
       },
+      "BLANK",
       blank,
       "user_info",
     ],
     [
       "amount not numeric",
       signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "abc" }),
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "amount",
     ],
     [
       "amount of the wrong type",
       { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), amount: [5] },
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "amount",
     ],
     [
       "success_url of the wrong type",
       { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), success_url: 7 },
+      "INVALID_VALUE",
       "This value is not valid.",
       "success_url",
     ],
     [
       "wallet_to unknown",
       signed({ wallet_to: "U999", wallet_from: "U100000020", amount: "5" }),
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
     [
       "wallet_to inactive",
       signed({ wallet_to: "U100000012", wallet_from: "U100000020", amount: "5" }),
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
     [
       "wallet_from unknown",
       signed({ wallet_to: "U100000010", wallet_from: "U999", amount: "5" }),
+      "WALLET_FROM_NOT_EXISTS",
       "Wallet from not exists",
       "wallet_from",
     ],
     [
       "wallet_from deleted",
       signed({ wallet_to: "U100000010", wallet_from: "U100000022", amount: "5" }),
+      "WALLET_FROM_NOT_EXISTS",
       "Wallet from not exists",
       "wallet_from",
     ],
@@ -259,61 +271,70 @@ describe("POST /api/processing/checkout", () => {
         ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }),
         signature: undefined,
       },
+      "SIGNATURE_NOT_IDENTICAL",
       "Signature not identical",
       "signature",
     ],
     [
       "signature of another secret",
       signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }, "bolt-form-token"),
+      "SIGNATURE_NOT_IDENTICAL",
       "Signature not identical",
       "signature",
     ],
     [
       "signature over other fields",
       { ...signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "5" }), amount: "6" },
+      "SIGNATURE_NOT_IDENTICAL",
       "Signature not identical",
       "signature",
     ],
     [
       "below the minimum",
       signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "0.50" }),
+      "MIN_AMOUNT",
       "Minimum amount exceeded 1.00 for USD",
       "amount",
     ],
     [
       "above the maximum",
       signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "10000.01" }),
+      "MAX_AMOUNT",
       "Maximum amount exceeded 10000.00 for USD",
       "amount",
     ],
     [
       "more than the payer has",
       signed({ wallet_to: "U100000010", wallet_from: "U100000020", amount: "300.00" }),
+      "CHECKOUT_AMOUNT_NOT_CORRECT",
       "Amount is not correct",
       undefined,
     ],
     [
       "currencies differ",
       signed({ wallet_to: "U100000010", wallet_from: "E100000021", amount: "5" }),
+      "CURRENCIES_NOT_EQUAL",
       "Currencies are not equals",
       undefined,
     ],
     [
       "currency disabled",
       signed({ wallet_to: "G100000013", wallet_from: "G100000023", amount: "5" }),
+      "CURRENCY_DISABLED",
       "Currency is disabled",
       undefined,
     ],
     [
       "direction closed",
       signed({ wallet_to: "C100000014", wallet_from: "C100000024", amount: "5" }),
+      "DIRECTION_INACTIVE",
       "Direction not active",
       undefined,
     ],
-  ])("refuses %s with 422 and the spec's message", async (_name, body, message, field) => {
+  ])("refuses %s with 422 and the spec's message", async (_name, body, code, message, field) => {
     const response = await api.call("POST", path, { body });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual(errorOf(message, field));
+    expect(response.body).toEqual(errorOf(code, message, field));
   });
 
   it("refuses a blocked receiver or payer with User is blocked", async () => {
@@ -322,14 +343,14 @@ describe("POST /api/processing/checkout", () => {
     });
     expect(receiver.status).toBe(422);
     expect(receiver.body).toEqual(
-      errorOf("User is blocked", undefined, "server_error.recipient_account_is_blocked"),
+      errorOf("RECIPIENT_BLOCKED", "User is blocked", undefined, "server_error.recipient_account_is_blocked"),
     );
     const payer = await api.call("POST", path, {
       body: signed({ wallet_to: "U100000010", wallet_from: "U100000040", amount: "5" }),
     });
     expect(payer.status).toBe(422);
     expect(payer.body).toEqual(
-      errorOf("User is blocked", undefined, "server_error.sender_account_is_blocked"),
+      errorOf("SENDER_BLOCKED", "User is blocked", undefined, "server_error.sender_account_is_blocked"),
     );
   });
 
@@ -344,7 +365,7 @@ describe("POST /api/processing/checkout", () => {
     });
     const again = await api.call("POST", path, { body: { ...sameId, user_info: "someone-else" } });
     expect(again.status).toBe(422);
-    expect(again.body).toEqual(errorOf("Order id is not unique", "id"));
+    expect(again.body).toEqual(errorOf("ORDER_ID_NOT_UNIQUE", "Order id is not unique", "id"));
     const sameUser = signed({
       wallet_to: "U100000010",
       wallet_from: "U100000020",
@@ -353,6 +374,6 @@ describe("POST /api/processing/checkout", () => {
     });
     const reused = await api.call("POST", path, { body: { ...sameUser, user_info: first.user_info } });
     expect(reused.status).toBe(422);
-    expect(reused.body).toEqual(errorOf("User info is not unique", "user_info"));
+    expect(reused.body).toEqual(errorOf("USER_INFO_NOT_UNIQUE", "User info is not unique", "user_info"));
   });
 });

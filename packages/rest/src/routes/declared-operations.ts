@@ -8,6 +8,7 @@ import {
 } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
+import { callContextOf } from "../http/call-context.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import {
   bearerErrors,
@@ -112,13 +113,13 @@ function registerOperations(
         },
         handler: async (request: FastifyRequest) => {
           const actor = scopes ? actorOf(request) : null;
-          const call = { clientAddress: request.ip, amountSentAsNumber: request.amountSentAsNumber };
+          const call = callContextOf(request);
           const input = shapes.input(request);
           missWithoutId(rest.operationId, input);
           const output = await runOperation(operation, deps, actor, input, call).catch((error: unknown) => {
             // The engine names the contract's field; REST's answer names its own.
             if (!PurseError.is(error) || error.field === undefined) throw error;
-            throw new PurseError(error.code, shapes.wireField(error.field), error.params);
+            throw new PurseError(error.code, shapes.wireField(error.field), error.params, error.retry);
           });
           const body = shapes.toWire(output, toNumber);
           return rest.envelope === false ? body : ok(body);

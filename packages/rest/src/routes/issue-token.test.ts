@@ -136,7 +136,7 @@ describe("POST /token/revoke", () => {
     expect(revoked.status).toBe(200);
     const after = await api.call("GET", "/api/wallets", { token });
     expect(after.status).toBe(401);
-    expect(after.body).toEqual({ status: false, message: "Unauthorized" });
+    expect(after.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
     expect((await api.call("GET", "/api/wallets", { token: other })).status).toBe(200);
   });
 

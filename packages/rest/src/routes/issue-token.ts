@@ -1,10 +1,10 @@
-import { issueToken, limitTokenRequest } from "@purse/engine";
+import { requestToken } from "@purse/engine";
 import { z } from "zod";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bodyErrors, errorSchema } from "../schemas/common.ts";
 import { issuedToken, issueTokenBody, oauthError } from "./issue-token.schemas.ts";
 
-/** RFC 6749 5.2's temporarily_unavailable, with Retry-After: the per-client, per-address limit. */
+/** RFC 6749 5.2's temporarily_unavailable, with Retry-After: the flood limit or the client's own. */
 const tooManyTokenRequests = z
   .object({ error: z.literal("temporarily_unavailable") })
   .meta({ id: "OAuthTemporarilyUnavailable" });
@@ -31,30 +31,32 @@ export const registerIssueToken: RegisterRoute = (app, deps) => {
             ),
           401: oauthError.describe("Unknown client or wrong secret: invalid_client"),
           429: tooManyTokenRequests.describe(
-            "More than PURSE_RATE_LIMIT_PER_MINUTE calls from this client id and address in a minute; see Retry-After",
+            "More than PURSE_RATE_LIMIT_PER_MINUTE failed attempts from this client id and address, or more than " +
+              "PURSE_TOKEN_RATE_LIMIT_PER_MINUTE tokens issued to this client, in a minute; see Retry-After",
           ),
         },
       },
     },
     async (request, reply) => {
       const basic = basicCredentials(request.headers.authorization);
-      const clientId = request.body.client_id ?? basic?.clientId;
-      // Before the secret's hash: a flood must not cost a hash per attempt.
-      const refusal = await limitTokenRequest(deps, clientId, request.ip);
-      if (refusal) {
+      const answer = await requestToken(
+        deps,
+        {
+          grantType: request.body.grant_type,
+          clientId: request.body.client_id ?? basic?.clientId,
+          clientSecret: request.body.client_secret ?? basic?.clientSecret,
+          scope: request.body.scope,
+        },
+        request.ip,
+      );
+      if ("retryAfterSeconds" in answer) {
         return reply
           .code(429)
-          .header("retry-after", String(refusal.retryAfterSeconds))
+          .header("retry-after", String(answer.retryAfterSeconds))
           .header("cache-control", "no-store")
           .send({ error: "temporarily_unavailable" as const });
       }
-      const token = await issueToken(deps, {
-        grantType: request.body.grant_type,
-        clientId,
-        clientSecret: request.body.client_secret ?? basic?.clientSecret,
-        scope: request.body.scope,
-      });
-      return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(token);
+      return reply.header("cache-control", "no-store").header("pragma", "no-cache").send(answer);
     },
   );
 };

@@ -1,5 +1,6 @@
 import { type Envelope, errorOf, type RestHarness, shapeOf, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "../http/error-body.ts";
 
 const path = "/api/transactions/histories";
 
@@ -188,67 +189,81 @@ describe("GET /api/transactions/histories", () => {
   it("refuses partners with 403 Sorry scope missed and missing tokens with 401", async () => {
     const partner = await api.call("GET", `${path}?${around}&page=1&itemsPerPage=10`, { token: bolt });
     expect(partner.status).toBe(403);
-    expect(partner.body).toEqual({ status: false, message: "Sorry scope missed" });
+    expect(partner.body).toEqual({ status: false, message: "Sorry scope missed", code: "SCOPE_MISSED" });
     const anonymous = await api.call("GET", `${path}?${around}&page=1&itemsPerPage=10`);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ status: false, message: "Unauthorized" });
+    expect(anonymous.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
   });
 
-  it.each([
+  it.each<[string, string, ErrorBody["code"], string, string]>([
     [
       "startDate missing",
       `endDate=${day(0)}&page=1&itemsPerPage=10`,
+      "BLANK",
       "This value should not be blank.",
       "startDate",
     ],
     [
       "endDate empty",
       `startDate=${day(0)}&endDate=&page=1&itemsPerPage=10`,
+      "BLANK",
       "This value should not be blank.",
       "endDate",
     ],
-    ["page missing", `${around}&itemsPerPage=10`, "This value should not be blank.", "page"],
+    ["page missing", `${around}&itemsPerPage=10`, "BLANK", "This value should not be blank.", "page"],
     [
       "a date that is no date",
       `startDate=2024-13-01&endDate=${day(0)}&page=1&itemsPerPage=10`,
+      "INVALID_DATE",
       "This value is not a valid date.",
       "startDate",
     ],
     [
       "page not a number",
       `${around}&page=x&itemsPerPage=10`,
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "page",
     ],
     [
       "an amount bound that is no decimal",
       `${around}&page=1&itemsPerPage=10&minAmount=ten`,
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "minAmount",
     ],
     [
       "page repeated",
       `${around}&page=1&page=2&itemsPerPage=10`,
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "page",
     ],
     [
       "itemsPerPage above 100",
       `${around}&page=1&itemsPerPage=101`,
+      "OUT_OF_RANGE",
       "This value should be between 1 and 100.",
       "itemsPerPage",
     ],
     [
       "page 0",
       `${around}&page=0&itemsPerPage=10`,
+      "OUT_OF_RANGE",
       `This value should be between 1 and ${Number.MAX_SAFE_INTEGER}.`,
       "page",
     ],
-    ["an unknown type", `${around}&page=1&itemsPerPage=10&type=9`, "This value is not valid.", "type"],
-  ])("refuses %s with 422", async (_name, query, message, field) => {
+    [
+      "an unknown type",
+      `${around}&page=1&itemsPerPage=10&type=9`,
+      "INVALID_VALUE",
+      "This value is not valid.",
+      "type",
+    ],
+  ])("refuses %s with 422", async (_name, query, code, message, field) => {
     const response = await api.call("GET", `${path}?${query}`, { token: acme });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual(errorOf(message, field));
+    expect(response.body).toEqual(errorOf(code, message, field));
   });
 });
 

@@ -38,7 +38,7 @@ describe("POST /api/processing/pay", () => {
     const checkout = await createCheckout(api, site, "5.00");
     const response = await api.call("POST", pay, as(checkout.token, login, password));
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: false, message });
+    expect(response.body).toEqual({ status: false, message, code: "HASH_NOT_VALID" });
   });
 
   it("refuses a link that was already paid or cancelled: Hash is not valid", async () => {
@@ -132,6 +132,7 @@ describe("POST /api/processing/pay", () => {
       status: false,
       message: "This value should not be blank.",
       errors: { login: ["This value should not be blank."] },
+      code: "BLANK",
     });
   });
 });

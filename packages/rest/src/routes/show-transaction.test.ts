@@ -2,7 +2,7 @@ import { type Envelope, errorOf, type RestHarness, shapeOf, startRestHarness } f
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const path = "/api/transaction/show";
-const notFound = { status: false, message: "Not found" };
+const notFound = { status: false, message: "Not found", code: "NOT_FOUND" };
 
 describe("GET /api/transaction/show", () => {
   let api: RestHarness;
@@ -104,11 +104,11 @@ describe("GET /api/transaction/show", () => {
   it("needs one of id and external_id, and a token", async () => {
     const neither = await api.call("GET", path, { token: acme });
     expect(neither.status).toBe(422);
-    expect(neither.body).toEqual(errorOf("This value should not be blank.", "id"));
+    expect(neither.body).toEqual(errorOf("BLANK", "This value should not be blank.", "id"));
     const empty = await api.call("GET", `${path}?id=&external_id=`, { token: acme });
-    expect(empty.body).toEqual(errorOf("This value should not be blank.", "id"));
+    expect(empty.body).toEqual(errorOf("BLANK", "This value should not be blank.", "id"));
     const anonymous = await api.call("GET", `${path}?id=${id}`);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ status: false, message: "Unauthorized" });
+    expect(anonymous.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
   });
 });

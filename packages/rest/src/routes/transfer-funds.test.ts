@@ -9,6 +9,7 @@ import {
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "../http/error-body.ts";
 
 const path = "/api/transaction/transfer";
 type Transferred = Envelope<{ id: number; message: string }>;
@@ -73,7 +74,9 @@ describe("POST /api/transaction/transfer", () => {
     // As a double this is 2: charging 2.00 would not be what the client wrote.
     const tooPrecise = await raw("1.999999999999999999");
     expect(tooPrecise.status).toBe(422);
-    expect(tooPrecise.body).toEqual(errorOf("This value should have at most 2 decimal places.", "amount"));
+    expect(tooPrecise.body).toEqual(
+      errorOf("TOO_PRECISE", "This value should have at most 2 decimal places.", "amount"),
+    );
     expect((await raw("1.0000000000000001")).status).toBe(422);
     const before = (await balancesOf(api, bolt))["U100000020"] ?? 0;
     expect((await raw("1.50e1")).status).toBe(200);
@@ -82,147 +85,199 @@ describe("POST /api/transaction/transfer", () => {
   });
 
   const blank = "This value should not be blank.";
-  const rows: [string, Record<string, unknown>, string, string?][] = [
-    ["wallet_from missing", { wallet_to: "U100000020", amount: "1" }, blank, "wallet_from"],
-    ["wallet_from null", { wallet_from: null, wallet_to: "U100000020", amount: "1" }, blank, "wallet_from"],
-    ["wallet_to empty", { wallet_from: "U100000010", wallet_to: "", amount: "1" }, blank, "wallet_to"],
-    ["wallet_to spaces", { wallet_from: "U100000010", wallet_to: "  ", amount: "1" }, blank, "wallet_to"],
-    ["amount missing", { wallet_from: "U100000010", wallet_to: "U100000020" }, blank, "amount"],
-    ["amount null", { wallet_from: "U100000010", wallet_to: "U100000020", amount: null }, blank, "amount"],
-    ["amount empty", { wallet_from: "U100000010", wallet_to: "U100000020", amount: "" }, blank, "amount"],
+  const rows: [string, Record<string, unknown>, ErrorBody["code"], string, string?][] = [
+    ["wallet_from missing", { wallet_to: "U100000020", amount: "1" }, "BLANK", blank, "wallet_from"],
+    [
+      "wallet_from null",
+      { wallet_from: null, wallet_to: "U100000020", amount: "1" },
+      "BLANK",
+      blank,
+      "wallet_from",
+    ],
+    [
+      "wallet_to empty",
+      { wallet_from: "U100000010", wallet_to: "", amount: "1" },
+      "BLANK",
+      blank,
+      "wallet_to",
+    ],
+    [
+      "wallet_to spaces",
+      { wallet_from: "U100000010", wallet_to: "  ", amount: "1" },
+      "BLANK",
+      blank,
+      "wallet_to",
+    ],
+    ["amount missing", { wallet_from: "U100000010", wallet_to: "U100000020" }, "BLANK", blank, "amount"],
+    [
+      "amount null",
+      { wallet_from: "U100000010", wallet_to: "U100000020", amount: null },
+      "BLANK",
+      blank,
+      "amount",
+    ],
+    [
+      "amount empty",
+      { wallet_from: "U100000010", wallet_to: "U100000020", amount: "" },
+      "BLANK",
+      blank,
+      "amount",
+    ],
     [
       "amount zero",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: "0" },
+      "NOT_POSITIVE",
       "This value should be positive.",
       "amount",
     ],
     [
       "amount negative",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: -5 },
+      "NOT_POSITIVE",
       "This value should be positive.",
       "amount",
     ],
     [
       "amount text",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: "ten" },
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "amount",
     ],
     [
       "amount object",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: { value: 1 } },
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "amount",
     ],
     [
       "amount boolean",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: true },
+      "NOT_NUMERIC",
       "This value should be of type numeric.",
       "amount",
     ],
     [
       "wallet_from not text",
       { wallet_from: 100000010, wallet_to: "U100000020", amount: "1" },
+      "INVALID_VALUE",
       "This value is not valid.",
       "wallet_from",
     ],
     [
       "amount too precise",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1.001" },
+      "TOO_PRECISE",
       "This value should have at most 2 decimal places.",
       "amount",
     ],
     [
       "wallet_to unknown",
       { wallet_from: "U100000010", wallet_to: "U999", amount: "5" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
     [
       "wallet_to deleted",
       { wallet_from: "U100000010", wallet_to: "U100000022", amount: "5" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
     [
       "wallet_to the sender's own other wallet",
       { wallet_from: "U100000010", wallet_to: "U100000015", amount: "5" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
     [
       "wallet_to the same wallet",
       { wallet_from: "U100000010", wallet_to: "U100000010", amount: "5" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
     [
       "wallet_from unknown",
       { wallet_from: "U999", wallet_to: "U100000020", amount: "5" },
+      "WALLET_FROM_NOT_EXISTS",
       "Wallet from not exists",
       "wallet_from",
     ],
     [
       "wallet_from inactive (NEW)",
       { wallet_from: "U100000012", wallet_to: "U100000020", amount: "5" },
+      "WALLET_FROM_NOT_EXISTS",
       "Wallet from not exists",
       "wallet_from",
     ],
     [
       "wallet_from another user's",
       { wallet_from: "U100000020", wallet_to: "U100000030", amount: "5" },
+      "WALLET_FROM_NOT_EXISTS",
       "Wallet from not exists",
       "wallet_from",
     ],
     [
       "currencies differ",
       { wallet_from: "U100000010", wallet_to: "E100000021", amount: "5" },
+      "CURRENCIES_NOT_EQUAL",
       "Currencies are not equals",
     ],
     [
       "below the minimum",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: "0.99" },
+      "MIN_AMOUNT",
       "Minimum amount exceeded 1.00 for USD",
       "amount",
     ],
     [
       "above the maximum",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: "10000.01" },
+      "MAX_AMOUNT",
       "Maximum amount exceeded 10000.00 for USD",
       "amount",
     ],
     [
       "above the receiver's amountLimit",
       { wallet_from: "U100000010", wallet_to: "U100000030", amount: "30.00" },
+      "MAX_AMOUNT",
       "Maximum amount exceeded 100.00 for USD",
     ],
     [
       "currency disabled",
       { wallet_from: "G100000013", wallet_to: "G100000023", amount: "5" },
+      "CURRENCY_DISABLED",
       "Currency is disabled",
     ],
     [
       "direction closed for the currency",
       { wallet_from: "C100000014", wallet_to: "C100000024", amount: "5" },
+      "DIRECTION_INACTIVE",
       "Direction not active",
     ],
     [
       "wallet may not send",
       { wallet_from: "U100000015", wallet_to: "U100000020", amount: "5" },
+      "DIRECTION_INACTIVE",
       "Direction not active",
     ],
     [
       "more than the balance after commission",
       { wallet_from: "U100000010", wallet_to: "U100000020", amount: "9000" },
+      "INSUFFICIENT_FUNDS",
       "balance - amount - commission < 0",
     ],
   ];
 
-  it.each(rows)("refuses %s with 422 and the spec's message", async (_name, body, message, field) => {
+  it.each(rows)("refuses %s with 422 and the spec's message", async (_name, body, code, message, field) => {
     const before = await balancesOf(api, acme);
     const response = await api.call("POST", path, { token: acme, body });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual(errorOf(message, field));
+    expect(response.body).toEqual(errorOf(code, message, field));
     expect(await balancesOf(api, acme)).toEqual(before);
   });
 
@@ -234,7 +289,7 @@ describe("POST /api/transaction/transfer", () => {
     });
     expect(sender.status).toBe(422);
     expect(sender.body).toEqual(
-      errorOf("User is blocked", undefined, "server_error.sender_account_is_blocked"),
+      errorOf("SENDER_BLOCKED", "User is blocked", undefined, "server_error.sender_account_is_blocked"),
     );
     const recipient = await api.call("POST", path, {
       token: acme,
@@ -242,7 +297,7 @@ describe("POST /api/transaction/transfer", () => {
     });
     expect(recipient.status).toBe(422);
     expect(recipient.body).toEqual(
-      errorOf("User is blocked", undefined, "server_error.recipient_account_is_blocked"),
+      errorOf("RECIPIENT_BLOCKED", "User is blocked", undefined, "server_error.recipient_account_is_blocked"),
     );
   });
 
@@ -261,7 +316,7 @@ describe("POST /api/transaction/transfer", () => {
     for (const headers of attempts) {
       const response = await api.call("POST", path, { headers, body });
       expect(response.status, JSON.stringify(headers)).toBe(401);
-      expect(response.body).toEqual({ status: false, message: "Unauthorized" });
+      expect(response.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
     }
   });
 
@@ -273,7 +328,7 @@ describe("POST /api/transaction/transfer", () => {
       body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: "1" },
     });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ status: false, message: "Sorry scope missed" });
+    expect(response.body).toEqual({ status: false, message: "Sorry scope missed", code: "SCOPE_MISSED" });
   });
 
   describe("idempotency", () => {
@@ -304,7 +359,11 @@ describe("POST /api/transaction/transfer", () => {
       const conflict = await api.call("POST", path, { token: bolt, body: { ...body, amount: "4.00" } });
       expect(conflict.status).toBe(422);
       expect(conflict.body).toEqual(
-        expect.objectContaining({ status: false, message: "Order id is not unique" }),
+        expect.objectContaining({
+          status: false,
+          message: "Order id is not unique",
+          code: "ORDER_ID_NOT_UNIQUE",
+        }),
       );
     });
 
@@ -395,7 +454,11 @@ describe("POST /api/transaction/transfer", () => {
       if (response.status === 200 && "data" in response.body) ids.add(response.body.data.id);
       else {
         expect(response.status).toBe(422);
-        expect(response.body).toEqual({ status: false, message: "Route locked to avoid duplication" });
+        expect(response.body).toEqual({
+          status: false,
+          message: "Route locked to avoid duplication",
+          code: "ROUTE_LOCKED",
+        });
       }
     }
     expect(ids.size).toBe(1);
@@ -435,7 +498,11 @@ describe("the route lock, while a transfer is in progress", () => {
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([200, 422, 422, 422, 422, 422]);
     for (const response of responses.filter((candidate) => candidate.status === 422)) {
-      expect(response.body).toEqual({ status: false, message: "Route locked to avoid duplication" });
+      expect(response.body).toEqual({
+        status: false,
+        message: "Route locked to avoid duplication",
+        code: "ROUTE_LOCKED",
+      });
     }
     // 5.00 + 1% + 0.10, once: a single transaction.
     expect((await balancesOf(api, acme))["U100000010"]).toBe(494.85);

@@ -19,7 +19,8 @@ describe("the per-minute limit on transfers", () => {
         body: { wallet_from: "U100000010", wallet_to: "U100000020", amount: `${index}.00` },
       });
       statuses.push(response.status);
-      if (index === 4) expect(response.body).toEqual(errorOf("Method locked please try again later"));
+      if (index === 4)
+        expect(response.body).toEqual(errorOf("RATE_LIMITED", "Method locked please try again later"));
     }
     expect(statuses).toEqual([200, 200, 200, 422]);
 

@@ -9,6 +9,7 @@ import {
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "../http/error-body.ts";
 
 const confirmPath = "/api/vouchers/activation/confirm";
 const infoPath = "/api/vouchers/activation/info";
@@ -40,59 +41,68 @@ describe("voucher activation: info and confirm", () => {
   afterAll(() => api.close());
 
   // Refusals first: the successful activations below close V-0001 and V-0002.
-  const refusals: [string, string, Record<string, unknown>, string, string?][] = [
+  const refusals: [string, string, Record<string, unknown>, ErrorBody["code"], string, string?][] = [
     [
       "wrong code",
       "acme",
       { voucher_number: "V-0001", voucher_code: "9999", wallet_to: "U100000010" },
+      "VOUCHER_INVALID",
       "Voucher invalid",
     ],
     [
       "unknown number",
       "acme",
       { voucher_number: "V-9999", voucher_code: spare, wallet_to: "U100000010" },
+      "VOUCHER_INVALID",
       "Voucher invalid",
     ],
     [
       "purchase not completed",
       "acme",
       { voucher_number: "V-0005", voucher_code: spare, wallet_to: "U100000010" },
+      "VOUCHER_INVALID",
       "Voucher invalid",
     ],
     [
       "creator blocked",
       "acme",
       { voucher_number: "V-0006", voucher_code: spare, wallet_to: "U100000010" },
+      "VOUCHER_INVALID",
       "Voucher invalid",
     ],
     [
       "partner on a partner-bought voucher",
       "bolt",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: "U100000020" },
+      "VOUCHER_INVALID",
       "Voucher invalid",
     ],
     [
       "merchant on a merchant-bought voucher",
       "acme",
       { voucher_number: "V-0002", voucher_code: "4444-5555-6666", wallet_to: "U100000010" },
+      "VOUCHER_INVALID",
       "Voucher invalid",
     ],
     [
       "already activated",
       "acme",
       { voucher_number: "V-0003", voucher_code: spare, wallet_to: "U100000010" },
+      "VOUCHER_CLOSED",
       "Voucher closed",
     ],
     [
       "expired",
       "acme",
       { voucher_number: "V-0004", voucher_code: spare, wallet_to: "U100000010" },
+      "VOUCHER_CLOSED",
       "Voucher closed",
     ],
     [
       "not a USD wallet",
       "acme",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: "E100000011" },
+      "ONLY_USD_WALLET",
       "Only USD wallet allowed",
       "wallet_to",
     ],
@@ -100,6 +110,7 @@ describe("voucher activation: info and confirm", () => {
       "another user's wallet",
       "acme",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: "U100000020" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
@@ -107,6 +118,7 @@ describe("voucher activation: info and confirm", () => {
       "an inactive wallet",
       "acme",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: "U100000012" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
@@ -114,6 +126,7 @@ describe("voucher activation: info and confirm", () => {
       "an unknown wallet",
       "acme",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: "U999" },
+      "WALLET_TO_NOT_EXISTS",
       "Wallet to not exists",
       "wallet_to",
     ],
@@ -121,12 +134,14 @@ describe("voucher activation: info and confirm", () => {
       "a blocked user",
       "dora",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: "U100000040" },
+      "USER_BLOCKED",
       "User is blocked",
     ],
     [
       "voucher_number missing",
       "acme",
       { voucher_code: spare, wallet_to: "U100000010" },
+      "BLANK",
       blank,
       "voucher_number",
     ],
@@ -134,6 +149,7 @@ describe("voucher activation: info and confirm", () => {
       "voucher_code empty",
       "acme",
       { voucher_number: "V-0007", voucher_code: "", wallet_to: "U100000010" },
+      "BLANK",
       blank,
       "voucher_code",
     ],
@@ -141,6 +157,7 @@ describe("voucher activation: info and confirm", () => {
       "wallet_to null",
       "acme",
       { voucher_number: "V-0007", voucher_code: spare, wallet_to: null },
+      "BLANK",
       blank,
       "wallet_to",
     ],
@@ -148,6 +165,7 @@ describe("voucher activation: info and confirm", () => {
       "voucher_number not text",
       "acme",
       { voucher_number: 7, voucher_code: spare, wallet_to: "U100000010" },
+      "INVALID_VALUE",
       "This value is not valid.",
       "voucher_number",
     ],
@@ -155,31 +173,31 @@ describe("voucher activation: info and confirm", () => {
 
   it.each(refusals)(
     "confirm refuses %s with 422 and the spec's message",
-    async (_name, who, body, message, field) => {
+    async (_name, who, body, code, message, field) => {
       const token = { acme, bolt, dora }[who];
       const response = await api.call("POST", confirmPath, { token, body });
       expect(response.status).toBe(422);
-      expect(response.body).toEqual(errorOf(message, field));
+      expect(response.body).toEqual(errorOf(code, message, field));
     },
   );
 
   it("info applies the same voucher rules (not the wallet ones)", async () => {
-    const cases: [string, string, string, string][] = [
-      ["acme", "V-0001", "9999", "Voucher invalid"],
-      ["acme", "V-0005", spare, "Voucher invalid"],
-      ["bolt", "V-0007", spare, "Voucher invalid"],
-      ["acme", "V-0003", spare, "Voucher closed"],
-      ["acme", "V-0004", spare, "Voucher closed"],
-      ["dora", "V-0007", spare, "User is blocked"],
+    const cases: [string, string, string, ErrorBody["code"], string][] = [
+      ["acme", "V-0001", "9999", "VOUCHER_INVALID", "Voucher invalid"],
+      ["acme", "V-0005", spare, "VOUCHER_INVALID", "Voucher invalid"],
+      ["bolt", "V-0007", spare, "VOUCHER_INVALID", "Voucher invalid"],
+      ["acme", "V-0003", spare, "VOUCHER_CLOSED", "Voucher closed"],
+      ["acme", "V-0004", spare, "VOUCHER_CLOSED", "Voucher closed"],
+      ["dora", "V-0007", spare, "USER_BLOCKED", "User is blocked"],
     ];
-    for (const [who, number, code, message] of cases) {
-      const response = await api.call("GET", info(number, code), { token: { acme, bolt, dora }[who] });
+    for (const [who, number, voucherCode, code, message] of cases) {
+      const response = await api.call("GET", info(number, voucherCode), { token: { acme, bolt, dora }[who] });
       expect(response.status, `${who} ${number}`).toBe(422);
-      expect(response.body).toEqual(errorOf(message));
+      expect(response.body).toEqual(errorOf(code, message));
     }
     const missing = await api.call("GET", `${infoPath}?voucher_code=${spare}`, { token: acme });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual(errorOf(blank, "voucher_number"));
+    expect(missing.body).toEqual(errorOf("BLANK", blank, "voucher_number"));
   });
 
   it("refuses missing and invalid tokens with 401 Unauthorized on both calls", async () => {
@@ -187,10 +205,10 @@ describe("voucher activation: info and confirm", () => {
     for (const token of [undefined, "not-a-token"]) {
       const confirm = await api.call("POST", confirmPath, { token, body });
       expect(confirm.status).toBe(401);
-      expect(confirm.body).toEqual({ status: false, message: "Unauthorized" });
+      expect(confirm.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
       const lookup = await api.call("GET", info("V-0001", "1111-2222-3333"), { token });
       expect(lookup.status).toBe(401);
-      expect(lookup.body).toEqual({ status: false, message: "Unauthorized" });
+      expect(lookup.body).toEqual({ status: false, message: "Unauthorized", code: "UNAUTHORIZED" });
     }
   });
 
@@ -245,9 +263,9 @@ describe("voucher activation: info and confirm", () => {
       body: { voucher_number: "V-0001", voucher_code: "1111-2222-3333", wallet_to: "U100000010" },
     });
     expect(again.status).toBe(422);
-    expect(again.body).toEqual(errorOf("Voucher closed"));
+    expect(again.body).toEqual(errorOf("VOUCHER_CLOSED", "Voucher closed"));
     const lookup = await api.call("GET", info("V-0001", "1111-2222-3333"), { token: acme });
-    expect(lookup.body).toEqual(errorOf("Voucher closed"));
+    expect(lookup.body).toEqual(errorOf("VOUCHER_CLOSED", "Voucher closed"));
   });
 
   it("answers a retry with the same Idempotency-Key as the first activation, crediting once", async () => {
@@ -261,7 +279,7 @@ describe("voucher activation: info and confirm", () => {
     expect(retry.body).toEqual(first.body);
     expect(await balancesOf(api, acme)).toEqual(after);
     const withoutKey = await api.call("POST", confirmPath, { token: acme, body });
-    expect(withoutKey.body).toEqual(errorOf("Voucher closed"));
+    expect(withoutKey.body).toEqual(errorOf("VOUCHER_CLOSED", "Voucher closed"));
   });
 
   it("lets a partner activate a merchant-bought voucher", async () => {
@@ -309,9 +327,9 @@ describe("voucher activation switched off", () => {
       body: { voucher_number: "V-0001", voucher_code: "1111-2222-3333", wallet_to: "U100000010" },
     });
     expect(confirm.status).toBe(422);
-    expect(confirm.body).toEqual(errorOf("Voucher activation disabled"));
+    expect(confirm.body).toEqual(errorOf("VOUCHER_ACTIVATION_DISABLED", "Voucher activation disabled"));
     const lookup = await api.call("GET", info("V-0001", "1111-2222-3333"), { token: acme });
     expect(lookup.status).toBe(422);
-    expect(lookup.body).toEqual(errorOf("Voucher activation disabled"));
+    expect(lookup.body).toEqual(errorOf("VOUCHER_ACTIVATION_DISABLED", "Voucher activation disabled"));
   });
 });

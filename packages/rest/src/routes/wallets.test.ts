@@ -1,8 +1,8 @@
 import { type Envelope, errorWorld, type RestHarness, shapeOf, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const notFound = { status: false, message: "Not found" };
-const unauthorized = { status: false, message: "Unauthorized" };
+const notFound = { status: false, message: "Not found", code: "NOT_FOUND" };
+const unauthorized = { status: false, message: "Unauthorized", code: "UNAUTHORIZED" };
 
 interface Wallet {
   id: number;
@@ -92,7 +92,7 @@ describe("wallet endpoints", () => {
       await api.changeToken(narrow, "scope = 'read'");
       const scoped = await api.call("GET", "/api/wallets", { token: narrow });
       expect(scoped.status).toBe(403);
-      expect(scoped.body).toEqual({ status: false, message: "Sorry scope missed" });
+      expect(scoped.body).toEqual({ status: false, message: "Sorry scope missed", code: "SCOPE_MISSED" });
     });
   });
 

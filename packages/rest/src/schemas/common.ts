@@ -1,7 +1,7 @@
 import { inputBounds, maxAmountLength } from "@purse/engine";
 import { z } from "zod";
 
-/** The contract's error body. */
+/** The contract's error body, with the machine-readable `code` beside the specification's fields. */
 export const errorSchema = z
   .object({
     status: z.literal(false),
@@ -14,6 +14,15 @@ export const errorSchema = z
       .string()
       .optional()
       .describe("Translation key, e.g. server_error.sender_account_is_blocked"),
+    code: z
+      .string()
+      .describe(
+        "Machine-readable and stable, unlike the message: the error catalogue's code, the same GraphQL's " +
+          "`code` and tRPC's `purseCode` give (RATE_LIMITED, ROUTE_LOCKED, INSUFFICIENT_FUNDS, BLANK, " +
+          "UNAUTHORIZED, NOT_FOUND, ...; docs/rest.md lists them), or for a refusal of the request itself " +
+          "BAD_REQUEST, PAYLOAD_TOO_LARGE, URI_TOO_LONG, UNSUPPORTED_MEDIA_TYPE, TIMEOUT, " +
+          "REQUEST_HEADER_FIELDS_TOO_LARGE or INTERNAL_SERVER_ERROR",
+      ),
   })
   .meta({ id: "Error" });
 

@@ -5,10 +5,12 @@ import {
   MemoryRouteLock,
   MemorySpentCaptchas,
   type RateLimiter,
+  type RateLimitOptions,
   type RevocationChannel,
   type RouteLock,
   type SpentCaptchas,
   type TransactionEventBus,
+  tokenRouteLimits,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 import { redactUrl } from "./open-database.ts";
@@ -53,7 +55,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
   if (!config.redisUrl) {
     return {
       routeLock: new MemoryRouteLock(),
-      rateLimiter: new MemoryRateLimiter({ limitPerMinute: config.rateLimitPerMinute }),
+      rateLimiter: new MemoryRateLimiter(rateLimitOptions(config)),
       spentCaptchas: new MemorySpentCaptchas(),
       events: inProcessEventBus(),
       revocations: inProcessRevocationChannel(),
@@ -95,7 +97,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
   const prefix = config.redisPrefix;
   const routeLock = await RedlockRouteLock.open(clients, prefix ? { prefix } : {});
   const rateLimiter = new RedisRateLimiter(clients, {
-    limitPerMinute: config.rateLimitPerMinute,
+    ...rateLimitOptions(config),
     ...(prefix ? { prefix } : {}),
   });
   const events = redisEventBus(config.redisUrl, prefix, clients);
@@ -119,5 +121,13 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
       await revocations.close();
       await Promise.allSettled(clients.map((client) => client.quit()));
     },
+  };
+}
+
+/** Every route's budget is PURSE_RATE_LIMIT_PER_MINUTE, but the tokens issued per client. */
+function rateLimitOptions(config: PurseConfig): RateLimitOptions {
+  return {
+    limitPerMinute: config.rateLimitPerMinute,
+    routeLimits: tokenRouteLimits(config.tokenRateLimitPerMinute),
   };
 }

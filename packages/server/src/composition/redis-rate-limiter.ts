@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   consumeOrThrow,
   defaultWindowMs,
+  limitOf,
   MemoryRateLimiter,
   type RateLimiter,
   type RateLimitOptions,
@@ -13,7 +14,8 @@ import type { Redis } from "ioredis";
  * A true sliding window: one sorted set per key and route, scored by call time. One atomic
  * script per call (one round trip): drop calls older than the window, count, admit if under the
  * limit; a refusal answers how long until the oldest call leaves the window. Refused calls are
- * not recorded, so a client that waits gets back in.
+ * not recorded, so a client that waits gets back in. An admitted call is a member of its own
+ * (a random id), so giving it back (`release`) removes exactly that call.
  */
 const slidingWindowScript = `
 local key = KEYS[1]
@@ -42,7 +44,7 @@ type ScriptedRedis = Redis & {
 
 export class RedisRateLimiter implements RateLimiter {
   readonly #clients: ScriptedRedis[];
-  readonly #limit: number;
+  readonly #options: RateLimitOptions;
   readonly #windowMs: number;
   readonly #prefix: string;
   /** With no Redis node reachable, payments go on under a per-process limit rather than stop. */
@@ -55,7 +57,7 @@ export class RedisRateLimiter implements RateLimiter {
       }
       return client as ScriptedRedis;
     });
-    this.#limit = options.limitPerMinute;
+    this.#options = options;
     this.#windowMs = options.windowMs ?? defaultWindowMs;
     this.#prefix = options.prefix ? `${options.prefix}:` : "";
     this.#fallback = new MemoryRateLimiter(options);
@@ -64,20 +66,25 @@ export class RedisRateLimiter implements RateLimiter {
   async attempt(key: string | number, route: string): Promise<RateLimitVerdict> {
     const redisKey = `${this.#prefix}purse:rate:${route}:${key}`;
     // Counters live on the first node that answers; losing a node moves them to the next one.
+    const limit = limitOf(this.#options, route);
     for (const client of this.#clients) {
+      const member = randomUUID();
       let answer: [number, number];
       try {
-        answer = await client.purseSlidingWindow(
-          redisKey,
-          Date.now(),
-          this.#windowMs,
-          this.#limit,
-          randomUUID(),
-        );
+        answer = await client.purseSlidingWindow(redisKey, Date.now(), this.#windowMs, limit, member);
       } catch {
         continue;
       }
-      return answer[0] === 1 ? { admitted: true } : { admitted: false, retryAfterMs: Math.max(1, answer[1]) };
+      if (answer[0] !== 1) return { admitted: false, retryAfterMs: Math.max(1, answer[1]) };
+      return {
+        admitted: true,
+        // Best effort, like the count itself: a node lost meanwhile forgets the call anyway.
+        release: () =>
+          client.zrem(redisKey, member).then(
+            () => undefined,
+            () => undefined,
+          ),
+      };
     }
     return this.#fallback.attempt(key, route);
   }

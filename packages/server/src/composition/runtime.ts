@@ -7,12 +7,19 @@ import {
   type EngineDependencies,
   openSecretBox,
   TokenCache,
+  VerifiedSecrets,
 } from "@purse/engine";
 import type { PurseConfig } from "../config/config.ts";
 import { createPurseMetrics, type PurseMetrics } from "../metrics/index.ts";
 import { activeTracing } from "../tracing/active-tracing.ts";
 import { type Coordination, openCoordination } from "./coordination.ts";
 import { openConfiguredDatabase } from "./open-database.ts";
+
+/**
+ * How long a client secret verified by this process skips its slow hash (auth/verified-secrets.ts):
+ * a client asking a token before every call is hashed once in ten minutes per process, not per call.
+ */
+const verifiedSecretMs = 10 * 60_000;
 
 /** Everything a serving process holds open, built once at start and closed once at shutdown. */
 export interface Runtime {
@@ -49,8 +56,10 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
         payUrl: config.payUrl,
         requireHttpsUrls: config.production,
         movementBatches: config.movementBatches,
+        maxLiveTokens: config.maxLiveTokens,
       },
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
+      verifiedSecrets: new VerifiedSecrets({ ttlMs: verifiedSecretMs }),
     };
     return {
       config,

@@ -78,6 +78,8 @@ const environmentSchema = z.object({
     .int()
     .min(1)
     .default(60),
+  PURSE_TOKEN_RATE_LIMIT_PER_MINUTE: wholeNumber("tokens one client may be issued per minute").default(600),
+  PURSE_MAX_LIVE_TOKENS: wholeNumber("live access tokens one client may hold").max(1_000_000).default(1_000),
   PURSE_TOKEN_CACHE_MS: z.coerce
     .number({ message: "must be a whole number of milliseconds" })
     .int()
@@ -137,6 +139,10 @@ export interface PurseConfig {
     readonly idempotencyKeysDays: number;
   };
   readonly rateLimitPerMinute: number;
+  /** PURSE_TOKEN_RATE_LIMIT_PER_MINUTE: tokens `/token` issues one client per minute, from any address. */
+  readonly tokenRateLimitPerMinute: number;
+  /** PURSE_MAX_LIVE_TOKENS: live tokens one client holds at most; one more revokes its oldest. */
+  readonly maxLiveTokens: number;
   /** PURSE_TOKEN_CACHE_MS: how long a verified token skips the database (0: never); the bound on a lost revocation message. */
   readonly tokenCacheMs: number;
   readonly logLevel: string;
@@ -214,6 +220,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
       idempotencyKeysDays: value.PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS,
     },
     rateLimitPerMinute: value.PURSE_RATE_LIMIT_PER_MINUTE,
+    tokenRateLimitPerMinute: value.PURSE_TOKEN_RATE_LIMIT_PER_MINUTE,
+    maxLiveTokens: value.PURSE_MAX_LIVE_TOKENS,
     tokenCacheMs: value.PURSE_TOKEN_CACHE_MS,
     logLevel: value.LOG_LEVEL,
     dataDir: value.PURSE_DATA_DIR,

@@ -99,13 +99,23 @@ export function shapeOf(value: unknown): Record<string, TypeName> {
   );
 }
 
-/** The exact error body the contract prescribes for `message` (and its field and translation). */
-export function errorOf(message: string, field?: string, translation?: string): ErrorBody {
+/**
+ * The exact error body the contract prescribes for `message` (and its field and translation), with
+ * the catalogue `code` a program reads: each test names the code it expects, so a refusal that
+ * changes its code fails as surely as one that changes its text.
+ */
+export function errorOf(
+  code: ErrorBody["code"],
+  message: string,
+  field?: string,
+  translation?: string,
+): ErrorBody {
   return {
     status: false,
     message,
     ...(field === undefined ? {} : { errors: { [field]: [message] } }),
     ...(translation === undefined ? {} : { translation }),
+    code,
   };
 }
 
