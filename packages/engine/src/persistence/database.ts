@@ -3,7 +3,7 @@ import { IsolationLevel, type MikroORM, type Options } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type pg from "pg";
-import { allEntities, allRoutines } from "./entities/index.ts";
+import { allEntities } from "./entities/index.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { PgPoolStatements, transactionSettings, transactOnPool } from "./pg-transaction.ts";
 import { primaryOnly } from "./primary-only-client.ts";
@@ -96,7 +96,6 @@ interface PoolOptions extends OpenDatabaseOptions {
  */
 const sharedOptions = {
   entities: allEntities,
-  routines: allRoutines,
   extensions: [Migrator],
   migrations: { migrationsList, transactional: true, allOrNothing: true, silent: true, snapshot: false },
   metadataCache: { enabled: false },

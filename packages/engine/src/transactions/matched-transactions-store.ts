@@ -90,3 +90,30 @@ export function matched(userId: number, filter: TransactionFilter, page?: PageBo
   };
   return sql`(${side("wallet_from_id", "wallet_to_id")} union ${side("wallet_to_id", "wallet_from_id")})`;
 }
+
+/**
+ * The same matches as `matched(userId, filter)`, each once without a `union`'s deduplication, as
+ * `(currency_id, amount_minor, commission_minor)`, in no particular order: so that a `limit` above
+ * it stops the scans after that many rows (a `union` reads every candidate before answering one).
+ * A transaction the receiving side finds is left to the sending side when its sending wallet is
+ * one of the scanned wallets the caller owns, which is exactly when `matched`'s sending side
+ * finds it too (a scanned wallet the caller does not own only finds transactions with the
+ * caller's wallets, so never one both sides find).
+ */
+export function matchedOnce(userId: number, filter: TransactionFilter) {
+  const where = rowConditions(filter);
+  const owned = ownedWallets(userId);
+  const scanned = scannedWallets(userId, filter.walletNumber);
+  const side = (
+    column: "wallet_from_id" | "wallet_to_id",
+    other: "wallet_from_id" | "wallet_to_id",
+    alsoWhere: ReturnType<typeof sql>,
+  ) => sql`select x.currency_id, x.amount_minor, x.commission_minor from ${scanned} as s
+      cross join lateral (select t.currency_id, t.amount_minor, t.commission_minor from transactions t
+        where t.${sql.raw(column)} = s.id and (s.own or t.${sql.raw(other)} in ${owned}) and ${where}
+          and ${alsoWhere}) as x`;
+  const notFoundBySender = sql`(t.wallet_from_id is null
+    or t.wallet_from_id not in (select f.id from ${scanned} as f where f.own))`;
+  return sql`(${side("wallet_from_id", "wallet_to_id", sql`true`)}
+    union all ${side("wallet_to_id", "wallet_from_id", notFoundBySender)})`;
+}

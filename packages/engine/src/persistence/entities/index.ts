@@ -2,15 +2,6 @@ import { AccessTokenEntity } from "./access-token.ts";
 import { CheckoutEntity } from "./checkout.ts";
 import { ClientEntity } from "./client.ts";
 import { CurrencyEntity } from "./currency.ts";
-import {
-  HistoryAmountBucketEndRoutine,
-  HistoryAmountBucketRoutine,
-  HistoryAmountCountEntity,
-  HistoryAmountLowerRoutine,
-  HistoryAmountMonthCountEntity,
-  HistoryAmountParentRoutine,
-  HistoryAmountYearCountEntity,
-} from "./history-amount-count.ts";
 import { HistoryCountEntity } from "./history-count.ts";
 import { HistoryMonthCountEntity } from "./history-month-count.ts";
 import { IdempotencyKeyEntity } from "./idempotency-key.ts";
@@ -30,9 +21,6 @@ export {
   CheckoutEntity,
   ClientEntity,
   CurrencyEntity,
-  HistoryAmountCountEntity,
-  HistoryAmountMonthCountEntity,
-  HistoryAmountYearCountEntity,
   HistoryCountEntity,
   HistoryMonthCountEntity,
   IdempotencyKeyEntity,
@@ -62,20 +50,9 @@ export const allEntities = [
   IdempotencyKeyEntity,
   HistoryCountEntity,
   HistoryMonthCountEntity,
-  HistoryAmountCountEntity,
-  HistoryAmountMonthCountEntity,
-  HistoryAmountYearCountEntity,
   WalletDayEntity,
   VoucherEntity,
   CheckoutEntity,
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
-];
-
-/** Every stored function the migrations create that is not a trigger's (those go with their trigger). */
-export const allRoutines = [
-  HistoryAmountBucketRoutine,
-  HistoryAmountBucketEndRoutine,
-  HistoryAmountLowerRoutine,
-  HistoryAmountParentRoutine,
 ];
