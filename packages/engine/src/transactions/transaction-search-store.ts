@@ -79,8 +79,8 @@ export function findSearchTotals(
 ): Promise<SearchTotalRow[]> {
   const bounded = hasAmountBounds(filter);
   const counted = bounded
-    ? sql`select currency_id, count, amount, commission, capped from (${cappedTotals(userId, filter)}) as c`
-    : sql`select currency_id, count, amount, commission, false as capped from (${countedTotals(userId, filter)}) as c`;
+    ? cappedTotals(userId, filter)
+    : sql`select c.*, false as capped from (${countedTotals(userId, filter)}) as c`;
   return rows(
     em,
     sql<SearchTotalRow>`
