@@ -8,8 +8,7 @@
 -- newest transaction. On a ledger kept by the bench (PURSE_BENCH_KEEP_DATABASE=1 npm run bench):
 --   psql -h 127.0.0.1 -U postgres -d <kept database> -f bench/history-insert-cost.sql
 set synchronous_commit = off;
-vacuum history_counts, history_month_counts, history_amount_counts, history_amount_month_counts,
-  history_amount_year_counts;
+vacuum history_counts, history_month_counts;
 create procedure history_insert_cost() language plpgsql as $$
 declare
   newest transactions;

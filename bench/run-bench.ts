@@ -469,7 +469,7 @@ function historyReport(history: HistoryFigures): string {
     history.explainCount,
     "```",
     "",
-    "the count under amount bounds (minAmount 123.45, inside a bucket),",
+    "the count under amount bounds (minAmount 123.45, counted up to the cap),",
     "",
     "```",
     history.explainAmountCount,

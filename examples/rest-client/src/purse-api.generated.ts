@@ -1531,6 +1531,10 @@ export interface operations {
                                 last_page: number;
                                 /** @description Number of transactions */
                                 total: number;
+                                /** @description Under minAmount/maxAmount only: whether a page follows this one */
+                                has_more?: boolean;
+                                /** @description Under minAmount/maxAmount only: whether the total and the number of pages are exact. False when more than 1000 transactions match: the total is then 1000 (at least that many) and the number of pages those fill */
+                                total_exact?: boolean;
                             };
                         };
                     };

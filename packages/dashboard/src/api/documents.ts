@@ -40,7 +40,7 @@ export const transactionsQuery = graphql(`
         }
       }
       pageInfo { endCursor hasNextPage }
-      totals { currency count amount commission }
+      totals { currency count amount commission exact }
     }
   }
 `);

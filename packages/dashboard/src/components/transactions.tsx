@@ -83,7 +83,9 @@ export function Transactions({ wallets, revision }: { wallets: readonly Wallet[]
         <ul class="totals" aria-label="Totals of the filtered transactions">
           {connection.totals.map((total) => (
             <li key={total.currency} class="total">
+              {/* Under amount bounds a total is counted up to a cap: past it, "at least" (docs/graphql.md). */}
               <span class="total-count">
+                {total.exact ? "" : "at least "}
                 {total.count} {total.count === 1 ? "transaction" : "transactions"}
               </span>{" "}
               <span class="total-amount">{displayAmount(total.amount, total.currency)}</span>

@@ -96,11 +96,8 @@ export interface CountedRow {
  * day; `wholeMonths`), the partial days at the ends from the transactions (at most half a day's
  * rows per wallet). O(months + 31 days) per wallet whatever the history's size.
  *
- * Under amount bounds the whole days are read from the amount counts (migrations 0013 and 0014):
- * whole years, then months and days at either end (`wholeYears`), and in each period only the
- * buckets inside the bounds whose parent is not (`bucketsRead`), down to exact amounts in the
- * buckets that hold a bound: O(years + 12 months + 31 days) × O(levels × 10) rows per wallet, none
- * of them read row by row.
+ * Not under amount bounds: no counter says how many transactions of an amount there are; those
+ * totals count the rows, up to a cap (capped-totals-store.ts).
  *
  * A wallet filter naming someone else's wallet counts every match instead, as before the counts
  * existed (only its transactions with the caller's wallets count, which no wallet's counts say).
@@ -119,117 +116,36 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
   const ends = edges.map(
     (edge) => sql`union all select * from (${everyMatch(edge.filter, edge.sign)}) as edge where ${counted}`,
   );
-  const bounded = filter.minAmount !== null || filter.maxAmount !== null;
-  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `grain`:
-  // without amount bounds every row; with them the amount buckets inside the bounds.
+  // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `grain`.
   const kept = ({ grain, span, sign }: SignedSpan) => {
     // The sign is a parameter: one text whether an end's days are added or taken away.
     const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * h.amount_minor as amount_minor,
       ${sign}::integer * h.commission_minor as commission_minor`;
-    const table = countsTable(grain, bounded);
     const from = sql`coalesce(${isoDay(span.from)}::date, '-infinity')`;
     const until = sql`coalesce(${isoDay(span.until)}::date, 'infinity')`;
-    const conditions = sql`h.${sql.raw(grain)} >= ${from} and h.${sql.raw(grain)} < ${until}
+    // Of parameters only: an empty period is skipped once (a one-time filter), not probed per wallet.
+    return sql`
+    select ${signed}
+    from ${scanned} as s join ${sql.raw(countsTables[grain])} h on h.wallet_id = s.id
+    where ${from} < ${until} and s.own
+      and h.${sql.raw(grain)} >= ${from} and h.${sql.raw(grain)} < ${until}
       and (${type}::smallint is null or h.type = ${type}::smallint)
       and (${status}::smallint is null or h.status = ${status}::smallint)
       -- One user's own transfer between two of its wallets counts once, unless one wallet is asked.
       and (${walletNumber}::text is not null or not h.internal)`;
-    // Of parameters only: an empty period is skipped once (a one-time filter), not probed per wallet.
-    const nonEmpty = sql`${from} < ${until}`;
-    if (!bounded)
-      return sql`
-    select ${signed}
-    from ${scanned} as s join ${sql.raw(table)} h on h.wallet_id = s.id
-    where ${nonEmpty} and s.own and ${conditions}`;
-    // Per wallet and `(level, parent)`, one range of the table's key (wallet, level, parent, period):
-    // `offset 0` keeps the lateral subquery a parameterized index scan instead of letting the
-    // planner join every bucket row of the wallet's period to the few ranges wanted.
-    return sql`
-    select ${signed}
-    from ${scanned} as s cross join wanted as w
-    cross join lateral (select h.* from ${sql.raw(table)} h
-      where h.wallet_id = s.id and h.level = w.level and h.parent = w.parent
-        and h.currency_id = w.currency_id and ${conditions}
-      offset 0) as h
-    where ${nonEmpty} and s.own and h.lower >= w.lo
-      and (w.hi is null or greatest(h.lower, h.lower + coalesce(w.width, h.lower * 9) - 1) <= w.hi)`;
   };
-  // The bucket ranges, computed once (materialized), not once per wallet.
-  const buckets = bounded ? sql`with wanted as materialized ${bucketsRead(amountBounds(filter))} ` : sql``;
-  const periods = bounded ? wholeYears(fromDay, untilDay) : wholeMonths(fromDay, untilDay);
-  return sql<CountedRow>`${buckets}${perCurrency(sql`
-    ${sql.join(periods.map(kept), sql` union all `)}
-    ${sql.join(ends, sql` `)}
-    union all select * from (${everyMatch(filter)}) as other where not ${counted}`)}`;
-}
-
-/** The counter table per grain: per amount bucket (0013, 0014), or of every transaction side (0009, 0012). */
-function countsTable(grain: Grain, bounded: boolean): string {
-  if (bounded) {
-    return {
-      day: "history_amount_counts",
-      month: "history_amount_month_counts",
-      year: "history_amount_year_counts",
-    }[grain];
-  }
-  // Unbounded totals are read by whole months (`wholeMonths`): there are no year counts for them.
-  if (grain === "year") throw new Error("no year counts without amount bounds");
-  return { day: "history_counts", month: "history_month_counts" }[grain];
-}
-
-function perCurrency(parts: ReturnType<typeof sql>) {
   return sql<CountedRow>`
     select currency_id, sum(n)::text as count, sum(amount_minor)::text as amount,
       sum(commission_minor)::text as commission
-    from (${parts}) as part group by currency_id`;
+    from (
+    ${sql.join(wholeMonths(fromDay, untilDay).map(kept), sql` union all `)}
+    ${sql.join(ends, sql` `)}
+    union all select * from (${everyMatch(filter)}) as other where not ${counted}) as part
+    group by currency_id`;
 }
 
-/** The largest bigint: amounts are at most this, so a bound past it is clamped to it for bucketing. */
-const largestAmount = "9223372036854775807";
-
-/**
- * Per currency, the amount bounds in its minor units, exact (`lo`, `hi`: numeric, `hi` null when
- * unbounded; an amount is inside when `lo <= amount_minor <= hi`) and clamped into the amounts'
- * range for finding their buckets (`lo_at`, `hi_at`).
- */
-function amountBounds(filter: TransactionFilter) {
-  const { minAmount, maxAmount } = filter;
-  const scale = sql`power(10::numeric, c.precession)`;
-  return sql`(select x.currency_id, x.lo, x.hi,
-      least(greatest(x.lo, 0), ${largestAmount}::numeric)::bigint as lo_at,
-      least(greatest(coalesce(x.hi, 0), 0), ${largestAmount}::numeric)::bigint as hi_at
-    from (select c.id as currency_id, coalesce(ceil(${minAmount}::numeric * ${scale}), 0) as lo,
-            floor(${maxAmount}::numeric * ${scale}) as hi
-          from currencies c) as x)`;
-}
-
-/** Whether the bucket of `level` starting at `lower` lies inside the bounds `w` (w.lo, w.hi). */
-function inside(level: ReturnType<typeof sql>, lower: ReturnType<typeof sql>) {
-  return sql`(${lower} >= w.lo and (w.hi is null or history_amount_bucket_end(${level}, ${lower}) <= w.hi))`;
-}
-
-/**
- * The `(level, parent)` ranges of counter rows a total under the bounds reads, per currency: every
- * decade, the first digits under the decades of `lo` and `hi`, the two-digit buckets under their
- * first digits, the exact amounts (level 3, migration 0014) under their two-digit buckets, less the
- * ranges whose parent lies inside the bounds (counted a level up). Every bucket inside the bounds
- * whose parent is not lies in one of these. `width`: the size of each bucket of the range (all
- * siblings have their parent's number of digits; 1 for an exact amount); null for decades, whose
- * size is nine times their start.
- */
-function bucketsRead(bounds: ReturnType<typeof sql>) {
-  return sql`(select distinct w.currency_id, w.lo, w.hi, r.level, r.parent,
-      case when r.level = 3 then 1
-        when r.level > 0 then power(10::numeric, greatest(0, length(r.parent::text) - r.level)) end as width
-    from ${bounds} as w
-    cross join lateral (values (0, 0::bigint),
-      (1, history_amount_bucket(0, w.lo_at)), (2, history_amount_bucket(1, w.lo_at)),
-      (1, case when w.hi is not null then history_amount_bucket(0, w.hi_at) end),
-      (2, case when w.hi is not null then history_amount_bucket(1, w.hi_at) end),
-      (3, history_amount_bucket(2, w.lo_at)),
-      (3, case when w.hi is not null then history_amount_bucket(2, w.hi_at) end)) as r(level, parent)
-    where r.parent is not null and not (r.level > 0 and ${inside(sql`r.level - 1`, sql`r.parent`)}))`;
-}
+/** The counter table of each grain (migrations 0009 and 0012). */
+const countsTables = { day: "history_counts", month: "history_month_counts" } as const;
 
 /** `[from, until)` in whole UTC days; null is unbounded on that side. */
 interface DateSpan {
@@ -237,7 +153,7 @@ interface DateSpan {
   readonly until: Date | null;
 }
 
-type Grain = "day" | "month" | "year";
+type Grain = keyof typeof countsTables;
 
 /** Whole days read from the counts of one grain, added (1) or taken away (-1). */
 interface SignedSpan {
@@ -249,81 +165,57 @@ interface SignedSpan {
 const epoch = new Date(0);
 const nothing: DateSpan = { from: epoch, until: epoch };
 
-/** A calendar unit: the first day of the one a day falls in, and of the one after it (UTC). */
-const calendarUnits = {
-  month: {
-    start: (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1)),
-    next: (start: Date) => new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1)),
-  },
-  year: {
-    start: (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), 0, 1)),
-    next: (start: Date) => new Date(Date.UTC(start.getUTCFullYear() + 1, 0, 1)),
-  },
-} as const;
+/** The first day of the calendar month a day falls in, and of the month after it (UTC). */
+const monthStart = (day: Date) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1));
+const nextMonth = (start: Date) => new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
 
 const daysBetween = (from: Date, until: Date) => (until.getTime() - from.getTime()) / dayMs;
 
-type Cover = (from: Date | null, until: Date | null) => SignedSpan[];
-
-const negated = (spans: SignedSpan[]) =>
-  spans.map((s): SignedSpan => ({ ...s, sign: s.sign === 1 ? -1 : 1 }));
+const days = (from: Date | null, until: Date | null, sign: 1 | -1 = 1): SignedSpan => ({
+  grain: "day",
+  span: { from, until },
+  sign,
+});
 
 /**
- * The whole days `[fromDay, untilDay)` as whole units of `grain` (read from that grain's counts)
- * and, at either end, the rest covered by `finer`: a partial unit is either its part inside the
- * period, added, or the whole unit less its part outside the period, whichever is fewer days. So at
- * most half a unit at each end, whatever the period's length (a period until today reads this unit
- * whole less the days still to come, which hold no rows). A period inside one unit is all `finer`.
- * Always the same number of spans for one `finer` (empty ones are `nothing`): one statement text.
+ * The whole days `[fromDay, untilDay)` as whole calendar months (read from the month counts) and,
+ * at either end, the rest as days: a partial month is either its days inside the period, added,
+ * or the whole month less its days outside the period, whichever is fewer days. So at most half a
+ * month at each end, whatever the period's length (a period until today reads this month whole
+ * less the days still to come, which hold no rows). A period inside one month is all days. Always
+ * 3 spans (empty ones are `nothing`): one statement text.
  */
-function whole(
-  grain: "month" | "year",
-  fromDay: Date | null,
-  untilDay: Date | null,
-  finer: Cover,
-): SignedSpan[] {
-  const { start, next } = calendarUnits[grain];
-  const none = finer(epoch, epoch);
-  const fromUnit = fromDay === null ? null : start(fromDay);
+function wholeMonths(fromDay: Date | null, untilDay: Date | null): SignedSpan[] {
+  const none = days(epoch, epoch);
+  const fromUnit = fromDay === null ? null : monthStart(fromDay);
   const firstUnit =
     fromDay === null || fromUnit === null
       ? null
       : fromUnit.getTime() === fromDay.getTime()
         ? fromDay
-        : next(fromUnit);
-  const endUnit = untilDay === null ? null : start(untilDay);
+        : nextMonth(fromUnit);
+  const endUnit = untilDay === null ? null : monthStart(untilDay);
   if (firstUnit !== null && endUnit !== null && firstUnit >= endUnit) {
-    return [{ grain, span: nothing, sign: 1 }, ...finer(fromDay, untilDay), ...none];
+    return [{ grain: "month", span: nothing, sign: 1 }, days(fromDay, untilDay), none];
   }
   let units: DateSpan = { from: firstUnit, until: endUnit };
   let before = none;
   if (fromDay !== null && fromUnit !== null && firstUnit !== null && firstUnit > fromDay) {
     if (daysBetween(fromDay, firstUnit) > daysBetween(fromUnit, fromDay)) {
       units = { ...units, from: fromUnit };
-      before = negated(finer(fromUnit, fromDay));
-    } else before = finer(fromDay, firstUnit);
+      before = days(fromUnit, fromDay, -1);
+    } else before = days(fromDay, firstUnit);
   }
   let after = none;
   if (untilDay !== null && endUnit !== null && untilDay > endUnit) {
-    const unitEnd = next(endUnit);
+    const unitEnd = nextMonth(endUnit);
     if (daysBetween(endUnit, untilDay) > daysBetween(untilDay, unitEnd)) {
       units = { ...units, until: unitEnd };
-      after = negated(finer(untilDay, unitEnd));
-    } else after = finer(endUnit, untilDay);
+      after = days(untilDay, unitEnd, -1);
+    } else after = days(endUnit, untilDay);
   }
-  return [{ grain, span: units, sign: 1 }, ...before, ...after];
+  return [{ grain: "month", span: units, sign: 1 }, before, after];
 }
-
-const days: Cover = (from, until) => [{ grain: "day", span: { from, until }, sign: 1 }];
-
-/** Calendar months, and at most half a month of days at either end: 3 spans. */
-const wholeMonths: Cover = (from, until) => whole("month", from, until, days);
-
-/**
- * Calendar years, and at either end at most half a year of months and half a month of days:
- * 7 spans (the amount counts have a year grain, migration 0014).
- */
-const wholeYears: Cover = (from, until) => whole("year", from, until, wholeMonths);
 
 function isoDay(date: Date | null): string | null {
   return date === null ? null : date.toISOString().slice(0, 10);
@@ -331,9 +223,8 @@ function isoDay(date: Date | null): string | null {
 
 /** The prepared statement's name for `countedTotals(filter)` under `name`: one per text. */
 export function countedName(name: string, filter: TransactionFilter): string {
-  const base = filter.minAmount !== null || filter.maxAmount !== null ? `${name}_amounts` : name;
   const ends = splitPeriod(filter).edges.length;
-  return ends === 0 ? base : `${base}_${ends}`;
+  return ends === 0 ? name : `${name}_${ends}`;
 }
 
 /**

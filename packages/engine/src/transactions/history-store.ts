@@ -1,8 +1,10 @@
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
+import { cappedTotals } from "./capped-totals-store.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
 import { matched } from "./matched-transactions-store.ts";
+import { hasAmountBounds } from "./transaction-filter.ts";
 
 /** A history item as read: amounts in minor units of the transaction's currency. */
 export interface HistoryRow {
@@ -25,17 +27,25 @@ export interface HistoryRow {
 
 /**
  * The two statements of a history page (exported so the benchmark can EXPLAIN them as run): the
- * exact total from the daily counts (history-count-store.ts), and the page from the newest
- * `offset + perPage` matches of each wallet and side (matched-transactions-store.ts), joined to the
- * rest of their rows only.
+ * total, exact from the daily counts (history-count-store.ts) or, under amount bounds, counted up
+ * to a cap (capped-totals-store.ts), and the page from the newest `offset + perPage + 1` matches of
+ * each wallet and side (matched-transactions-store.ts), joined to the rest of their rows only: one
+ * row past the page, which says whether another page follows.
  */
 export function historyQueries(userId: number, filter: HistoryFilter) {
   const offset = (filter.page - 1) * filter.perPage;
+  const bounded = hasAmountBounds(filter);
+  const fetched = filter.perPage + 1;
   return {
-    count: sql<{ total: string }>`select coalesce(sum(count::bigint), 0) as total
-      from (${countedTotals(userId, filter)}) as counted`,
-    /** The count's prepared name: a filter with amount bounds has a text of its own. */
-    countName: countedName("purse_history_count", filter),
+    count: bounded
+      ? sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
+          coalesce(bool_or(capped), false) as capped
+        from (${cappedTotals(userId, filter)}) as counted`
+      : sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
+          false as capped
+        from (${countedTotals(userId, filter)}) as counted`,
+    /** The count's prepared name: one per statement text. */
+    countName: bounded ? "purse_history_count_capped" : countedName("purse_history_count", filter),
     page: sql<HistoryRow>`
       select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to,
         c.code as currency_code, c.precession,
@@ -43,8 +53,8 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
         (case when wf.user_id = ${userId} then -t.amount_from_minor else 0 end
           + case when wt.user_id = ${userId} then t.amount_to_minor else 0 end) as delta_minor,
         t.description, t.additional, v.number as voucher_number, t.created_at, t.updated_at
-      from (select m.id from ${matched(userId, filter, { limit: offset + filter.perPage, afterId: null })} as m
-            order by m.created_at desc, m.id desc limit ${filter.perPage} offset ${offset}) as p
+      from (select m.id from ${matched(userId, filter, { limit: offset + fetched, afterId: null })} as m
+            order by m.created_at desc, m.id desc limit ${fetched} offset ${offset}) as p
       join transactions t on t.id = p.id
       join currencies c on c.id = t.currency_id
       left join wallets wf on wf.id = t.wallet_from_id
@@ -54,15 +64,23 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
   };
 }
 
-/** The total and one page of `userId`'s history, newest first, from one snapshot (`Database.snapshot`). */
+/**
+ * The total and one page of `userId`'s history, newest first, from one snapshot
+ * (`Database.snapshot`): `exact` false when the total stopped at the cap of totals under amount
+ * bounds; `rows` holds one row past the page when another page follows.
+ */
 export function readHistory(
   db: Database,
   userId: number,
   filter: HistoryFilter,
-): Promise<{ total: number; rows: HistoryRow[] }> {
+): Promise<{ total: number; exact: boolean; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
   return db.snapshot(async (tx) => {
     const counted = await firstRow(tx, queries.count, queries.countName);
-    return { total: Number(counted?.total ?? 0), rows: await rows(tx, queries.page, "purse_history_page") };
+    return {
+      total: Number(counted?.total ?? 0),
+      exact: !counted?.capped,
+      rows: await rows(tx, queries.page, "purse_history_page"),
+    };
   });
 }

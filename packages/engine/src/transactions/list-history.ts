@@ -6,6 +6,7 @@ import { formatTimestamp } from "../output/timestamps.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import { type HistoryInput, readHistoryFilter } from "./history-filter.ts";
 import { type HistoryRow, readHistory } from "./history-store.ts";
+import { hasAmountBounds } from "./transaction-filter.ts";
 
 export interface HistoryItemView {
   readonly id: number;
@@ -31,7 +32,22 @@ export interface HistoryItemView {
 
 export interface HistoryPage {
   readonly items: HistoryItemView[];
-  readonly meta: { perPage: number; page: number; lastPage: number; total: number };
+  readonly meta: HistoryMeta;
+}
+
+/**
+ * The specification's page meta; under amount bounds (`minAmount`, `maxAmount`, beyond the
+ * specification) also whether a page follows and whether `total` is exact: those totals are
+ * counted up to a cap (`amountTotalsCap`), past which `total` is the cap ("at least") and
+ * `lastPage` the pages it fills.
+ */
+export interface HistoryMeta {
+  readonly perPage: number;
+  readonly page: number;
+  readonly lastPage: number;
+  readonly total: number;
+  readonly hasMore?: boolean;
+  readonly totalExact?: boolean;
 }
 
 /**
@@ -46,15 +62,19 @@ export async function listHistory(
 ): Promise<HistoryPage> {
   requireAccess(actor, ["merchant"]);
   const filter = readHistoryFilter(input);
-  const { total, rows: found } = await readHistory(deps.db, actor.userId, filter);
+  const { total, exact, rows: found } = await readHistory(deps.db, actor.userId, filter);
+  const meta = {
+    perPage: filter.perPage,
+    page: filter.page,
+    lastPage: Math.max(1, Math.ceil(total / filter.perPage)),
+    total,
+  };
   return {
-    items: found.map(itemView),
-    meta: {
-      perPage: filter.perPage,
-      page: filter.page,
-      lastPage: Math.max(1, Math.ceil(total / filter.perPage)),
-      total,
-    },
+    // The page's rows and the one past it, if any (history-store.ts).
+    items: found.slice(0, filter.perPage).map(itemView),
+    meta: hasAmountBounds(filter)
+      ? { ...meta, hasMore: found.length > filter.perPage, totalExact: exact }
+      : meta,
   };
 }
 

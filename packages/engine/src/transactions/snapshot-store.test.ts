@@ -71,15 +71,15 @@ describe("a history or search read sees one snapshot", () => {
     }
     const plans = await preparedPlans(engine.deps, ["purse_history_%", "purse_search_%"]);
     // One text each whatever the filter's values: the history's count and page, the search's page
-    // and totals; totals with amount bounds read the amount buckets, a text of their own, and like
-    // any total one text per number of partial days at the ends (the search's `until` is one)
-    // (transactions/history-count-store.ts).
+    // and totals; totals with amount bounds count the rows up to a cap, a text of their own
+    // (transactions/capped-totals-store.ts), where a total from the counts has one text per
+    // number of partial days at the ends (transactions/history-count-store.ts).
     expect(plans.map((plan) => plan.name)).toEqual([
       "purse_history_count",
       "purse_history_page",
       "purse_search_page",
       "purse_search_totals",
-      "purse_search_totals_amounts_1",
+      "purse_search_totals_capped",
     ]);
     for (const plan of plans) {
       expect(plan.custom).toBe(0);

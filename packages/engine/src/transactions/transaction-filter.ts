@@ -26,6 +26,11 @@ export interface TransactionFilter {
   readonly maxAmount: string | null;
 }
 
+/** Whether a filter has amount bounds, whose totals no counter answers (capped-totals-store.ts). */
+export function hasAmountBounds(filter: TransactionFilter): boolean {
+  return filter.minAmount !== null || filter.maxAmount !== null;
+}
+
 /** An optional amount bound: blank is none, anything but a decimal is "not numeric" on its field. */
 export function optionalAmountBound(value: string | number | null | undefined, field: string): string | null {
   if (value === null || value === undefined) return null;

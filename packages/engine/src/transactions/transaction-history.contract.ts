@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { amountText, boundedText, type ContractShape } from "../input/contract-fields.ts";
 import { inputBounds } from "../input/input-bounds.ts";
+import { amountTotalsCap } from "./amount-totals-cap.ts";
 import type { HistoryInput } from "./history-filter.ts";
 import type { HistoryItemView, HistoryPage } from "./list-history.ts";
 
@@ -58,5 +59,15 @@ export const transactionHistoryPageContract = z.object({
     page: z.number().describe("Current page"),
     lastPage: z.number().describe("Number of pages"),
     total: z.number().describe("Number of transactions"),
+    hasMore: z
+      .boolean()
+      .optional()
+      .describe("Under minAmount/maxAmount only: whether a page follows this one"),
+    totalExact: z
+      .boolean()
+      .optional()
+      .describe(
+        `Under minAmount/maxAmount only: whether the total and the number of pages are exact. False when more than ${amountTotalsCap} transactions match: the total is then ${amountTotalsCap} (at least that many) and the number of pages those fill`,
+      ),
   } satisfies ContractShape<HistoryPage["meta"]>),
 } satisfies ContractShape<HistoryPage>);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ContractShape, wholeNumberIn } from "../input/contract-fields.ts";
+import { amountTotalsCap } from "./amount-totals-cap.ts";
 import { transactionSearchContract } from "./transaction-search.contract.ts";
 import type { TransactionNode, TransactionPage, TransactionTotal } from "./transaction-search.ts";
 
@@ -37,6 +38,11 @@ const transactionTotalContract = z
     count: z.number(),
     amount: decimalText,
     commission: decimalText,
+    exact: z
+      .boolean()
+      .describe(
+        `Whether count, amount and commission are exact. False only under minAmount/maxAmount when more than ${amountTotalsCap} transactions match: they are then of ${amountTotalsCap} of them (at least), and a currency none of those is in is missing`,
+      ),
   } satisfies ContractShape<TransactionTotal>)
   .describe("Count and sums over the whole filtered set, per currency");
 

@@ -1,7 +1,8 @@
 import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
+import { cappedTotals } from "./capped-totals-store.ts";
 import { countedDays, countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
-import type { TransactionFilter } from "./transaction-filter.ts";
+import { hasAmountBounds, type TransactionFilter } from "./transaction-filter.ts";
 
 /** A transaction as the search lists it. */
 export interface SearchNodeRow {
@@ -63,23 +64,33 @@ export interface SearchTotalRow {
   count: string;
   amount: string;
   commission: string;
+  /** Under amount bounds, past the cap: the count and sums are of some of the matches only. */
+  capped: boolean;
 }
 
-/** The totals from the daily counts where they answer (history-count-store.ts), per currency. */
+/**
+ * The totals per currency: exact from the daily counts (history-count-store.ts), or under amount
+ * bounds counted up to a cap (capped-totals-store.ts).
+ */
 export function findSearchTotals(
   em: SqlRunner,
   userId: number,
   filter: TransactionFilter,
 ): Promise<SearchTotalRow[]> {
+  const bounded = hasAmountBounds(filter);
+  const counted = bounded
+    ? cappedTotals(userId, filter)
+    : sql`select c.*, false as capped from (${countedTotals(userId, filter)}) as c`;
   return rows(
     em,
     sql<SearchTotalRow>`
-      select c.id as currency_id, c.code, c.precession, counted.count, counted.amount, counted.commission
-      from (${countedTotals(userId, filter)}) as counted
+      select c.id as currency_id, c.code, c.precession, counted.count, counted.amount, counted.commission,
+        counted.capped
+      from (${counted}) as counted
       join currencies c on c.id = counted.currency_id
       where counted.count::bigint > 0
       order by c.code`,
-    countedName("purse_search_totals", filter),
+    bounded ? "purse_search_totals_capped" : countedName("purse_search_totals", filter),
   );
 }
 

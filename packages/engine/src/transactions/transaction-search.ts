@@ -58,6 +58,11 @@ export interface TransactionTotal {
   readonly count: number;
   readonly amount: string;
   readonly commission: string;
+  /**
+   * False only under amount bounds when more transactions match than the cap of such totals
+   * (`amountTotalsCap`): the count and sums are then of that many of them (at least).
+   */
+  readonly exact: boolean;
 }
 
 export interface TransactionPage {
@@ -117,6 +122,7 @@ export async function searchTransactions(
       count: Number(row.count),
       amount: formatMinor(toBigInt(row.amount), Number(row.precession)),
       commission: formatMinor(toBigInt(row.commission), Number(row.precession)),
+      exact: !row.capped,
     })),
   };
 }

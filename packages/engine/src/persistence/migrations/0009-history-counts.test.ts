@@ -21,13 +21,11 @@ describe("migration 0009 on a ledger written before it", () => {
     engine = await createTestEngine();
     const em = () => engine.deps.db.em();
     // Back to the schema before 0009 (and without the later migrations that build on its counts,
-    // 0012 to 0014, which run again after it), then transactions written as the writer did then.
-    await em().execute(`drop table history_month_counts, history_amount_counts, history_amount_month_counts,
-        history_amount_year_counts;
-      drop function history_amount_lower, history_amount_parent;
-      drop function history_amount_bucket, history_amount_bucket_end;
+    // 0012 to 0015, which run again after it: 0015 dropped 0013's and 0014's amount counts), then
+    // transactions written as the writer did then.
+    await em().execute(`drop table history_month_counts;
       delete from mikro_orm_migrations where name in ('0012-history-month-counts', '0013-history-amount-counts',
-        '0014-history-amount-years-and-leaves');
+        '0014-history-amount-years-and-leaves', '0015-drop-history-amount-counts');
       drop trigger history_counts_insert on transactions;
       drop trigger history_counts_delete on transactions;
       drop trigger history_counts_update on transactions;
@@ -57,6 +55,7 @@ describe("migration 0009 on a ledger written before it", () => {
       "0012-history-month-counts",
       "0013-history-amount-counts",
       "0014-history-amount-years-and-leaves",
+      "0015-drop-history-amount-counts",
     ]);
   });
   afterAll(() => engine?.close());

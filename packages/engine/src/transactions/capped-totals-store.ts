@@ -1,0 +1,37 @@
+import { sql } from "../persistence/sql.ts";
+import { amountTotalsCap } from "./amount-totals-cap.ts";
+import { matchedOnce } from "./matched-transactions-store.ts";
+import type { TransactionFilter } from "./transaction-filter.ts";
+
+/** Per currency: how many of the counted transactions, their amounts and fees (minor units). */
+export interface CappedRow {
+  currency_id: number;
+  count: string;
+  amount: string;
+  commission: string;
+  /** More than `amountTotalsCap` transactions match: the counts and sums are of some of them. */
+  capped: boolean;
+}
+
+/**
+ * The totals per currency of what `matched(userId, filter)` finds, counted row by row up to
+ * `amountTotalsCap`: the scans stop at the cap's next row (`matchedOnce` under a `limit`), which
+ * says there are more. Past the cap the rows per currency are those the scans met first, so each
+ * count and sum is a lower bound (amounts and fees are never negative) and a currency met only
+ * after the cap is missing. For totals under amount bounds, which no counter answers; the cost is
+ * the rows read until the cap's next match (the period's rows when fewer match, as for a page).
+ */
+export function cappedTotals(userId: number, filter: TransactionFilter) {
+  // Literals, not parameters: the generic plan then knows how few rows the limit asks for.
+  const cap = sql.lit(amountTotalsCap);
+  const past = sql.lit(amountTotalsCap + 1);
+  return sql<CappedRow>`
+    with seen as (
+      select m.*, row_number() over () as position
+      from (select * from ${matchedOnce(userId, filter)} as found limit ${past}) as m
+    )
+    select currency_id, count(*)::text as count, sum(amount_minor)::text as amount,
+      sum(commission_minor)::text as commission, (select count(*) from seen) > ${cap} as capped
+    from seen where position <= ${cap}
+    group by currency_id`;
+}
