@@ -1,4 +1,5 @@
 import { asPurseError, type EngineDependencies, PurseError, sessionCookieName } from "@purse/engine";
+import { refusedFieldName } from "@purse/http-kernel";
 import { useCookies } from "@whatwg-node/server-plugin-cookies";
 import { GraphQLError } from "graphql";
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
@@ -135,7 +136,7 @@ function maskError(error: unknown): Error {
       extensions: {
         code: original.code,
         status: original.status,
-        ...(original.field ? { field: original.field } : {}),
+        ...(original.field ? { field: refusedFieldName(original.field) } : {}),
         ...(original.translation ? { translation: original.translation } : {}),
       },
     });

@@ -1,5 +1,6 @@
 export { isForbiddenJsonKey, parseExactJson } from "./exact-json.ts";
 export { admitLiveSockets, liveSocketLimits, registerLiveSockets } from "./live-sockets.ts";
+export { refusedFieldName } from "./refused-field.ts";
 export {
   forbiddenJsonKeyCode,
   forbiddenJsonKeyError,

@@ -9,6 +9,7 @@ import {
   requireScope,
   ruleRefusal,
 } from "@purse/engine";
+import { refusedFieldName } from "@purse/http-kernel";
 import { initTRPC, type TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
@@ -61,7 +62,7 @@ function purseErrorShape({ shape, error }: { shape: TRPCDefaultErrorShape; error
       ...shape.data,
       stack: undefined,
       purseCode: purse?.code ?? null,
-      field: purse?.field ?? null,
+      field: purse?.field ? refusedFieldName(purse.field) : null,
       translation: purse?.translation ?? null,
     },
   };

@@ -1,4 +1,5 @@
 import { PurseError } from "@purse/engine";
+import { refusedFieldName } from "@purse/http-kernel";
 import { builder } from "../builder.ts";
 
 /** Every failure a mutation can report: the spec's message, the stable code and the field. */
@@ -16,7 +17,10 @@ builder.objectType(PurseError, {
   fields: (t) => ({
     code: t.exposeString("code"),
     status: t.exposeInt("status", { description: "The HTTP status REST answers with" }),
-    field: t.string({ nullable: true, resolve: (error) => error.field ?? null }),
+    field: t.string({
+      nullable: true,
+      resolve: (error) => (error.field ? refusedFieldName(error.field) : null),
+    }),
     translation: t.string({ nullable: true, resolve: (error) => error.translation ?? null }),
   }),
 });
