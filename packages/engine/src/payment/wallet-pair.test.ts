@@ -64,8 +64,8 @@ describe("checkWalletPair", () => {
       }
       return null;
     };
-    expect(failure(sender, null)?.field).toBe("wallet_to");
-    expect(failure(null, receiver)?.field).toBe("wallet_from");
+    expect(failure(sender, null)?.field).toBe("walletTo");
+    expect(failure(null, receiver)?.field).toBe("walletFrom");
     expect(failure({ ...sender, ownerBlocked: true }, receiver)?.translation).toBe(
       "server_error.sender_account_is_blocked",
     );
