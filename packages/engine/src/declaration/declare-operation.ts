@@ -80,6 +80,11 @@ export interface RestBinding extends RestWire {
    */
   readonly envelope?: false;
   /**
+   * A fixed `message` the envelope carries beside `data` (`{status, message, data}`), where the
+   * contract shows one (the refund's "Refund completed successfully").
+   */
+  readonly message?: string;
+  /**
    * REST's own description of a refusal status, where the catalogue's message of one code would
    * not say what else answers it (the checkout's 422 lists every reason).
    */

@@ -11,6 +11,7 @@ import {
   walletBalanceMismatchRows,
   walletDayMismatchRows,
 } from "./audit-store.ts";
+import { refundBreaches } from "./audit-refunds.ts";
 import { brokenChainLinks } from "./verify-chains.ts";
 
 export interface AuditCheck {
@@ -37,7 +38,8 @@ const breachesShown = 50;
  * every posting is in its wallet's currency, the history's daily counts count the transactions
  * (migration 0009: a drift would make totals wrong while every page looks right) and each month's
  * counts their days (migration 0012), the wallets' daily nets equal their postings (migration 0011:
- * statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
+ * statements' opening balances), every refund points at a paid checkout and no checkout is
+ * refunded beyond what was paid (migration 0016), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
@@ -51,6 +53,10 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await historyCountMismatches(em),
         await historyMonthMismatches(em),
         await walletDayMismatches(em),
+        {
+          name: "every refund points at a paid checkout, which its refunds never exceed",
+          breaches: await refundBreaches(em, breachesShown),
+        },
       ];
       const chains = await brokenChainLinks(em, breachesShown);
       checks.push(...chains.checks);

@@ -5,6 +5,7 @@ import { transactionReversalOperation } from "../admin/transaction-reversal.oper
 import { checkoutCreateOperation } from "../checkout/checkout-create.operation.ts";
 import { checkoutListOperation } from "../checkout/checkout-list.operation.ts";
 import { checkoutPayOperation } from "../checkout/checkout-pay.operation.ts";
+import { refundOperation } from "../checkout/refund.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -56,4 +57,5 @@ export const operations = [
   operatorPayoutOperation,
   transactionReversalOperation,
   checkoutListOperation,
+  refundOperation,
 ] as const;

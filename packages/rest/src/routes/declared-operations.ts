@@ -7,6 +7,7 @@ import {
   scopesOf,
 } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
+import { z } from "zod";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import { callContextOf } from "../http/call-context.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
@@ -97,9 +98,7 @@ function registerOperations(
           ...(shapes.querystring ? { querystring: shapes.querystring } : {}),
           ...(shapes.body ? { body: shapes.body } : {}),
           response: {
-            200: (rest.envelope === false ? shapes.output : envelope(shapes.output)).describe(
-              rest.answer ?? operation.description,
-            ),
+            200: answerSchema(rest, shapes.output).describe(rest.answer ?? operation.description),
             ...(write ? bodyErrors : {}),
             ...(scopes ? bearerErrors : publicErrors(operation)),
             ...declaredRefusals(operation),
@@ -122,11 +121,22 @@ function registerOperations(
             throw new PurseError(error.code, shapes.wireField(error.field), error.params, error.retry);
           });
           const body = shapes.toWire(output, toNumber);
-          return rest.envelope === false ? body : ok(body);
+          if (rest.envelope === false) return body;
+          return rest.message === undefined ? ok(body) : { status: true, message: rest.message, data: body };
         },
       });
     }
   }
+}
+
+/**
+ * The 200 answer's schema: the output bare, in `{status, data}`, or in `{status, message, data}`
+ * where the declaration fixes a message (the refund's).
+ */
+function answerSchema(rest: { envelope?: false; message?: string }, output: z.ZodType): z.ZodType {
+  if (rest.envelope === false) return output;
+  if (rest.message === undefined) return envelope(output);
+  return z.object({ status: z.literal(true), message: z.literal(rest.message), data: output });
 }
 
 /**
