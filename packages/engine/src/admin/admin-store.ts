@@ -113,6 +113,10 @@ export interface ReversibleTransaction {
   amount_to_minor: string;
   reverses_transaction_id: string | null;
   reversed_by: string | null;
+  /** The checkout a refund gave money back for (migration 0016). */
+  refund_of: string | null;
+  /** Whether any refund names this transaction. */
+  refunded: boolean;
 }
 
 export function findReversibleTransaction(
@@ -124,7 +128,8 @@ export function findReversibleTransaction(
     sql<ReversibleTransaction>`
       select t.id, t.user_id, t.type, t.status, t.wallet_from_id, t.wallet_to_id, t.currency_id,
         t.amount_minor, t.commission_minor, t.amount_from_minor, t.amount_to_minor,
-        t.reverses_transaction_id, r.id as reversed_by
+        t.reverses_transaction_id, r.id as reversed_by, t.refund_of,
+        exists (select 1 from transactions f where f.refund_of = t.id) as refunded
       from transactions t left join transactions r on r.reverses_transaction_id = t.id
       where t.id = ${id}`,
   );

@@ -91,7 +91,14 @@ export interface RefundView {
 export async function findRefund(tx: SqlRunner, userId: number, id: number): Promise<RefundView | undefined> {
   const row = await firstRow(
     tx,
-    sql<{ id: string; refund_of: string; amount_minor: string; paid_minor: string; refunded_minor: string; precession: number }>`
+    sql<{
+      id: string;
+      refund_of: string;
+      amount_minor: string;
+      paid_minor: string;
+      refunded_minor: string;
+      precession: number;
+    }>`
       select r.id, r.refund_of, r.amount_minor, t.amount_minor as paid_minor, c.precession,
         (select coalesce(sum(s.amount_minor), 0) from transactions s where s.refund_of = r.refund_of)::text
           as refunded_minor

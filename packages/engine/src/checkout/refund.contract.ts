@@ -25,7 +25,9 @@ export const refundContract = z.object({
   amount: paymentAmount
     .nullish()
     .describe('Exact decimal, e.g. "10.50"; absent: all that may still be refunded'),
-  reason: optionalText(inputBounds.freeText).describe("Why, at most 255 characters (the refund's description)"),
+  reason: optionalText(inputBounds.freeText).describe(
+    "Why, at most 255 characters (the refund's description)",
+  ),
   idempotencyKey: idempotencyKeyField("Same key and same body: the first refund again, no money moved"),
 } satisfies ContractShape<RefundInput>);
 

@@ -35,6 +35,11 @@ export const refundOperation = defineOperation({
     inputNumbers: ["amount"],
     inputIds: ["transactionId", "externalId"],
   },
-  graphql: { field: "refundCheckout", type: "Refund", input: "RefundCheckoutInput", enums: { status: "TransactionStatus" } },
+  graphql: {
+    field: "refundCheckout",
+    type: "Refund",
+    input: "RefundCheckoutInput",
+    enums: { status: "TransactionStatus" },
+  },
   trpc: "refund",
 });

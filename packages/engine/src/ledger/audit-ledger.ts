@@ -11,7 +11,7 @@ import {
   walletBalanceMismatchRows,
   walletDayMismatchRows,
 } from "./audit-store.ts";
-import { refundBreaches } from "./audit-refunds.ts";
+import { refundBreachRows } from "./refund-audit-store.ts";
 import { brokenChainLinks } from "./verify-chains.ts";
 
 export interface AuditCheck {
@@ -53,10 +53,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await historyCountMismatches(em),
         await historyMonthMismatches(em),
         await walletDayMismatches(em),
-        {
-          name: "every refund points at a paid checkout, which its refunds never exceed",
-          breaches: await refundBreaches(em, breachesShown),
-        },
+        await refundBreaches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
       checks.push(...chains.checks);
@@ -144,5 +141,19 @@ async function walletDayMismatches(em: SqlEntityManager): Promise<AuditCheck> {
       (r) =>
         `wallet ${r.number ?? `id ${r.wallet_id}`} on ${r.day}: ${r.kept} kept but its postings sum to ${r.expected}`,
     ),
+  };
+}
+
+async function refundBreaches(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await refundBreachRows(em, breachesShown);
+  return {
+    name: "every refund points at a paid checkout, which its refunds never exceed",
+    breaches: found.map((r) => {
+      const at = `transaction ${r.refund_of}`;
+      if (!r.paid_checkout) return `${at}: refunded ${r.refunds} time(s) but it is not a paid checkout`;
+      if (!r.well_formed)
+        return `${at}: a refund of it is not a WITHDRAW from its receiver back to its payer`;
+      return `${at}: refunds add up to ${r.refunded} minor units, more than the ${r.paid} paid`;
+    }),
   };
 }

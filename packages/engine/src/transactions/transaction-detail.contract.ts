@@ -43,5 +43,7 @@ export const transactionDetailContract = z.object({
   refundOf: z.number().nullable().describe("A refund's checkout transaction id; null for anything else"),
   refunded: decimalText
     .nullable()
-    .describe("What was refunded of a paid checkout, exact decimal; null for anything that is no paid checkout"),
+    .describe(
+      "What was refunded of a paid checkout, exact decimal; null for anything that is no paid checkout",
+    ),
 } satisfies ContractShape<TransactionDetailView>);

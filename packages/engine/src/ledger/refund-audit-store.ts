@@ -3,7 +3,7 @@ import { rows, sql } from "../persistence/sql.ts";
 import { TransactionStatus, TransactionType } from "./transaction-codes.ts";
 
 /** A checkout transaction some refund points at, where the refunds break a rule. */
-interface RefundBreachRow {
+export interface RefundBreachRow {
   refund_of: string;
   refunds: string;
   refunded: string;
@@ -21,7 +21,7 @@ const { DEPOSIT, WITHDRAW } = TransactionType;
  * checkout's receiving wallet to its paying wallet in its currency, and together they never
  * exceed what the payer paid.
  */
-async function refundBreachRows(em: SqlEntityManager, limit: number): Promise<RefundBreachRow[]> {
+export async function refundBreachRows(em: SqlEntityManager, limit: number): Promise<RefundBreachRow[]> {
   return rows(
     em,
     sql<RefundBreachRow>`
@@ -42,15 +42,4 @@ async function refundBreachRows(em: SqlEntityManager, limit: number): Promise<Re
         or sum(r.amount_minor) > min(t.amount_minor)
       order by r.refund_of limit ${limit}`,
   );
-}
-
-/** The audit's refund check: one line per checkout transaction whose refunds break a rule. */
-export async function refundBreaches(em: SqlEntityManager, limit: number): Promise<string[]> {
-  const found = await refundBreachRows(em, limit);
-  return found.map((r) => {
-    const at = `transaction ${r.refund_of}`;
-    if (!r.paid_checkout) return `${at}: refunded ${r.refunds} time(s) but it is not a paid checkout`;
-    if (!r.well_formed) return `${at}: a refund of it is not a WITHDRAW from its receiver back to its payer`;
-    return `${at}: refunds add up to ${r.refunded} minor units, more than the ${r.paid} paid`;
-  });
 }
