@@ -150,3 +150,16 @@ export function findPostingsOf(
       where p.transaction_id = ${transactionId} order by p.id`,
   );
 }
+
+/** The merchant (or partner) a checkout paid, by the checkout's transaction id: whom an operator refunds for. */
+export function findCheckoutMerchant(
+  em: SqlRunner,
+  transactionId: number,
+): Promise<{ id: string; role: "merchant" | "partner" } | undefined> {
+  return firstRow(
+    em,
+    sql<{ id: string; role: "merchant" | "partner" }>`
+      select u.id, u.role from checkouts ck join users u on u.id = ck.merchant_user_id
+      where ck.transaction_id = ${transactionId}`,
+  );
+}
