@@ -216,6 +216,7 @@ describe("POST /api/processing/refund", () => {
     const first = await send("1.00");
     const again = await send("1.00");
     expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect((await balance("U100000020")) - payer).toBe(100n);
     const changed = await send("2.00");
     expect(changed.body.message).toBe("Order id is not unique");
