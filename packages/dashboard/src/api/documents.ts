@@ -58,6 +58,7 @@ export const checkoutsQuery = graphql(`
       completedAt
       walletFrom
       walletTo
+      refunded
     }
   }
 `);

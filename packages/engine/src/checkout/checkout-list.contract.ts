@@ -39,6 +39,10 @@ const checkoutListItemContract = z
     createdAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
     expiredAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
     completedAt: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+    refunded: z
+      .string()
+      .nullable()
+      .describe('What was refunded of a paid checkout, exact decimal ("0.00" before any refund); null unless paid'),
   } satisfies ContractShape<CheckoutListItem>)
   .describe("A payment link the caller created, with its outcome, to reconcile orders");
 

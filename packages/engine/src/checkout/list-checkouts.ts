@@ -28,6 +28,8 @@ export interface CheckoutListItem {
   readonly createdAt: string;
   readonly expiredAt: string;
   readonly completedAt: string | null;
+  /** What was refunded of a paid checkout (migration 0016); null unless it was paid. */
+  readonly refunded: string | null;
 }
 
 export interface CheckoutListFilter {
@@ -90,6 +92,7 @@ async function checkoutsOf(
       createdAt: formatTimestamp(row.created_at),
       expiredAt: formatTimestamp(row.expired_at),
       completedAt: row.completed_at === null ? null : formatTimestamp(row.completed_at),
+      refunded: row.refunded_minor === null ? null : formatMinor(toBigInt(row.refunded_minor), precession),
     };
   });
 }
