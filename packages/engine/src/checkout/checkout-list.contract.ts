@@ -42,7 +42,9 @@ const checkoutListItemContract = z
     refunded: z
       .string()
       .nullable()
-      .describe('What was refunded of a paid checkout, exact decimal ("0.00" before any refund); null unless paid'),
+      .describe(
+        'What was refunded of a paid checkout, exact decimal ("0.00" before any refund); null unless paid',
+      ),
   } satisfies ContractShape<CheckoutListItem>)
   .describe("A payment link the caller created, with its outcome, to reconcile orders");
 
