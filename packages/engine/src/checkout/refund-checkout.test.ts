@@ -257,6 +257,24 @@ describe("refundCheckout", () => {
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 
+  it("seals refund_of into the refund's hash: pointing a refund at another checkout breaks its link", async () => {
+    const fresh = await createTestEngine();
+    try {
+      const first = await paidCheckout(fresh, "4.00");
+      const second = await paidCheckout(fresh, "4.00");
+      const refund = await refundCheckout(fresh.deps, acme, { externalId: first.id, amount: "1.00" });
+      expect((await auditLedger(fresh.deps.db)).ok).toBe(true);
+      await sql`update transactions set refund_of = ${second.transactionId} where id = ${refund.id}`.execute(
+        fresh.deps.db.em().getKysely(),
+      );
+      const report = await auditLedger(fresh.deps.db);
+      expect(report.ok).toBe(false);
+      expect(report.firstBrokenLink).toBe(refund.id);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("lets the audit name a checkout refunded beyond its amount", async () => {
     const fresh = await createTestEngine();
     try {
