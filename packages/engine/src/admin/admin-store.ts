@@ -98,6 +98,15 @@ export async function updateWalletStatus(
   return updated.length > 0;
 }
 
+/**
+ * Locks a transaction's row (FOR UPDATE), as a refund of it does: a reversal and a refund of one
+ * checkout then run one after the other, and whichever comes second reads, in its next statement,
+ * what the first committed.
+ */
+export async function lockTransactionRow(em: SqlRunner, id: number): Promise<void> {
+  await rows(em, sql<{ id: string }>`select id from transactions where id = ${id} for update`);
+}
+
 /** A transaction a reversal starts from, with the id of the reversal that undid it, if any. */
 export interface ReversibleTransaction {
   id: string;

@@ -5,7 +5,7 @@ import { TransactionStatus, type TransactionTypeCode } from "../ledger/transacti
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
-import { findPostingsOf, findReversibleTransaction } from "./admin-store.ts";
+import { findPostingsOf, findReversibleTransaction, lockTransactionRow } from "./admin-store.ts";
 import {
   type OperatorMovementResult,
   type OperatorRequest,
@@ -27,6 +27,7 @@ export function reverseTransaction(
   const request = [reversal.transactionId, reversal.note];
   return runOperatorMovement(deps, "reverse", reversal, request, async (em, fingerprint) => {
     const id = reversal.transactionId;
+    await lockTransactionRow(em, id);
     const original = await findReversibleTransaction(em, id);
     if (!original) throw new PurseError("NOT_FOUND");
     if (original.reversed_by !== null)

@@ -275,6 +275,29 @@ describe("refundCheckout", () => {
     }
   });
 
+  it("never both refunds and reverses one checkout when the two arrive at once", async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const checkout = await paidCheckout(engine, "3.00");
+      const outcomes = await Promise.all([
+        refusal(refundCheckout(engine.deps, acme, { externalId: checkout.id })),
+        refusal(
+          reverseTransaction(engine.deps, {
+            transactionId: checkout.transactionId,
+            note: "race",
+            operator: "test",
+            key: `race-${round}`,
+          }),
+        ),
+      ]);
+      // Exactly one of the two went through; the other was refused by the first's commit.
+      expect(
+        outcomes.filter((outcome) => outcome === "none"),
+        outcomes.join(", "),
+      ).toHaveLength(1);
+    }
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
   it("lets the audit name a checkout refunded beyond its amount", async () => {
     const fresh = await createTestEngine();
     try {

@@ -56,7 +56,9 @@ export async function refundCheckout(
     async move(tx) {
       const checkout = await lockRefundableCheckout(tx, actor.userId, request);
       if (!checkout) throw new PurseError("REFUND_NOT_REFUNDABLE");
-      const remainingMinor = checkout.paidMinor - (await refundedOf(tx, checkout.transactionId));
+      const { refundedMinor, reversed } = await refundedOf(tx, checkout.transactionId);
+      if (reversed) throw new PurseError("REFUND_NOT_REFUNDABLE");
+      const remainingMinor = checkout.paidMinor - refundedMinor;
       const wallets = await findWalletsByNumber(tx, [checkout.merchantWallet, checkout.payerWallet], {
         lock: true,
       });

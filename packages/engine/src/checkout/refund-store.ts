@@ -64,17 +64,24 @@ export async function lockRefundableCheckout(
 }
 
 /**
- * What has been refunded of a checkout. Run after its row lock is held: in READ COMMITTED this
- * statement's snapshot then includes every refund committed by the lock's previous holders.
+ * What has been refunded of a checkout, and whether an operator reversed it meanwhile. Run after
+ * its row lock is held: in READ COMMITTED this statement's snapshot then includes every refund
+ * and reversal committed by the lock's previous holders (the lock's own statement saw the world
+ * as it was before it waited).
  */
-export async function refundedOf(tx: SqlRunner, checkoutTransactionId: number): Promise<bigint> {
+export async function refundedOf(
+  tx: SqlRunner,
+  checkoutTransactionId: number,
+): Promise<{ refundedMinor: bigint; reversed: boolean }> {
   const row = await firstRow(
     tx,
-    sql<{ refunded: string }>`select coalesce(sum(amount_minor), 0)::text as refunded
-      from transactions where refund_of = ${checkoutTransactionId}`,
+    sql<{ refunded: string; reversed: boolean }>`
+      select (select coalesce(sum(amount_minor), 0) from transactions
+              where refund_of = ${checkoutTransactionId})::text as refunded,
+        exists (select 1 from transactions where reverses_transaction_id = ${checkoutTransactionId}) as reversed`,
     "purse_refunded_of",
   );
-  return toBigInt(row?.refunded ?? "0");
+  return { refundedMinor: toBigInt(row?.refunded ?? "0"), reversed: row?.reversed ?? false };
 }
 
 /** A refund as every door answers it. */
