@@ -191,7 +191,7 @@ describe("POST /api/processing/refund", () => {
       "wallets",
       "payout",
       "U100000010",
-      ((left - 1000n) / 100n).toString() + "." + String((left - 1000n) % 100n).padStart(2, "0"),
+      `${(left - 1000n) / 100n}.${String((left - 1000n) % 100n).padStart(2, "0")}`,
       "--key",
       "drain-acme",
       "--note",
