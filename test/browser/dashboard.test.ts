@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { parseCsv } from "@purse/testing";
+import { parseCsv, sumDecimals } from "@purse/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser.ts";
@@ -52,21 +52,6 @@ function watch(page: Page, origin: string): Watch {
 function decimal(value: unknown): string {
   const text = String(value);
   return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
-}
-
-/** Exact decimal sums as text (bigint of the smallest unit), the way money must be added. */
-function sumDecimals(values: readonly string[]): string {
-  const scale = Math.max(0, ...values.map((value) => value.split(".")[1]?.length ?? 0));
-  let total = 0n;
-  for (const value of values) {
-    const [whole = "0", fraction = ""] = value.replace("-", "").split(".");
-    const units = BigInt(whole + fraction.padEnd(scale, "0"));
-    total += value.startsWith("-") ? -units : units;
-  }
-  const negative = total < 0n;
-  const digits = (negative ? -total : total).toString().padStart(scale + 1, "0");
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return negative ? `-${text}` : text;
 }
 
 interface TransactionPage {

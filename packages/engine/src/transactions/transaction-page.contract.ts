@@ -43,7 +43,20 @@ const transactionTotalContract = z
       .describe(
         `Whether count, amount and commission are exact. False only under minAmount/maxAmount when more than ${amountTotalsCap} transactions match: they are then of ${amountTotalsCap} of them (at least), and a currency none of those is in is missing`,
       ),
+    completed: z
+      .number()
+      .describe(
+        "How many of the matches completed (SUCCESS); moneyIn and moneyOut add up these only, always exactly",
+      ),
+    moneyIn: decimalText.describe(
+      "Money into the caller's wallets by the completed matches: the sum of their amountTo into the caller's wallets",
+    ),
+    moneyOut: decimalText.describe(
+      "Money out of the caller's wallets by the completed matches: the sum of their amountFrom out of the caller's wallets",
+    ),
+    net: decimalText.describe('moneyIn minus moneyOut, signed (e.g. "-12.50")'),
   } satisfies ContractShape<TransactionTotal>)
+  // The published description stays as it was; the new fields describe themselves.
   .describe("Count and sums over the whole filtered set, per currency");
 
 /** A page of the search, newest first, with the totals of everything the filter finds. */
