@@ -18,13 +18,15 @@ export function CheckoutLinks({ revision }: { revision: number }) {
   const rows = data?.checkouts ?? [];
   const last = rows.at(-1);
   return (
-    <section class="panel" aria-labelledby="checkouts-title">
+    <section class="panel checkouts" aria-labelledby="checkouts-title">
       <h2 id="checkouts-title">Checkout links</h2>
       {error ? <p role="alert">{error}</p> : null}
       {data && rows.length === 0 ? (
         <p class="muted">{cursor ? "No older checkout links." : "No checkout links yet."}</p>
       ) : (
-        <div class="table-scroll">
+        // Focusable so a keyboard can scroll it (axe: scrollable-region-focusable).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll region must be reachable by keyboard
+        <section class="table-scroll" tabIndex={0} aria-label="Checkout links, scrollable">
           <table class="cards" aria-label="Checkout links" aria-busy={loading}>
             <thead>
               <tr>
@@ -57,7 +59,7 @@ export function CheckoutLinks({ revision }: { revision: number }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <div class="pager">
         {before.length > 0 ? (
