@@ -208,6 +208,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
     for (const { height, lineHeight } of heights) expect(height).toBeLessThanOrEqual(lineHeight * 3 + 16);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.locator("section.transactions").screenshot({ path: docs("dashboard-phone-transactions.png") });
     await page.context().close();
   });
 
