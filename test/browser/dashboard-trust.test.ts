@@ -21,7 +21,7 @@ async function ensureDashboardBuilt(): Promise<void> {
 /** The sample world with a euro wallet of 1.2 million: the chart's axis must still be readable. */
 function bigFixture() {
   const fixture = sampleFixture();
-  const euro = fixture.wallets.find((wallet) => wallet.number === "E100000011");
+  const euro = fixture.wallets.find((wallet) => wallet["number"] === "E100000011");
   if (euro) Object.assign(euro, { amount: "1234567.89", amountLimit: "10000000.00" });
   return fixture;
 }
@@ -35,6 +35,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   let browser: Browser;
   let cancelledId: number;
   let paidOrder: string;
+  let open42: { url: string; paymentId: string };
 
   async function open(
     login: string,
@@ -80,7 +81,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
     paidOrder = paid.paymentId;
     const unpaid = await createCheckout(api, { url: "https://shop.example" }, "63.25");
     cancelledId = Number((await pay(unpaid.token, "cancel")).body.data.transaction_id);
-    await createCheckout(api, { url: "https://shop.example" }, "42.00");
+    open42 = await createCheckout(api, { url: "https://shop.example" }, "42.00");
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -171,6 +172,24 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
       await page.context().close();
     });
   }
+
+  it("shows an open checkout's payment link with a button that copies it; a closed one has none", async () => {
+    const page = await open("acme", "acme-pass", { width: 1366, height: 900 });
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: api.url });
+    const section = page.getByRole("region", { name: "Checkout links", exact: true });
+    const row = section.locator("tbody tr", { hasText: open42.paymentId });
+    await row.waitFor();
+    expect(await row.getByRole("link").getAttribute("href")).toBe(open42.url);
+    await row.getByRole("button", { name: `Copy link of ${open42.paymentId}` }).click();
+    await expect.poll(() => row.getByRole("status").innerText()).toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(open42.url);
+    // The copied link is the payer's page, as the checkout's answer gave it.
+    expect((await fetch(open42.url)).status).toBe(200);
+    const paid = section.locator("tbody tr", { hasText: paidOrder });
+    expect(await paid.getByRole("link").count()).toBe(0);
+    expect(await paid.locator('td[data-label="Payment link"]').innerText()).toBe("—");
+    await page.context().close();
+  });
 
   it("draws the y-axis of a 1.2 million balance without clipping its labels", async () => {
     const page = await open("acme", "acme-pass", { width: 1366, height: 900 });

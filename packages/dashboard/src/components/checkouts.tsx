@@ -3,6 +3,7 @@ import { request } from "../api/client.ts";
 import { checkoutsQuery } from "../api/documents.ts";
 import { useQuery } from "../api/use-query.ts";
 import { displayAmount } from "../format/amount.ts";
+import { CopyLink } from "./copy-link.tsx";
 
 const statusText = { PENDING: "Open", SUCCESS: "Paid", CANCEL: "Cancelled", FAIL: "Expired" } as const;
 const perPage = 10;
@@ -36,6 +37,7 @@ export function CheckoutLinks({ revision }: { revision: number }) {
                 <th scope="col">Created (UTC)</th>
                 <th scope="col">Paid or closed (UTC)</th>
                 <th scope="col">Expires (UTC)</th>
+                <th scope="col">Payment link</th>
               </tr>
             </thead>
             <tbody>
@@ -55,6 +57,9 @@ export function CheckoutLinks({ revision }: { revision: number }) {
                   <td data-label="Created (UTC)">{checkout.createdAt}</td>
                   <td data-label="Paid or closed (UTC)">{checkout.completedAt ?? "—"}</td>
                   <td data-label="Expires (UTC)">{checkout.expiredAt}</td>
+                  <td data-label="Payment link">
+                    {checkout.url ? <CopyLink url={checkout.url} order={checkout.paymentId} /> : "—"}
+                  </td>
                 </tr>
               ))}
             </tbody>
