@@ -64,12 +64,15 @@ export interface TransactionTotal {
    * (`amountTotalsCap`): the count and sums are then of that many of them (at least).
    */
   readonly exact: boolean;
-  /** How many of the matches completed (SUCCESS): the ones `moneyIn` and `moneyOut` add up. */
-  readonly completed: number;
+  /**
+   * How many of the matches completed (SUCCESS): the ones `moneyIn` and `moneyOut` add up. These
+   * four are null when more transactions match than `flowTotalsCap`: exact, or not given.
+   */
+  readonly completed: number | null;
   /** Into the caller's wallets (`amountTo`), out of them (`amountFrom`), and in − out (signed). */
-  readonly moneyIn: string;
-  readonly moneyOut: string;
-  readonly net: string;
+  readonly moneyIn: string | null;
+  readonly moneyOut: string | null;
+  readonly net: string | null;
 }
 
 export interface TransactionPage {
@@ -135,8 +138,9 @@ export async function searchTransactions(
   };
 }
 
-/** A total's money in, out and net, exact in minor units (net may be negative). */
+/** A total's money in, out and net, exact (net may be negative), or none past the cap. */
 function flowOf(row: SearchTotalRow): Pick<TransactionTotal, "completed" | "moneyIn" | "moneyOut" | "net"> {
+  if (row.flow_capped) return { completed: null, moneyIn: null, moneyOut: null, net: null };
   const precession = Number(row.precession);
   const moneyIn = toBigInt(row.money_in);
   const moneyOut = toBigInt(row.money_out);
