@@ -127,7 +127,7 @@ function checkoutFromRow(row: CheckoutRow): CheckoutRecord {
 /** A new checkout's row; the token is stored as its hash (to find it) and sealed (to show it again). */
 export interface NewCheckout {
   readonly tokenHash: string;
-  /** The token sealed with `checkoutLinkBinding(tokenHash)` (migration 0016). */
+  /** The token sealed with `checkoutLinkBinding(tokenHash)` (migration 0018). */
   readonly linkSealed: string;
   readonly merchantUserId: number;
   readonly clientId: number;
@@ -176,7 +176,7 @@ export async function closeCheckout(
 ): Promise<void> {
   await rows(
     em,
-    // A closed checkout's link is never shown again: its sealed copy goes (migration 0016), so only
+    // A closed checkout's link is never shown again: its sealed copy goes (migration 0018), so only
     // open checkouts hold one and `purse keys rotate` re-seals those alone.
     sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now(),
         link_sealed = null
@@ -252,7 +252,7 @@ export interface CheckoutListRow {
   expired_at: Date | string;
   completed_at: Date | string | null;
   token_hash: string;
-  /** Null for checkouts created before migration 0016. */
+  /** Null for checkouts created before migration 0018. */
   link_sealed: string | null;
 }
 

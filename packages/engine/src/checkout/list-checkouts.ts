@@ -32,7 +32,7 @@ export interface CheckoutListItem {
   /**
    * The payment link (`<payUrl>/<token>`) while the checkout is open (PENDING, not yet expired), to
    * send the payer again; null once it is paid, cancelled or expired, for an operator's listing, and
-   * for checkouts created before Purse kept their links (migration 0016).
+   * for checkouts created before Purse kept their links (migration 0018).
    */
   readonly url: string | null;
 }

@@ -26,7 +26,7 @@ export const sealedColumns: readonly SealedColumn[] = [
   },
   // Bound to the voucher number, as `voucher/voucher-code.ts` seals it.
   { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
-  // A checkout's payment link token (migration 0016), bound to the row's token hash.
+  // A checkout's payment link token (migration 0018), bound to the row's token hash.
   { table: "checkouts", column: "link_sealed", rowKey: "token_hash", field: "checkout_link" },
 ];
 

@@ -13,8 +13,8 @@ import { Migration } from "@mikro-orm/migrations";
  *
  * Adding a nullable column without a default rewrites nothing: instant whatever the table's size.
  */
-export class Migration0016CheckoutLinkSealed extends Migration {
-  override name = "0016-checkout-link-sealed";
+export class Migration0018CheckoutLinkSealed extends Migration {
+  override name = "0018-checkout-link-sealed";
 
   override up(): void {
     this.addSql("alter table checkouts add column link_sealed text");
