@@ -57,3 +57,22 @@ export const operations = [
   transactionReversalOperation,
   checkoutListOperation,
 ] as const;
+
+/** The operations REST publishes, each by name for its route contract (packages/rest/src/routes). */
+export {
+  checkoutCreateOperation,
+  currencyListOperation,
+  currencyShowOperation,
+  profileShowOperation,
+  rateListOperation,
+  transactionHistoryOperation,
+  transactionShowOperation,
+  transferOperation,
+  voucherActivationOperation,
+  voucherInfoOperation,
+  voucherListOperation,
+  voucherPurchaseOperation,
+  walletListOperation,
+  walletSearchOperation,
+  walletsExistOperation,
+};
