@@ -5,10 +5,6 @@ import {
   transactionHistoryPageContract,
 } from "./transaction-history.contract.ts";
 
-/** The specification's codes of a transaction's type and status, as REST publishes them. */
-const typeCodes = [1, 2, 3];
-const statusCodes = [1, 2, 3, 4];
-
 /**
  * GET /api/transactions/histories: the specification's page-numbered history of the caller's
  * transactions (merchants only). Only REST publishes it: GraphQL and tRPC page the same search by
