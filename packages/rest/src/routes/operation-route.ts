@@ -1,6 +1,6 @@
 import { type AnyOperation, errorCatalogue, PurseError, runOperation, scopesOf } from "@purse/engine";
 import type { FastifyRequest } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
 import { callContextOf } from "../http/call-context.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
@@ -84,6 +84,11 @@ export interface RouteContract<
   readonly answer: Answer;
   /** True where the specification shows the answer bare (`{"message": ...}`), with no envelope. */
   readonly bare?: true;
+  /**
+   * A fixed message the envelope carries beside `data` (`{status, message, data}`), where the
+   * contract shows one.
+   */
+  readonly message?: string;
   /** The 200 answer's description, where the operation's own does not say what REST sends. */
   readonly answerDescription?: string;
   /** REST's own description of a refusal status, where one catalogue message would not say all it answers. */
@@ -124,9 +129,7 @@ export function operationRoute<
   const wireNames: Readonly<Record<string, string>> = contract.fields;
   const wireField = (field: string) => wireNames[field] ?? snakeCase(field);
   const response = {
-    200: (contract.bare ? contract.answer : envelope(contract.answer)).describe(
-      contract.answerDescription ?? operation.description,
-    ),
+    200: answerSchema(contract).describe(contract.answerDescription ?? operation.description),
     ...(contract.method === "POST" ? bodyErrors : {}),
     ...(scopes ? bearerErrors : publicErrors(operation)),
     ...declaredRefusals(operation),
@@ -168,7 +171,10 @@ export function operationRoute<
             },
           );
           const data = contract.output(result as z.input<Operation["output"]>);
-          return contract.bare ? data : ok(data);
+          if (contract.bare) return data;
+          return contract.message === undefined
+            ? ok(data)
+            : { status: true, message: contract.message, data };
         },
       });
     }
@@ -178,6 +184,13 @@ export function operationRoute<
     operation,
     register,
   };
+}
+
+/** The 200 answer's schema: the data bare, in `{status, data}`, or in `{status, message, data}`. */
+function answerSchema(contract: { answer: z.ZodType; bare?: true; message?: string }): z.ZodType {
+  if (contract.bare) return contract.answer;
+  if (contract.message === undefined) return envelope(contract.answer);
+  return z.object({ status: z.literal(true), message: z.literal(contract.message), data: contract.answer });
 }
 
 /**
