@@ -132,24 +132,7 @@ export {
   refusalReason,
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
-export {
-  checkoutCreateOperation,
-  currencyListOperation,
-  currencyShowOperation,
-  operations,
-  profileShowOperation,
-  rateListOperation,
-  transactionHistoryOperation,
-  transactionShowOperation,
-  transferOperation,
-  voucherActivationOperation,
-  voucherInfoOperation,
-  voucherListOperation,
-  voucherPurchaseOperation,
-  walletListOperation,
-  walletSearchOperation,
-  walletsExistOperation,
-} from "./operations/index.ts";
+export * from "./operations/index.ts";
 export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";
