@@ -1,4 +1,4 @@
-import { dropDatabase } from "@purse/testing";
+import { dropDatabase, parseCsv } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { purseCli } from "../support/purse-cli.ts";
@@ -105,6 +105,16 @@ describe("POST /api/processing/refund", () => {
       wallet_to: "U100000020",
       refund_of: checkout.transactionId,
     });
+    // The CSV export names the refunded checkout in its refund_of column.
+    const csv = await api.call("GET", `/api/transactions/export?from=${today}&until=${today}`, {
+      token: acme,
+    });
+    const [header, ...lines] = parseCsv(String(csv.body));
+    const column = header?.indexOf("refund_of") ?? -1;
+    expect(column).toBeGreaterThan(0);
+    const exported = lines.find((line) => line[0] === String(answer.body.data.id));
+    expect(exported?.[column]).toBe(String(checkout.transactionId));
+    expect(lines.find((line) => line[0] === String(checkout.transactionId))?.[column]).toBe("");
     // The payer sees the refund too, money in.
     const payerView = await api.call("GET", `/api/transaction/show?id=${answer.body.data.id}`, {
       token: await api.token("bolt"),

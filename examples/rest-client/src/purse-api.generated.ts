@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/processing/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a paid checkout to its payer, wholly or in parts */
+        post: operations["refundCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transaction/transfer": {
         parameters: {
             query?: never;
@@ -293,23 +310,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/processing/refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Refund a paid checkout to its payer, wholly or in parts */
-        post: operations["refundCheckout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/user/me": {
         parameters: {
             query?: never;
@@ -379,14 +379,6 @@ export interface components {
             /** @description Machine-readable and stable, unlike the message: the error catalogue's code, the same GraphQL's `code` and tRPC's `purseCode` give (RATE_LIMITED, ROUTE_LOCKED, INSUFFICIENT_FUNDS, BLANK, UNAUTHORIZED, NOT_FOUND, ...; docs/rest.md lists them), or for a refusal of the request itself BAD_REQUEST, PAYLOAD_TOO_LARGE, URI_TOO_LONG, UNSUPPORTED_MEDIA_TYPE, TIMEOUT, REQUEST_HEADER_FIELDS_TOO_LARGE or INTERNAL_SERVER_ERROR */
             code: string;
         };
-        LookupCurrency: {
-            id: number;
-            code: string;
-            name: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            prefix: string;
-        };
         PurchasedVoucher: {
             /** @description The voucher's id */
             id: number;
@@ -403,6 +395,69 @@ export interface components {
             voucherNumber: string;
             /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
             expiredAt: string;
+        };
+        LookupCurrency: {
+            id: number;
+            code: string;
+            name: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            prefix: string;
+        };
+        CurrencyListItem: {
+            id: number;
+            /** @description Currency code, e.g. USD */
+            code: string;
+            name: string;
+            /** @description Symbol shown before amounts, e.g. $ */
+            prefix: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
+            timeUpdatedRate: string;
+            /** @description Decimal places (the wallet list's precession) */
+            decimals: number;
+        };
+        Rate: {
+            /** @description Currency pair, e.g. USD/EUR */
+            name: string;
+            /** @description Base currency group */
+            group: string;
+            /** @description Rate */
+            value: number;
+        };
+        HistoryItem: {
+            id: number;
+            /**
+             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
+             * @enum {integer}
+             */
+            type: 1 | 2 | 3;
+            /**
+             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3 | 4;
+            wallet_from: string;
+            wallet_to: string;
+            currency_from_code: string;
+            currency_to_code: string;
+            /** @description Debited from wallet_from (amount plus any commission it paid) */
+            amount_from: number;
+            /** @description Credited to wallet_to */
+            amount_to: number;
+            /** @description Change of the caller's USD balance (0 for a movement in another currency) */
+            total_usd: number;
+            description: string;
+            additional: string;
+            /** @description The activated voucher, for voucher activations */
+            voucher_number: string;
+            /** @description A refund's checkout transaction id; null for anything else */
+            refund_of: number | null;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            created_at: string;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            updated_at: string;
         };
         WalletCurrency: {
             id: number;
@@ -435,28 +490,6 @@ export interface components {
             can_use_for_deposit_api_out: boolean;
             /** @description Transfers may leave it */
             can_use_for_withdraw_api_out: boolean;
-        };
-        CurrencyListItem: {
-            id: number;
-            /** @description Currency code, e.g. USD */
-            code: string;
-            name: string;
-            /** @description Symbol shown before amounts, e.g. $ */
-            prefix: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
-            timeUpdatedRate: string;
-            /** @description Decimal places (the wallet list's precession) */
-            decimals: number;
-        };
-        Rate: {
-            /** @description Currency pair, e.g. USD/EUR */
-            name: string;
-            /** @description Base currency group */
-            group: string;
-            /** @description Rate */
-            value: number;
         };
         UserProfile: {
             id: number;
@@ -533,39 +566,6 @@ export interface components {
             refund_of: number | null;
             /** @description What was refunded of a paid checkout, exact decimal; null for anything that is no paid checkout */
             refunded: string | null;
-        };
-        HistoryItem: {
-            id: number;
-            /**
-             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
-             * @enum {integer}
-             */
-            type: 1 | 2 | 3;
-            /**
-             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
-             * @enum {integer}
-             */
-            status: 1 | 2 | 3 | 4;
-            wallet_from: string;
-            wallet_to: string;
-            currency_from_code: string;
-            currency_to_code: string;
-            /** @description Debited from wallet_from (amount plus any commission it paid) */
-            amount_from: number;
-            /** @description Credited to wallet_to */
-            amount_to: number;
-            /** @description Change of the caller's USD balance (0 for a movement in another currency) */
-            total_usd: number;
-            description: string;
-            additional: string;
-            /** @description The activated voucher, for voucher activations */
-            voucher_number: string;
-            /** @description A refund's checkout transaction id; null for anything else */
-            refund_of: number | null;
-            /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            created_at: string;
-            /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            updated_at: string;
         };
         TokenResponse: {
             /** @constant */
@@ -811,6 +811,145 @@ export interface operations {
                 };
             };
             /** @description Route locked to avoid duplication, Method locked please try again later, Captcha string, Hash is not valid, Deposit your wallet, you not have funds */
+            422: {
+                headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body: the first refund again, no money moved */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "external_id": "order-1001",
+                 *       "amount": "5.00",
+                 *       "reason": "One item returned"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The paid checkout's transaction id (this or external_id): text, or a JSON integer */
+                    transaction_id?: (string | number) | null;
+                    /** @description The checkout's id as you created it (this or transaction_id): text, or a JSON integer */
+                    external_id?: (string | number) | null;
+                    amount?: (string | number) | null;
+                    /** @description Why, at most 255 characters (the refund's description) */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {string} */
+                        message: "Refund completed successfully";
+                        data: {
+                            /** @description The refund's own transaction id */
+                            id: number;
+                            /** @description The refunded checkout's transaction id */
+                            refund_of: number;
+                            /** @description Refunded: what the payer got back, exact decimal */
+                            amount: string;
+                            /** @description Always 0: the checkout's commission is not returned */
+                            commission: string;
+                            /**
+                             * @description A refund is recorded completed or not at all
+                             * @enum {string}
+                             */
+                            status: "SUCCESS";
+                            /** @description What of the checkout may still be refunded, exact decimal */
+                            refundable: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
             422: {
                 headers: {
                     "Retry-After": components["headers"]["RateLimitRetryAfter"];
@@ -1633,7 +1772,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description */
+            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2190,143 +2329,6 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    refundCheckout: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Same key and same body: the first refund again, no money moved */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "external_id": "order-1001",
-                 *       "amount": "5.00",
-                 *       "reason": "One item returned"
-                 *     }
-                 */
-                "application/json": {
-                    transaction_id?: (string | number) | null;
-                    external_id?: (string | number) | null;
-                    amount?: (string | number) | null;
-                    /** @description Why, at most 255 characters (the refund's description) */
-                    reason?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
-            200: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        /** @enum {string} */
-                        message: "Refund completed successfully";
-                        data: {
-                            /** @description The refund's own transaction id */
-                            id: number;
-                            /** @description The refunded checkout's transaction id */
-                            refund_of: number;
-                            /** @description Refunded: what the payer got back, exact decimal */
-                            amount: string;
-                            /** @description Always 0: the checkout's commission is not returned */
-                            commission: string;
-                            /**
-                             * @description A refund is recorded completed or not at all
-                             * @enum {string}
-                             */
-                            status: "SUCCESS";
-                            /** @description What of the checkout may still be refunded, exact decimal */
-                            refundable: string;
-                        };
-                    };
-                };
-            };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than the route accepts: The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

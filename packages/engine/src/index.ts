@@ -61,6 +61,7 @@ export {
   maxCheckoutListLimit,
 } from "./checkout/list-checkouts.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
+export { refundSucceeded } from "./checkout/refund-checkout.ts";
 export {
   currencyListContract,
   currencyListingContract,
@@ -81,8 +82,6 @@ export {
   type OperationDeclaration,
   type OperationInput,
   type OperationScope,
-  type RestBinding,
-  type RestWire,
   scopesOf,
 } from "./declaration/declare-operation.ts";
 export { parseContract, runOperation } from "./declaration/run-operation.ts";
@@ -134,7 +133,7 @@ export {
   refusalReason,
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
-export { operations } from "./operations/index.ts";
+export * from "./operations/index.ts";
 export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";

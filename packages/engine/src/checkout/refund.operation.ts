@@ -1,6 +1,6 @@
 import { defineOperation } from "../declaration/declare-operation.ts";
 import { refundContract, refundResultContract } from "./refund.contract.ts";
-import { refundCheckout, refundSucceeded } from "./refund-checkout.ts";
+import { refundCheckout } from "./refund-checkout.ts";
 
 /**
  * POST /api/processing/refund, GraphQL `refundCheckout(input:)`, tRPC `refund`: a merchant (or
@@ -23,18 +23,6 @@ export const refundOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => refundCheckout(deps, actor, input, call),
-  rest: {
-    method: "POST",
-    path: "/api/processing/refund",
-    operationId: "refundCheckout",
-    tags: ["Checkout"],
-    summary: "Refund a paid checkout to its payer, wholly or in parts",
-    message: refundSucceeded,
-    names: "snake_case",
-    inputNames: "snake_case",
-    inputNumbers: ["amount"],
-    inputIds: ["transactionId", "externalId"],
-  },
   graphql: {
     field: "refundCheckout",
     type: "Refund",
