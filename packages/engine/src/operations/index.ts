@@ -25,10 +25,9 @@ import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
 import { walletsExistOperation } from "../wallet/wallets-exist.operation.ts";
 
 /**
- * Every operation declared once for all three doors. A door mounts each one (REST those with a
- * REST binding); add a declaration here. REST registers them in this order, those it places among
- * its hand-written routes aside (`build-rest-api.ts`): the OpenAPI document lists paths in
- * registration order.
+ * Every operation declared once for all three doors: GraphQL and tRPC mount each one; REST
+ * publishes those it has a route contract for (packages/rest/src/routes/*.route.ts). Add a
+ * declaration here.
  */
 export const operations = [
   checkoutCreateOperation,
@@ -57,3 +56,22 @@ export const operations = [
   transactionReversalOperation,
   checkoutListOperation,
 ] as const;
+
+/** The operations REST publishes, each by name for its route contract (packages/rest/src/routes). */
+export {
+  checkoutCreateOperation,
+  currencyListOperation,
+  currencyShowOperation,
+  profileShowOperation,
+  rateListOperation,
+  transactionHistoryOperation,
+  transactionShowOperation,
+  transferOperation,
+  voucherActivationOperation,
+  voucherInfoOperation,
+  voucherListOperation,
+  voucherPurchaseOperation,
+  walletListOperation,
+  walletSearchOperation,
+  walletsExistOperation,
+};

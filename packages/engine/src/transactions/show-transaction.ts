@@ -44,7 +44,7 @@ export async function showTransaction(
 ): Promise<TransactionDetailView> {
   requireAccess(actor);
   const id = text(query.id);
-  const externalId = refuseNul(text(query.externalId), "external_id");
+  const externalId = refuseNul(text(query.externalId), "externalId");
   if (id === null && externalId === null) throw new PurseError("BLANK", "id");
   if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
   const row = await deps.db.fresh((em) =>
