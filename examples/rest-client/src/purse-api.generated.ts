@@ -1610,7 +1610,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description */
+            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -26,6 +26,8 @@ export const sealedColumns: readonly SealedColumn[] = [
   },
   // Bound to the voucher number, as `voucher/voucher-code.ts` seals it.
   { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
+  // A checkout's payment link token (migration 0018), bound to the row's token hash.
+  { table: "checkouts", column: "link_sealed", rowKey: "token_hash", field: "checkout_link" },
 ];
 
 /** A client's form token: it signs checkouts and the spec's webhook `signature`. */
@@ -36,4 +38,9 @@ export function formTokenBinding(clientId: string): SealBinding {
 /** A client's Standard Webhooks secret, current or previous (the same binding for both). */
 export function webhookSecretBinding(clientId: string): SealBinding {
   return { table: "clients", field: "webhook_secret", row: clientId };
+}
+
+/** A checkout's payment link token, bound to its hash (the row's `token_hash`). */
+export function checkoutLinkBinding(tokenHash: string): SealBinding {
+  return { table: "checkouts", field: "checkout_link", row: tokenHash };
 }
