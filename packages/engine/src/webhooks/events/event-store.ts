@@ -1,4 +1,21 @@
 import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
+import { type RaisedEvent, raisedEventColumns } from "./raised-event.ts";
+
+/** Writes raised events of the movement `transactionId` (on the caller's transaction), one insert. */
+export async function insertEvents(
+  em: SqlRunner,
+  transactionId: number,
+  events: readonly RaisedEvent[],
+): Promise<void> {
+  const columns = raisedEventColumns(events);
+  await rows(
+    em,
+    sql`insert into events (user_id, type, data)
+      select raised.user_id, raised.type, raised.data::jsonb || jsonb_build_object('transaction_id', ${transactionId}::bigint)
+      from unnest(${columns.userIds}::bigint[], ${columns.types}::text[], ${columns.data}::text[])
+        as raised(user_id, type, data)`,
+  );
+}
 
 /** An event as its owner lists it. */
 export interface OwnedEventRow {

@@ -1,6 +1,7 @@
-import { rows, type SqlRunner, sql } from "../../persistence/sql.ts";
+import type { SqlRunner } from "../../persistence/sql.ts";
 import type { EventData } from "./event-catalogue.ts";
-import { type RaisedEvent, raisedEventColumns } from "./raised-event.ts";
+import { insertEvents } from "./event-store.ts";
+import type { RaisedEvent } from "./raised-event.ts";
 
 /**
  * Writes events into the event outbox in the caller's transaction, the one that recorded
@@ -14,14 +15,7 @@ export async function raiseEvents(
   events: readonly RaisedEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  const columns = raisedEventColumns(events);
-  await rows(
-    em,
-    sql`insert into events (user_id, type, data)
-      select raised.user_id, raised.type, raised.data::jsonb || jsonb_build_object('transaction_id', ${transactionId}::bigint)
-      from unnest(${columns.userIds}::bigint[], ${columns.types}::text[], ${columns.data}::text[])
-        as raised(user_id, type, data)`,
-  );
+  await insertEvents(em, transactionId, events);
 }
 
 /**
