@@ -102,7 +102,13 @@ export async function listWebhookEndpoints(
 export async function updateWebhookEndpoint(
   deps: EngineDependencies,
   actor: Actor,
-  change: { id: string } & Partial<EndpointFields>,
+  change: {
+    readonly id: string;
+    readonly url?: string | null;
+    readonly events?: readonly string[] | null;
+    readonly enabled?: boolean | null;
+    readonly description?: string | null;
+  },
 ): Promise<WebhookEndpointView> {
   requireAccess(actor);
   const row = await updateEndpoint(deps.db.em(), actor.userId, change.id, {
