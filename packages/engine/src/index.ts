@@ -219,6 +219,8 @@ export { loadWalletSummaries, type WalletSummary } from "./wallet/load-wallet-su
 export { walletContract, walletCurrencyContract, walletListContract } from "./wallet/wallet-list.contract.ts";
 export type { WalletView } from "./wallet/wallet-view.ts";
 export {
+  actorForEndpoint,
+  actorForLogin,
   createWebhookEndpoint,
   type DeliveryAttemptView,
   type DispatcherOptions,

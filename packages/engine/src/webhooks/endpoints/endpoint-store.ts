@@ -162,3 +162,11 @@ export function findEndpointSecrets(em: SqlRunner, id: string): Promise<Endpoint
       from webhook_endpoints where id = ${id}`,
   );
 }
+
+/** The owner of an endpoint, whoever asks (operators only: the CLI acts as the owner). */
+export function findEndpointOwner(em: SqlRunner, publicId: string): Promise<{ user_id: string } | undefined> {
+  return firstRow(
+    em,
+    sql<{ user_id: string }>`select user_id from webhook_endpoints where public_id = ${publicId}`,
+  );
+}
