@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import {
   type Actor,
+  type AnyOperation,
   checkoutSignature,
   createCheckout as createCheckoutUseCase,
   createWebhookEndpoint,
@@ -12,9 +13,11 @@ import {
   listDeliveryAttempts,
   listEvents,
   listWebhookEndpoints,
+  operations,
   payCheckout,
   replayEvents,
   rotateWebhookEndpointSecret,
+  runOperation,
   sendTestEvent,
   transferFunds,
   updateWebhookEndpoint,
@@ -285,6 +288,65 @@ describe("webhook endpoints and events", () => {
     expect(updated).toMatchObject({ enabled: false, events: ["payout.succeeded"] });
     await deleteWebhookEndpoint(deps, acme, endpoint.id);
     await deleteWebhookEndpoint(deps, bolt, mine.id);
+  });
+
+  it("raises the voucher, payout and reversal events for their owners, each valid against its schema", async () => {
+    const acmeAll = await createWebhookEndpoint(deps, acme, { url: `${site.url}/acme-all`, events: ["*"] });
+    const boltAll = await createWebhookEndpoint(deps, bolt, { url: `${site.url}/bolt-all`, events: ["*"] });
+    const operator: Actor = { userId: 0, role: "merchant", clientId: null, scope: "operator:ops" };
+    const run = (name: string, input: unknown) => {
+      const operation = (operations as readonly AnyOperation[]).find((declared) => declared.trpc === name);
+      if (!operation) throw new Error(`no operation ${name}`);
+      return runOperation(
+        operation,
+        deps,
+        name.startsWith("operator") || name === "reverseTransaction" ? operator : acme,
+        input,
+        {
+          clientAddress: null,
+          amountSentAsNumber: false,
+        },
+      ) as Promise<{ transactionId: number }>;
+    };
+    await runOperation(
+      (operations as readonly AnyOperation[]).find(
+        (declared) => declared.trpc === "buyVoucher",
+      ) as AnyOperation,
+      deps,
+      bolt,
+      { walletFrom: "U100000020", amount: "40" },
+      { clientAddress: null, amountSentAsNumber: false },
+    );
+    await run("activateVoucher", {
+      voucherNumber: "V-0001",
+      voucherCode: "1111-2222-3333",
+      walletTo: "U100000010",
+    });
+    const payout = await run("operatorPayout", {
+      wallet: "U100000010",
+      amount: "1.00",
+      key: "ev-payout",
+      note: "out",
+    });
+    await run("reverseTransaction", { transactionId: payout.transactionId, key: "ev-reverse", note: "back" });
+    await until(
+      async () =>
+        (await worker.runOnce()) >= 0 &&
+        eventsAt(site, "/acme-all").length >= 3 &&
+        eventsAt(site, "/bolt-all").length >= 1,
+      10_000,
+      "the catalogue's events",
+    );
+    const acmeTypes = site.received
+      .filter((webhook) => webhook.path === "/acme-all")
+      .map((webhook) => expectValidEvent(webhook, acmeAll.secret).type);
+    expect(acmeTypes.sort()).toEqual(["payout.succeeded", "transaction.reversed", "voucher.activated"]);
+    const boltTypes = site.received
+      .filter((webhook) => webhook.path === "/bolt-all")
+      .map((webhook) => expectValidEvent(webhook, boltAll.secret).type);
+    expect(boltTypes).toEqual(["voucher.purchased"]);
+    await deleteWebhookEndpoint(deps, acme, acmeAll.id);
+    await deleteWebhookEndpoint(deps, bolt, boltAll.id);
   });
 
   it("refuses hostile endpoint URLs and unknown event types with the catalogue's texts", async () => {
