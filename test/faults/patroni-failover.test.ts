@@ -367,6 +367,40 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
         }
       }
     };
+    // Beside the money, a merchant reading through the outage with a token it had before: history,
+    // balances and a GraphQL search come from the replicas (DATABASE_READ_URL), authentication
+    // included, while the primary is gone; each read sent from the leader's death until the first
+    // transfer answered after it is counted.
+    const readsDuringOutage = new Map<string, number>();
+    const today = new Date().toISOString().slice(0, 10);
+    const reads = [
+      { path: `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=5` },
+      { path: "/api/wallets" },
+      { path: "/graphql", body: { query: "{ transactions(first: 5) { edges { node { id } } } }" } },
+    ];
+    const readerWorker = async () => {
+      for (let sequence = 0; Date.now() < stopAt; sequence++) {
+        const read = reads[sequence % reads.length] as { path: string; body?: unknown };
+        const sentAt = Date.now();
+        const answer = await fetch(`${serve.url}${read.path}`, {
+          method: read.body ? "POST" : "GET",
+          headers: {
+            authorization: `Bearer ${tokens[0]}`,
+            ...(read.body ? { "content-type": "application/json" } : {}),
+          },
+          ...(read.body ? { body: JSON.stringify(read.body) } : {}),
+          signal: AbortSignal.timeout(15_000),
+        }).then(
+          (response) => response.status,
+          () => 0,
+        );
+        const [killedLeader] = disruptions;
+        if (killedLeader && sentAt >= killedLeader.at && sentAt < killedLeader.firstOk) {
+          count(readsDuringOutage, `${read.path.split("?")[0]} ${answer}`);
+        }
+        await sleep(100);
+      }
+    };
     const postJson = (path: string, body: unknown) =>
       fetch(`${serve.url}${path}`, {
         method: "POST",
@@ -430,6 +464,7 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     await Promise.all([
       disruptionsDone,
       shopWorker(),
+      readerWorker(),
       ...Array.from({ length: merchants }, (_, index) => worker(index)),
     ]);
 
@@ -506,6 +541,7 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
       statuses: Object.fromEntries(statuses),
       auditExit: audit.code,
       checkoutAnswers: Object.fromEntries(checkoutAnswers),
+      readsDuringOutage: Object.fromEntries(readsDuringOutage),
       checkoutsPaid: paidIds.length,
       webhooksReceived: site.received.length,
       webhooksDeliveredTwice: deliveredTwice.length,
@@ -533,6 +569,9 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     expect(deliveredTwice).toEqual([]);
     expect(deliveredUnpaid).toEqual([]);
     expect(notSuccess).toEqual([]);
+    // Reads answered through the outage: sent while only the replicas were up, every one a 200.
+    expect([...readsDuringOutage.values()].reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
+    expect([...readsDuringOutage.keys()].filter((key) => !key.endsWith(" 200"))).toEqual([]);
     expect(serve.child.exitCode).toBeNull();
   }, 120_000);
 });

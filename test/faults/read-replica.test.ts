@@ -40,8 +40,8 @@ describe("reads from a streaming read replica", () => {
     replica = await startReplica(root, primary, await freePort());
     api = await startTestServer({
       database: { name, url: primary.url(name) },
-      // A verified token skips the database for a minute: authentication reads the primary.
-      env: { DATABASE_READ_URL: replica.url(name), PURSE_TOKEN_CACHE_MS: "60000" },
+      // No token cache: every call looks its token up, on the replica while the primary is down.
+      env: { DATABASE_READ_URL: replica.url(name), PURSE_TOKEN_CACHE_MS: "0" },
     });
     acme = await api.token("acme");
   }, 120_000);
@@ -89,12 +89,38 @@ describe("reads from a streaming read replica", () => {
     expect(ready.body).toMatchObject({ status: "ready", checks: { database: "ok", databaseReplica: "ok" } });
   });
 
-  it("serves history while the primary is down, and refuses money as unavailable", async () => {
+  it("serves reads while the primary is down, a token known before included, and refuses money as unavailable", async () => {
+    const moved = await api.call("POST", "/api/transaction/transfer", { token: acme, body: transfer });
+    expect(moved.status).toBe(200);
+    const movedId = moved.body.data.id;
+    // Wait until the replica has the movement, so the reads below can show it.
+    await eventually(async () => {
+      const page = await history();
+      return page.status === 200 && page.body.data.items.some((item: { id: number }) => item.id === movedId);
+    }, "the movement on the replica");
     await primary.stop("immediate");
     try {
       const page = await history();
       expect(page.status).toBe(200);
       expect(page.body.data.items.length).toBeGreaterThan(0);
+      // Authentication, balances, a transaction's detail and currencies all come from the replica.
+      const wallets = await api.call("GET", "/api/wallets", { token: acme });
+      expect(wallets.status).toBe(200);
+      expect(JSON.stringify(wallets.body)).toContain(transfer.wallet_from);
+      const shown = await api.call("GET", `/api/transaction/show?id=${movedId}`, { token: acme });
+      expect(shown.status).toBe(200);
+      expect(shown.body.data.id).toBe(movedId);
+      const currencies = await api.call("GET", "/api/currencies", { token: acme });
+      expect(currencies.status).toBe(200);
+      const searched = await api.call("POST", "/graphql", {
+        token: acme,
+        body: { query: "{ transactions(first: 5) { edges { node { id } } } }" },
+      });
+      expect(searched.status).toBe(200);
+      expect(JSON.stringify(searched.body)).toContain(String(movedId));
+      // An unknown token is still refused: the replica answers "no such token", not "welcome".
+      const stranger = await api.call("GET", "/api/wallets", { token: "not-a-token" });
+      expect(stranger.status).toBe(401);
       const refused = await api.call("POST", "/api/transaction/transfer", { token: acme, body: transfer });
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("5");

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { dropDatabase, sampleFixture } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
@@ -229,6 +230,41 @@ for (const layout of layouts) {
     });
   });
 }
+
+describe("a collector that never answers", () => {
+  let database: SeededDatabase;
+  let silent: Server;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    database = await createSeededDatabase();
+    // Accepts the exporter's connection and never answers, as a hung collector would.
+    silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent?.close(resolve));
+    if (database) await dropDatabase(database.name);
+  });
+
+  it("does not hold a stopping `purse serve` past 2 s for its last spans", async () => {
+    const { port } = silent.address() as AddressInfo;
+    const serve = await spawnPurseServe(database, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      // Spans wait in the batch until the shutdown flushes them (the default delay is 5 s).
+      OTEL_BSP_SCHEDULE_DELAY: "60000",
+    });
+    // Refused without a token, and still a request span waiting in the batch.
+    const answer = await fetch(`${serve.url}/api/currencies`);
+    expect(answer.status).toBe(401);
+    const stopping = Date.now();
+    const code = await serve.stop();
+    const tookMs = Date.now() - stopping;
+    expect(code).toBe(0);
+    // The exporter alone would wait its 10 s timeout (OTEL_EXPORTER_OTLP_TIMEOUT's default).
+    expect(tookMs).toBeLessThan(6_000);
+  }, 60_000);
+});
 
 describe("an OTEL_* value Purse cannot honour", () => {
   it("stops `purse serve` with one line naming the variable", async () => {

@@ -23,7 +23,7 @@ export interface CheckoutPageView {
 
 /** What the hosted page shows for a link: the payment, or why it can no longer be paid. */
 export async function getCheckoutPage(deps: EngineDependencies, token: string): Promise<CheckoutPageView> {
-  const checkout = await findCheckoutByToken(deps.db.em(), token, { lock: false });
+  const checkout = await deps.db.fresh((em) => findCheckoutByToken(em, token, { lock: false }));
   if (!checkout) return { state: "unknown" };
   const precession = checkout.currency.precession;
   const details = {

@@ -25,7 +25,7 @@ export interface CurrencyListing {
  */
 export async function listCurrencies(deps: EngineDependencies, actor: Actor): Promise<CurrencyListing[]> {
   requireAccess(actor);
-  const found = await findEnabledCurrencies(deps.db.em());
+  const found = await deps.db.fresh((em) => findEnabledCurrencies(em));
   return found.map((row) => ({
     id: row.id,
     code: row.code,

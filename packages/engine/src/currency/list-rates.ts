@@ -10,6 +10,6 @@ export interface RateView {
 
 /** Public exchange rates; no token needed. */
 export async function listRates(deps: EngineDependencies): Promise<RateView[]> {
-  const found = await findRates(deps.db.em());
+  const found = await deps.db.fresh((em) => findRates(em));
   return found.map((rate) => ({ name: rate.name, group: rate.group, value: decimalText(rate.value) }));
 }

@@ -7,6 +7,6 @@ export async function loadCurrencies(
   deps: EngineDependencies,
   ids: readonly number[],
 ): Promise<Map<number, CurrencyView>> {
-  const found = await findCurrenciesById(deps.db.em(), ids);
+  const found = await deps.db.fresh((em) => findCurrenciesById(em, ids));
   return new Map(found.map((currency) => [currency.id, currencyView(currency)]));
 }

@@ -24,6 +24,13 @@ export interface Database {
    * see the caller's own write (read-replica.ts).
    */
   read<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T>;
+  /**
+   * A read that must see the latest commit (balances, a transaction's detail, a wallet's
+   * existence, currencies): on the primary, or on the read replica while the primary cannot be
+   * reached, so that reads answer through a primary outage while money waits for the primary
+   * (read-replica.ts, `lookUp`). Never for a read inside a movement.
+   */
+  fresh<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T>;
   /** The read replica's routing, for /readyz and /metrics; null without DATABASE_READ_URL. */
   readonly replica: ReadRouting | null;
   /**
@@ -47,6 +54,12 @@ export interface Database {
    * (`pool.query`, named statements), on PGlite a fresh EntityManager.
    */
   queries(): SqlRunner;
+  /**
+   * Single statements on the primary as `queries`, or on the read replica (DATABASE_READ_URL)
+   * while the primary cannot be reached: a bearer token's lookup, so that reads authenticate and
+   * answer through a primary outage (read-replica.ts, `lookUp`). Never for money.
+   */
+  lookUp<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
   pendingMigrations(): Promise<string[]>;
@@ -140,6 +153,7 @@ export async function openDatabase(
     location,
     em,
     read: replica ? (work) => replica.read(work) : (work) => work(em()),
+    fresh: replica ? (work) => replica.fresh(work) : (work) => work(em()),
     replica,
     ...paths,
     async migrate() {
@@ -212,7 +226,7 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
  */
 const connectionTimeoutMillis = 5_000;
 
-type Paths = Pick<Database, "transact" | "snapshot" | "queries">;
+type Paths = Pick<Database, "transact" | "snapshot" | "queries" | "lookUp">;
 
 /**
  * On PostgreSQL, past the ORM on MikroORM's own `pg` pools (so they share its connections and its
@@ -231,6 +245,7 @@ function pgPaths(
   const primarySnapshot = async <T>(read: (tx: SqlRunner) => Promise<T>) =>
     transactOnPool(await primaryPool(), { named, mode: "snapshot" }, read);
   const statements = new PgPoolStatements(primaryPool, named);
+  const replicaStatements = replicaPool && new PgPoolStatements(replicaPool, named);
   return {
     transact: async (work) => transactOnPool(await primaryPool(), { named, mode: "movement" }, work),
     snapshot:
@@ -242,6 +257,14 @@ function pgPaths(
             )
         : primarySnapshot,
     queries: () => statements,
+    lookUp:
+      replica && replicaStatements
+        ? (work) =>
+            replica.lookUp(
+              () => work(statements),
+              () => work(replicaStatements),
+            )
+        : (work) => work(statements),
   };
 }
 
@@ -262,6 +285,7 @@ function pglitePaths(em: () => SqlEntityManager): Paths {
         { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
       ),
     queries: em,
+    lookUp: (work) => work(em()),
   };
 }
 

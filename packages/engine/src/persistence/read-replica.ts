@@ -19,6 +19,12 @@ export interface ReplicaStatus {
 const retryReplicaAfterMs = 5_000;
 
 /**
+ * How long a lookup (`lookUp`) goes straight to the replica after the primary could not be
+ * reached: during an outage each request pays one failed connection per window, not one each.
+ */
+const retryPrimaryAfterMs = 5_000;
+
+/**
  * Reads routed to DATABASE_READ_URL (contract: "Read replica"): history, search, statements and
  * lists run there; everything else, and every read that must see the caller's own last write,
  * stays on the primary (the use cases choose by calling `Database.read` or `Database.em`). A read
@@ -31,6 +37,7 @@ export class ReadRouting {
   readonly #replica: MikroORM;
   readonly #primary: () => SqlEntityManager;
   #skipReplicaUntil = 0;
+  #skipPrimaryUntil = 0;
   /** Reads answered by each database since the start (a counter of /metrics). */
   readonly answered: Record<ReadTarget, number> = { replica: 0, primary: 0 };
 
@@ -43,6 +50,14 @@ export class ReadRouting {
     return this.route(
       () => work(this.#replica.em.fork() as SqlEntityManager),
       () => work(this.#primary()),
+    );
+  }
+
+  /** A read on the primary, or on the replica while the primary cannot be reached (`lookUp`). */
+  fresh<T>(work: (em: SqlEntityManager) => Promise<T>): Promise<T> {
+    return this.lookUp(
+      () => work(this.#primary()),
+      () => work(this.#replica.em.fork() as SqlEntityManager),
     );
   }
 
@@ -62,6 +77,32 @@ export class ReadRouting {
     const result = await onPrimary();
     this.answered.primary++;
     return result;
+  }
+
+  /**
+   * `onPrimary`, or `onReplica` while the primary cannot be reached: for a lookup that must see
+   * the latest write when it can (a bearer token, which a revocation may have ended a moment ago)
+   * but is better answered from the replica than refused when the primary is gone, so that reads
+   * keep working through a primary outage. A failed primary is left alone for a few seconds.
+   */
+  async lookUp<T>(onPrimary: () => Promise<T>, onReplica: () => Promise<T>): Promise<T> {
+    if (Date.now() < this.#skipPrimaryUntil) {
+      try {
+        return await onReplica();
+      } catch (error) {
+        // The replica gone too (or instead): the primary may be back before its window ends.
+        if (!isDatabaseUnavailable(error)) throw error;
+        this.#skipPrimaryUntil = 0;
+        return onPrimary();
+      }
+    }
+    try {
+      return await onPrimary();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.#skipPrimaryUntil = Date.now() + retryPrimaryAfterMs;
+      return onReplica();
+    }
   }
 
   /**

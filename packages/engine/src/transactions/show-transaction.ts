@@ -47,10 +47,12 @@ export async function showTransaction(
   const externalId = refuseNul(text(query.externalId), "external_id");
   if (id === null && externalId === null) throw new PurseError("BLANK", "id");
   if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
-  const row = await findTransactionDetail(deps.db.em(), actor.userId, {
-    id: id === null ? null : Number(id),
-    externalId,
-  });
+  const row = await deps.db.fresh((em) =>
+    findTransactionDetail(em, actor.userId, {
+      id: id === null ? null : Number(id),
+      externalId,
+    }),
+  );
   if (!row) throw new PurseError("NOT_FOUND");
   return detailView(row);
 }

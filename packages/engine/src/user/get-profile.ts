@@ -13,7 +13,7 @@ export interface UserProfile {
 
 export async function getProfile(deps: EngineDependencies, actor: Actor): Promise<UserProfile> {
   requireAccess(actor); // an operator token (no api scope) is not the user: 403, as on every REST route
-  const row = await findUser(deps.db.em(), actor.userId);
+  const row = await deps.db.fresh((em) => findUser(em, actor.userId));
   if (!row) throw new Error(`user ${actor.userId} behind a valid token is gone`);
   return { id: row.id, name: row.name, role: row.role, blocked: row.blocked };
 }

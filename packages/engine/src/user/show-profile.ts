@@ -36,7 +36,7 @@ export interface UserProfileView {
 /** The profile of the user behind the token, never anyone else's. */
 export async function showProfile(deps: EngineDependencies, actor: Actor): Promise<UserProfileView> {
   requireAccess(actor);
-  const row = await findUser(deps.db.em(), actor.userId);
+  const row = await deps.db.fresh((em) => findUser(em, actor.userId));
   if (!row) throw new Error(`user ${actor.userId} behind a valid token is gone`);
   return {
     id: row.id,

@@ -47,7 +47,7 @@ export async function balanceHistory(
     throw new PurseError("OUT_OF_RANGE", "from", { min: 1, max: maxBalanceHistoryDays });
   }
   const end = new Date(until.getTime() + dayMs);
-  const found = await findBalanceHistoryRows(deps.db.em(), query.wallet, from, end);
+  const found = await deps.db.fresh((em) => findBalanceHistoryRows(em, query.wallet, from, end));
   if (!found || found.userId !== actor.userId) throw new PurseError("NOT_FOUND");
   const points: BalancePoint[] = [];
   let closing = found.closingMinor;

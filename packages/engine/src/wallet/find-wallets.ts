@@ -26,7 +26,9 @@ export async function checkWalletsExist(
   refuseNul(numberTo, "number_to");
   refuseNul(numberFrom, "number_from");
   if (!numberTo || !numberFrom) throw new PurseError("NOT_FOUND");
-  const wallets = await findWalletsByNumber(deps.db.em(), [numberTo, numberFrom], { lock: false });
+  const wallets = await deps.db.fresh((em) =>
+    findWalletsByNumber(em, [numberTo, numberFrom], { lock: false }),
+  );
   const walletTo = wallets.get(numberTo);
   const walletFrom = wallets.get(numberFrom);
   if (!isActive(walletTo) || walletTo.userId !== actor.userId) throw new PurseError("NOT_FOUND");
@@ -43,7 +45,9 @@ export async function searchWallet(
   requireAccess(actor);
   refuseNul(number, "wallet_number");
   if (!number) throw new PurseError("NOT_FOUND");
-  const wallet = (await findWalletsByNumber(deps.db.em(), [number], { lock: false })).get(number);
+  const wallet = (await deps.db.fresh((em) => findWalletsByNumber(em, [number], { lock: false }))).get(
+    number,
+  );
   if (!isActive(wallet) || wallet.userId === actor.userId) throw new PurseError("NOT_FOUND");
   return walletView(wallet);
 }

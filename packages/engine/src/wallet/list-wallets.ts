@@ -7,6 +7,6 @@ import { type WalletView, walletView } from "./wallet-view.ts";
 /** The caller's wallets, deleted ones left out. */
 export async function listWallets(deps: EngineDependencies, actor: Actor): Promise<WalletView[]> {
   requireAccess(actor);
-  const wallets = await findWalletsOfUser(deps.db.em(), actor.userId);
+  const wallets = await deps.db.fresh((em) => findWalletsOfUser(em, actor.userId));
   return wallets.filter((wallet) => wallet.status !== "DELETED").map(walletView);
 }

@@ -16,7 +16,7 @@ export async function loadWalletSummaries(
   actor: Actor,
   ids: readonly number[],
 ): Promise<Map<number, WalletSummary>> {
-  const found = await findWalletOwnerships(deps.db.em(), ids);
+  const found = await deps.db.fresh((em) => findWalletOwnerships(em, ids));
   return new Map(
     found.map((wallet) => [
       wallet.id,

@@ -53,8 +53,25 @@ export async function startTracing(settings: TraceExportSettings): Promise<Activ
     requestSpans: requests.plugin(),
     routeLock: (inner) => tracedRouteLock(inner, tracer),
     webhookTransport: (inner) => tracedWebhookTransport(inner, tracer),
-    shutdown: () => sdk.shutdown(),
+    shutdown: () => boundedShutdown(sdk.shutdown(), shutdownBoundMs),
   };
+}
+
+/**
+ * How long a stopping process waits for its last spans to reach the collector. The exporter's own
+ * timeout (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default) would hold a SIGTERM that long when the
+ * collector is down or slow: past this bound those spans are dropped and the process exits, well
+ * inside a supervisor's stop timeout (systemd's 90 s, Kubernetes' 30 s grace, minus the drain).
+ */
+const shutdownBoundMs = 2_000;
+
+/** The SDK's shutdown, or nothing more after `boundMs`: a lost batch never blocks the exit. */
+function boundedShutdown(shutdown: Promise<void>, boundMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, boundMs);
+  });
+  return Promise.race([shutdown.catch(() => undefined), bound]).finally(() => clearTimeout(timer));
 }
 
 /**
