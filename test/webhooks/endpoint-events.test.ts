@@ -349,6 +349,74 @@ describe("webhook endpoints and events", () => {
     await deleteWebhookEndpoint(deps, bolt, boltAll.id);
   });
 
+  it("fans out and sends each event once with several workers polling at the same time", async () => {
+    const endpoint = await createWebhookEndpoint(deps, acme, {
+      url: `${site.url}/busy`,
+      events: ["transfer.sent"],
+    });
+    // Real parallel transfers, then three workers racing for the same fan-out and deliveries.
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        transferFunds(deps, acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000020",
+          amount: `1.0${index + 1}`,
+        }),
+      ),
+    );
+    const workers = [eventWorker(deps, [50]), eventWorker(deps, [50]), eventWorker(deps, [50])];
+    await until(
+      async () =>
+        (await Promise.all(workers.map((each) => each.runOnce()))) && eventsAt(site, "/busy").length >= 6,
+      10_000,
+      "six events",
+    );
+    for (let round = 0; round < 3; round += 1) await Promise.all(workers.map((each) => each.runOnce()));
+    const ids = eventsAt(site, "/busy").map((event) => event.id);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+    await deleteWebhookEndpoint(deps, acme, endpoint.id);
+  });
+
+  it("raises checkout.canceled when the payer cancels, with no commission", async () => {
+    const endpoint = await createWebhookEndpoint(deps, acme, {
+      url: `${site.url}/canceled`,
+      events: ["checkout.canceled"],
+    });
+    sequence += 1;
+    const fields = {
+      wallet_to: "U100000010",
+      wallet_from: "U100000020",
+      amount: "3.00",
+      id: `cx-${sequence}`,
+    };
+    const created = await createCheckoutUseCase(deps, {
+      walletTo: fields.wallet_to,
+      walletFrom: fields.wallet_from,
+      amount: fields.amount,
+      id: fields.id,
+      signature: checkoutSignature(fields, "acme-form-token"),
+      statusUrl: "",
+      userInfo: `payer-cx-${sequence}`,
+    });
+    const token = created.url.slice(created.url.lastIndexOf("/") + 1);
+    await payCheckout(deps, { token, login: "bolt", password: "bolt-pass", action: "cancel" });
+    await until(
+      async () => (await worker.runOnce()) >= 0 && eventsAt(site, "/canceled").length >= 1,
+      10_000,
+      "cancel",
+    );
+    const [received] = site.received.filter((webhook) => webhook.path === "/canceled");
+    expectValidEvent(received as ReceivedWebhook, endpoint.secret);
+    expect(JSON.parse(received?.body ?? "{}").data).toMatchObject({
+      payment_id: fields.id,
+      amount: "3.00",
+      commission: "0.00",
+      currency: "USD",
+    });
+    await deleteWebhookEndpoint(deps, acme, endpoint.id);
+  });
+
   it("refuses hostile endpoint URLs and unknown event types with the catalogue's texts", async () => {
     const live = engine.deps; // PURSE_WEBHOOK_ALLOW_PRIVATE off
     const refused = [
