@@ -154,9 +154,19 @@ describe("history totals under amount bounds, on every door", () => {
     expect(exact.totals).toEqual([
       expect.objectContaining({ currency: "USD", count: 1000, amount: "50010.00", exact: true }),
     ]);
+    // Money in and out are added up over at most 1 000 matches too: exactly at the cap they are
+    // given (1 000 × 50.02 out, the fee included; nothing in), past it they are not (null).
+    expect(exact.totals[0]).toMatchObject({
+      completed: 1000,
+      moneyIn: "0.00",
+      moneyOut: "50020.00",
+      net: "-50020.00",
+    });
+    expect(capped.totals[0]).toMatchObject({ completed: null, moneyIn: null, moneyOut: null, net: null });
     // Without amount bounds the totals come from the counts and are exact.
     const all = await trpc.transactions.query({ first: 1 });
     expect(all.totals.every((total) => total.exact)).toBe(true);
     expect(all.totals.find((total) => total.currency === "USD")?.count).toBeGreaterThan(1001);
+    expect(all.totals.find((total) => total.currency === "USD")?.moneyIn).toBeNull();
   });
 });

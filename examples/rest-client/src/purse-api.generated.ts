@@ -362,14 +362,6 @@ export interface components {
             /** @description Machine-readable and stable, unlike the message: the error catalogue's code, the same GraphQL's `code` and tRPC's `purseCode` give (RATE_LIMITED, ROUTE_LOCKED, INSUFFICIENT_FUNDS, BLANK, UNAUTHORIZED, NOT_FOUND, ...; docs/rest.md lists them), or for a refusal of the request itself BAD_REQUEST, PAYLOAD_TOO_LARGE, URI_TOO_LONG, UNSUPPORTED_MEDIA_TYPE, TIMEOUT, REQUEST_HEADER_FIELDS_TOO_LARGE or INTERNAL_SERVER_ERROR */
             code: string;
         };
-        LookupCurrency: {
-            id: number;
-            code: string;
-            name: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            prefix: string;
-        };
         PurchasedVoucher: {
             /** @description The voucher's id */
             id: number;
@@ -386,6 +378,67 @@ export interface components {
             voucherNumber: string;
             /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
             expiredAt: string;
+        };
+        LookupCurrency: {
+            id: number;
+            code: string;
+            name: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            prefix: string;
+        };
+        CurrencyListItem: {
+            id: number;
+            /** @description Currency code, e.g. USD */
+            code: string;
+            name: string;
+            /** @description Symbol shown before amounts, e.g. $ */
+            prefix: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
+            timeUpdatedRate: string;
+            /** @description Decimal places (the wallet list's precession) */
+            decimals: number;
+        };
+        Rate: {
+            /** @description Currency pair, e.g. USD/EUR */
+            name: string;
+            /** @description Base currency group */
+            group: string;
+            /** @description Rate */
+            value: number;
+        };
+        HistoryItem: {
+            id: number;
+            /**
+             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
+             * @enum {integer}
+             */
+            type: 1 | 2 | 3;
+            /**
+             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3 | 4;
+            wallet_from: string;
+            wallet_to: string;
+            currency_from_code: string;
+            currency_to_code: string;
+            /** @description Debited from wallet_from (amount plus any commission it paid) */
+            amount_from: number;
+            /** @description Credited to wallet_to */
+            amount_to: number;
+            /** @description Change of the caller's USD balance (0 for a movement in another currency) */
+            total_usd: number;
+            description: string;
+            additional: string;
+            /** @description The activated voucher, for voucher activations */
+            voucher_number: string;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            created_at: string;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            updated_at: string;
         };
         WalletCurrency: {
             id: number;
@@ -418,28 +471,6 @@ export interface components {
             can_use_for_deposit_api_out: boolean;
             /** @description Transfers may leave it */
             can_use_for_withdraw_api_out: boolean;
-        };
-        CurrencyListItem: {
-            id: number;
-            /** @description Currency code, e.g. USD */
-            code: string;
-            name: string;
-            /** @description Symbol shown before amounts, e.g. $ */
-            prefix: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            /** @description When the rate was last set, YYYY-MM-DD HH:MM:SS UTC (for currencies older than that record: the upgrade's time) */
-            timeUpdatedRate: string;
-            /** @description Decimal places (the wallet list's precession) */
-            decimals: number;
-        };
-        Rate: {
-            /** @description Currency pair, e.g. USD/EUR */
-            name: string;
-            /** @description Base currency group */
-            group: string;
-            /** @description Rate */
-            value: number;
         };
         UserProfile: {
             id: number;
@@ -512,37 +543,6 @@ export interface components {
                 status: "SUCCESS" | "PENDING" | "FAIL" | "CANCEL";
                 cancel: boolean;
             };
-        };
-        HistoryItem: {
-            id: number;
-            /**
-             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
-             * @enum {integer}
-             */
-            type: 1 | 2 | 3;
-            /**
-             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
-             * @enum {integer}
-             */
-            status: 1 | 2 | 3 | 4;
-            wallet_from: string;
-            wallet_to: string;
-            currency_from_code: string;
-            currency_to_code: string;
-            /** @description Debited from wallet_from (amount plus any commission it paid) */
-            amount_from: number;
-            /** @description Credited to wallet_to */
-            amount_to: number;
-            /** @description Change of the caller's USD balance (0 for a movement in another currency) */
-            total_usd: number;
-            description: string;
-            additional: string;
-            /** @description The activated voucher, for voucher activations */
-            voucher_number: string;
-            /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            created_at: string;
-            /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            updated_at: string;
         };
         TokenResponse: {
             /** @constant */
@@ -1610,7 +1610,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description */
+            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,8 @@ import { SessionContext, useQuery } from "./api/use-query.ts";
 import { BalanceCharts } from "./components/balance-charts.tsx";
 import { Balances } from "./components/balances.tsx";
 import { CheckoutLinks } from "./components/checkouts.tsx";
+import { FindTransaction, type Lookup } from "./components/find-transaction.tsx";
+import { PartnerNote } from "./components/partner-note.tsx";
 import { SignIn } from "./components/sign-in.tsx";
 import { Statement } from "./components/statement.tsx";
 import { Transactions } from "./components/transactions.tsx";
@@ -14,7 +16,7 @@ import { Transactions } from "./components/transactions.tsx";
 type Screen =
   | { readonly kind: "loading" }
   | { readonly kind: "signed-out"; readonly notice?: string }
-  | { readonly kind: "signed-in"; readonly name: string };
+  | { readonly kind: "signed-in"; readonly name: string; readonly role: string };
 
 // Only whether this tab had a session (never a token): to tell a first visit from an ended session.
 const hadSession = "purse-dashboard-had-session";
@@ -44,7 +46,7 @@ export function App() {
     try {
       const { me } = await request(meQuery, {});
       remember(true);
-      setScreen({ kind: "signed-in", name: me.name });
+      setScreen({ kind: "signed-in", name: me.name, role: me.role });
     } catch (error) {
       if (error instanceof SessionEnded) {
         const notice = !fromSignIn && hadSessionBefore() ? sessionEndedNotice : undefined;
@@ -94,16 +96,20 @@ export function App() {
     return <SignIn notice={screen.notice} onSignedIn={() => void identify(true)} />;
   return (
     <SessionContext.Provider value={session}>
-      <Dashboard name={screen.name} onSignOut={signOut} />
+      <Dashboard name={screen.name} role={screen.role} onSignOut={signOut} />
     </SessionContext.Provider>
   );
 }
 
-function Dashboard({ name, onSignOut }: { name: string; onSignOut(): void }) {
+function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSignOut(): void }) {
   const [revision, setRevision] = useState(0);
   const [live, setLive] = useState(false);
   const [lastChange, setLastChange] = useState<number>();
   const session = useContext(SessionContext);
+  const [lookup, setLookup] = useState<Lookup | null>(null);
+  const look = (text: string) => setLookup((previous) => ({ text, asked: (previous?.asked ?? 0) + 1 }));
+  // The history, its totals and its export are a merchant's (the API refuses a partner's token).
+  const merchant = role === "merchant";
 
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -149,7 +155,11 @@ function Dashboard({ name, onSignOut }: { name: string; onSignOut(): void }) {
         <h1 class="visually-hidden">Dashboard of {name}</h1>
         <Balances wallets={wallets.data?.wallets} error={wallets.error} />
         <BalanceCharts wallets={list} revision={revision} />
-        <Transactions wallets={list} revision={revision} />
+        {merchant ? null : <PartnerNote />}
+        <FindTransaction lookup={lookup} onLookup={look} />
+        {merchant ? (
+          <Transactions wallets={list} revision={revision} onDetails={(id) => look(String(id))} />
+        ) : null}
         <CheckoutLinks revision={revision} />
         <Statement wallets={list} />
       </main>

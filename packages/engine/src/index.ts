@@ -81,8 +81,6 @@ export {
   type OperationDeclaration,
   type OperationInput,
   type OperationScope,
-  type RestBinding,
-  type RestWire,
   scopesOf,
 } from "./declaration/declare-operation.ts";
 export { parseContract, runOperation } from "./declaration/run-operation.ts";
@@ -134,7 +132,7 @@ export {
   refusalReason,
 } from "./metrics/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
-export { operations } from "./operations/index.ts";
+export * from "./operations/index.ts";
 export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";

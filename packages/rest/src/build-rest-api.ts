@@ -13,53 +13,36 @@ import { restServerOptions } from "./http/server-options.ts";
 import { rejectNulCharacters } from "./http/text-guard.ts";
 import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
-import { declaredRoutes } from "./routes/declared-operations.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
+import { operationRoutes as routes } from "./routes/operation-routes.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /**
- * The operations declared once in the engine whose paths the OpenAPI document lists among the
- * hand-written ones, each placed where it always was; every other declaration is registered after
- * the rates (GET /api/currencies, ...).
+ * The API: bearer, signature or no authentication; JSON, form or multipart bodies. The OpenAPI
+ * document lists paths in this order. An engine operation's route is its own contract
+ * (`routes/*.route.ts`); the token, export and captcha routes are Fastify's alone.
  */
-const declared = declaredRoutes([
-  "createCheckout",
-  "payCheckout",
-  "transferFunds",
-  "confirmVoucherActivation",
-  "buyVoucher",
-  "listVouchers",
-  "listTransactionHistory",
-  "showTransaction",
-  "listWallets",
-  "checkWalletsExist",
-  "searchWallet",
-  "showProfile",
-  "listRates",
-  "getVoucherInfo",
-]);
-
-/** The API: bearer, signature or no authentication; JSON, form or multipart bodies. */
 const jsonRoutes: readonly RegisterRoute[] = [
-  declared.at("createCheckout"),
-  declared.at("payCheckout"),
+  routes.createCheckout.register,
+  routes.payCheckout.register,
   registerCaptchaChallenge,
-  declared.at("transferFunds"),
-  declared.at("confirmVoucherActivation"),
-  declared.at("getVoucherInfo"),
-  declared.at("buyVoucher"),
-  declared.at("listVouchers"),
-  declared.at("listTransactionHistory"),
+  routes.transferFunds.register,
+  routes.confirmVoucherActivation.register,
+  routes.getVoucherInfo.register,
+  routes.buyVoucher.register,
+  routes.listVouchers.register,
+  routes.listTransactionHistory.register,
   registerExportTransactions,
-  declared.at("showTransaction"),
-  declared.at("listWallets"),
-  declared.at("checkWalletsExist"),
-  declared.at("searchWallet"),
-  declared.at("listRates"),
-  declared.others,
-  declared.at("showProfile"),
+  routes.showTransaction.register,
+  routes.listWallets.register,
+  routes.checkWalletsExist.register,
+  routes.searchWallet.register,
+  routes.listRates.register,
+  routes.listCurrencies.register,
+  routes.showCurrency.register,
+  routes.showProfile.register,
 ];
 
 /** RFC 6749 and RFC 7009: `{"error": code}` answers. */

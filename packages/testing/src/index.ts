@@ -1,4 +1,5 @@
 export * from "./create-checkout.ts";
+export * from "./decimal-sum.ts";
 export * from "./history-migrations.ts";
 export * from "./hold-row-lock.ts";
 export * from "./http-client.ts";

@@ -33,6 +33,7 @@ export const transactionsQuery = graphql(`
           amountFrom
           amountTo
           commission
+          externalId
           description
           currency { code }
           walletFrom { number ownedByMe }
@@ -40,7 +41,7 @@ export const transactionsQuery = graphql(`
         }
       }
       pageInfo { endCursor hasNextPage }
-      totals { currency count amount commission exact }
+      totals { currency count completed moneyIn moneyOut net exact }
     }
   }
 `);
@@ -58,6 +59,31 @@ export const checkoutsQuery = graphql(`
       completedAt
       walletFrom
       walletTo
+      url
+    }
+  }
+`);
+
+/** One transaction by id or order id (everything REST's `show` answers): the search and the detail. */
+export const transactionQuery = graphql(`
+  query DashboardTransaction($id: Int, $externalId: String) {
+    transaction(id: $id, externalId: $externalId) {
+      id
+      externalId
+      type
+      status
+      amount
+      commission
+      currencyCode
+      processingPay {
+        paymentId
+        transactionId
+        walletFrom
+        walletTo
+        amount
+        status
+        cancel
+      }
     }
   }
 `);

@@ -12,6 +12,20 @@ function dayToSeconds(day: string): number {
   return Date.UTC(year, month - 1, date) / 1000;
 }
 
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 2 });
+
+/** A y-axis tick (a pixel scale's round number, not money): "1.2M", "950K", "12.5". */
+function tickLabel(tick: number): string {
+  return compact.format(tick);
+}
+
+/** The y-axis width that holds its longest tick label (uPlot's `size` hook), in CSS pixels. */
+function axisWidth(_plot: uPlot, values: string[] | null): number {
+  const longest = Math.max(0, ...(values ?? []).map((value) => value.length));
+  // About 8 px a character at uPlot's 12 px axis font, plus the tick and the gap.
+  return Math.max(48, Math.ceil(longest * 8 + 24));
+}
+
 /**
  * One wallet's closing balance per day, drawn by uPlot on a canvas. The only place a balance
  * becomes a float is the line's y position (pixels, not money): the caption and the table under
@@ -45,7 +59,11 @@ export function BalanceChart({
           {},
           { label: `${wallet} (${currency})`, stroke: "#1d5fbf", fill: "rgba(29, 95, 191, 0.12)", width: 2 },
         ],
-        axes: [{ stroke: "#4a5360" }, { stroke: "#4a5360", size: 70 }],
+        axes: [
+          { stroke: "#4a5360" },
+          // Compact tick labels ("1.2M", "950k") and room for the widest: never clipped at any magnitude.
+          { stroke: "#4a5360", values: (_plot, ticks) => ticks.map(tickLabel), size: axisWidth },
+        ],
       },
       [xs, ys],
       element,

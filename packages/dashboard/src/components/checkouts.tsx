@@ -3,6 +3,7 @@ import { request } from "../api/client.ts";
 import { checkoutsQuery } from "../api/documents.ts";
 import { useQuery } from "../api/use-query.ts";
 import { displayAmount } from "../format/amount.ts";
+import { CopyLink } from "./copy-link.tsx";
 
 const statusText = { PENDING: "Open", SUCCESS: "Paid", CANCEL: "Cancelled", FAIL: "Expired" } as const;
 const perPage = 10;
@@ -18,13 +19,15 @@ export function CheckoutLinks({ revision }: { revision: number }) {
   const rows = data?.checkouts ?? [];
   const last = rows.at(-1);
   return (
-    <section class="panel" aria-labelledby="checkouts-title">
+    <section class="panel checkouts" aria-labelledby="checkouts-title">
       <h2 id="checkouts-title">Checkout links</h2>
       {error ? <p role="alert">{error}</p> : null}
       {data && rows.length === 0 ? (
         <p class="muted">{cursor ? "No older checkout links." : "No checkout links yet."}</p>
       ) : (
-        <div class="table-scroll">
+        // Focusable so a keyboard can scroll it (axe: scrollable-region-focusable).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll region must be reachable by keyboard
+        <section class="table-scroll" tabIndex={0} aria-label="Checkout links, scrollable">
           <table class="cards" aria-label="Checkout links" aria-busy={loading}>
             <thead>
               <tr>
@@ -34,6 +37,7 @@ export function CheckoutLinks({ revision }: { revision: number }) {
                 <th scope="col">Created (UTC)</th>
                 <th scope="col">Paid or closed (UTC)</th>
                 <th scope="col">Expires (UTC)</th>
+                <th scope="col">Payment link</th>
               </tr>
             </thead>
             <tbody>
@@ -53,11 +57,14 @@ export function CheckoutLinks({ revision }: { revision: number }) {
                   <td data-label="Created (UTC)">{checkout.createdAt}</td>
                   <td data-label="Paid or closed (UTC)">{checkout.completedAt ?? "—"}</td>
                   <td data-label="Expires (UTC)">{checkout.expiredAt}</td>
+                  <td data-label="Payment link">
+                    {checkout.url ? <CopyLink url={checkout.url} order={checkout.paymentId} /> : "—"}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       <div class="pager">
         {before.length > 0 ? (

@@ -53,8 +53,8 @@ export function Statement({ wallets }: { wallets: readonly Wallet[] }) {
   return (
     <section class="panel" aria-labelledby="statement-title">
       <h2 id="statement-title">Statement</h2>
-      <form class="filters" onSubmit={submit} aria-label="Statement period" noValidate>
-        <div class="field">
+      <form class="filters statement-form" onSubmit={submit} aria-label="Statement period" noValidate>
+        <div class="field statement-wallet">
           <label htmlFor="statement-wallet">Statement for</label>
           <select
             id="statement-wallet"

@@ -3,8 +3,10 @@ import { request } from "../api/client.ts";
 import { transactionsQuery } from "../api/documents.ts";
 import type { VariablesOf } from "../api/graphql.ts";
 import { useQuery } from "../api/use-query.ts";
-import { displayAmount, displayTime, groupDigits } from "../format/amount.ts";
+import { displayTime, groupDigits } from "../format/amount.ts";
+import { direction, signedAmounts } from "../format/flow.ts";
 import type { Wallet } from "./balances.tsx";
+import { Totals } from "./totals.tsx";
 import { exportQuery, type Filter, label, noFilter, TransactionFilters } from "./transaction-filters.tsx";
 
 const perPage = 20;
@@ -29,12 +31,23 @@ function party(wallet: { number: string; ownedByMe: boolean } | null): string {
   return wallet.ownedByMe ? `${wallet.number} (yours)` : wallet.number;
 }
 
+/** Said before a row's amount to a screen reader; the sign says it on screen. */
+const directionWords = { in: "in", out: "out", both: "out and in", none: "" } as const;
+
 /**
  * The history table: newest first, 20 a page by cursor, with the filter's totals and an export of
  * the whole filtered range. A live change re-reads the first page; on a later page it says so
  * instead of moving the rows under the reader.
  */
-export function Transactions({ wallets, revision }: { wallets: readonly Wallet[]; revision: number }) {
+export function Transactions({
+  wallets,
+  revision,
+  onDetails,
+}: {
+  wallets: readonly Wallet[];
+  revision: number;
+  onDetails(id: number): void;
+}) {
   const [filter, setFilter] = useState<Filter>(noFilter);
   // The cursors of the pages read so far: the last one is this page's `after`.
   const [cursors, setCursors] = useState<readonly (string | null)[]>([null]);
@@ -79,21 +92,7 @@ export function Transactions({ wallets, revision }: { wallets: readonly Wallet[]
         </a>
       </div>
       <TransactionFilters wallets={wallets} applied={filter} serverError={error} onApply={apply} />
-      {connection && connection.totals.length > 0 ? (
-        <ul class="totals" aria-label="Totals of the filtered transactions">
-          {connection.totals.map((total) => (
-            <li key={total.currency} class="total">
-              {/* Under amount bounds a total is counted up to a cap: past it, "at least" (docs/graphql.md). */}
-              <span class="total-count">
-                {total.exact ? "" : "at least "}
-                {total.count} {total.count === 1 ? "transaction" : "transactions"}
-              </span>{" "}
-              <span class="total-amount">{displayAmount(total.amount, total.currency)}</span>
-              <span class="muted"> · commission {displayAmount(total.commission, total.currency)}</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {connection ? <Totals totals={connection.totals} /> : null}
       {missed ? (
         <p class="notice" role="status">
           New transactions arrived.{" "}
@@ -102,8 +101,10 @@ export function Transactions({ wallets, revision }: { wallets: readonly Wallet[]
           </button>
         </p>
       ) : null}
-      <div class="table-scroll">
-        <table class="cards" aria-label="Transactions" aria-busy={loading}>
+      {/* Focusable so a keyboard can scroll it (axe: scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll region must be reachable by keyboard */}
+      <section class="table-scroll" tabIndex={0} aria-label="Transactions, scrollable">
+        <table class="cards compact" aria-label="Transactions" aria-busy={loading}>
           <thead>
             <tr>
               <th scope="col">Date (UTC)</th>
@@ -112,43 +113,63 @@ export function Transactions({ wallets, revision }: { wallets: readonly Wallet[]
               <th scope="col">Status</th>
               <th scope="col">From</th>
               <th scope="col">To</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Commission</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col" class="num">
+                Fee
+              </th>
               <th scope="col">Description</th>
             </tr>
           </thead>
           <tbody>
             {rows.map(({ node }) => {
               const currency = node.currency?.code ?? "";
+              const parts = signedAmounts(node);
+              const way = direction(parts);
               return (
-                <tr key={node.id} data-id={node.id}>
-                  <td data-label="Date (UTC)">{displayTime(node.createdAt)}</td>
-                  <td data-label="ID" class="mono">
-                    {node.id}
+                <tr key={node.id} data-id={node.id} class={`flow-${way}`}>
+                  <td data-label="Date (UTC)" class="cell-date">
+                    {displayTime(node.createdAt)}
                   </td>
-                  <td data-label="Type">{label(node.type)}</td>
-                  <td data-label="Status">
+                  <td data-label="ID" class="mono cell-id">
+                    <button
+                      type="button"
+                      class="link"
+                      aria-label={`Details of transaction ${node.id}`}
+                      onClick={() => onDetails(node.id)}
+                    >
+                      {node.id}
+                    </button>
+                  </td>
+                  <td data-label="Type" class="cell-type">
+                    {label(node.type)}
+                  </td>
+                  <td data-label="Status" class="cell-status">
                     <span class={`badge badge-${node.status.toLowerCase()}`}>{label(node.status)}</span>
                   </td>
-                  <td data-label="From" class="mono">
+                  <td data-label="From" class="mono cell-from">
                     {party(node.walletFrom)}
                   </td>
-                  <td data-label="To" class="mono">
+                  <td data-label="To" class="mono cell-to">
                     {party(node.walletTo)}
                   </td>
-                  <td data-label="Amount" class="num">
-                    {groupDigits(node.amount)} {currency}
+                  <td data-label="Amount" class="num cell-amount" data-direction={way}>
+                    <span class="visually-hidden">{directionWords[way]} </span>
+                    {parts.join(" / ")} {currency}
                   </td>
-                  <td data-label="Commission" class="num">
+                  <td data-label="Fee" class="num cell-fee">
                     {groupDigits(node.commission)} {currency}
                   </td>
-                  <td data-label="Description">{node.description}</td>
+                  <td data-label="Description" class="cell-description">
+                    {node.description}
+                  </td>
                 </tr>
               );
             })}
           </tbody>
         </table>
-      </div>
+      </section>
       {connection && rows.length === 0 ? <p class="muted">No transactions match.</p> : null}
       <nav class="pager" aria-label="Transaction pages">
         <button type="button" class="secondary" disabled={onFirstPage} onClick={firstPage}>

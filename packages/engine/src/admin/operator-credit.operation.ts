@@ -16,7 +16,6 @@ export const operatorCreditOperation = defineOperation({
   // No `idempotencyKey`: the key is the required `key` argument, never the header, as published.
   errors: ["WALLET_TO_NOT_EXISTS", "NOT_FOUND", "MAX_AMOUNT", "INVALID_VALUE", "OPERATOR_KEY_REUSED"],
   run: (deps, actor, input) => creditWalletAsOperator(deps, actor, input),
-  rest: null,
   // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
   graphql: { field: "operatorCredit", type: "OperatorMovement", arguments: "flat" },
   trpc: "operatorCredit",

@@ -16,7 +16,6 @@ export const operatorPayoutOperation = defineOperation({
   // No `idempotencyKey`: the key is the required `key` argument, never the header, as published.
   errors: ["WALLET_FROM_NOT_EXISTS", "OPERATOR_INSUFFICIENT_FUNDS", "INVALID_VALUE", "OPERATOR_KEY_REUSED"],
   run: (deps, actor, input) => payOutWalletAsOperator(deps, actor, input),
-  rest: null,
   // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
   graphql: { field: "operatorPayout", type: "OperatorMovement", arguments: "flat" },
   trpc: "operatorPayout",

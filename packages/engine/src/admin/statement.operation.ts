@@ -19,7 +19,6 @@ export const statementOperation = defineOperation({
     const found = await showStatement(deps, actor, input);
     return { ...found, lines: [...found.lines] };
   },
-  rest: null,
   // A refusal answers the PurseError union, as `statement` always has.
   graphql: { field: "statement", type: "Statement", nested: { lines: "StatementLine" }, errorUnion: true },
   trpc: "statement",

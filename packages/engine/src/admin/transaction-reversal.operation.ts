@@ -24,7 +24,6 @@ export const transactionReversalOperation = defineOperation({
     "OPERATOR_KEY_REUSED",
   ],
   run: (deps, actor, input) => reverseTransactionAsOperator(deps, actor, input),
-  rest: null,
   // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
   graphql: { field: "reverseTransaction", type: "OperatorMovement", arguments: "flat" },
   trpc: "reverseTransaction",

@@ -37,20 +37,6 @@ export const checkoutCreateOperation = defineOperation({
       },
       clientAddress: call.clientAddress,
     }),
-  rest: {
-    method: "POST",
-    path: "/api/processing/checkout",
-    operationId: "createCheckout",
-    tags: ["Checkout"],
-    summary: "Create a hosted payment link",
-    answer: "The payment link",
-    names: "snake_case",
-    refusals: {
-      422:
-        "Signature not identical, Order id is not unique, Wallet to/from not exists, amount errors, " +
-        "Currencies are not equals, Currency is disabled, Direction not active, User is blocked",
-    },
-  },
   graphql: { field: "createCheckout", input: "CheckoutInput", type: "CheckoutLink" },
   trpc: "checkout",
 });

@@ -39,6 +39,12 @@ const checkoutListItemContract = z
     createdAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
     expiredAt: z.string().describe("YYYY-MM-DD HH:MM:SS, UTC"),
     completedAt: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+    url: z
+      .string()
+      .nullable()
+      .describe(
+        "The payment link while the checkout is open, to send the payer again; null once paid, cancelled or expired, and for links created before Purse kept them",
+      ),
   } satisfies ContractShape<CheckoutListItem>)
   .describe("A payment link the caller created, with its outcome, to reconcile orders");
 

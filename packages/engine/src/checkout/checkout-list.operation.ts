@@ -21,7 +21,6 @@ export const checkoutListOperation = defineOperation({
       limit: input?.limit ?? null,
       paymentId: input?.before ?? null,
     }),
-  rest: null,
   // The status, an argument and a field, is the door's CheckoutStatus enum.
   graphql: { field: "checkouts", type: "Checkout", enums: { status: "CheckoutStatus" } },
   trpc: "checkouts",

@@ -22,20 +22,6 @@ export const checkoutPayOperation = defineOperation({
     "PAY_INSUFFICIENT_FUNDS",
   ],
   run: (deps, _nobody, input, call) => payCheckout(deps, { ...input, clientAddress: call.clientAddress }),
-  rest: {
-    method: "POST",
-    path: "/api/processing/pay",
-    operationId: "payCheckout",
-    tags: ["Checkout"],
-    summary: "Pay or cancel a checkout from the hosted payment page",
-    names: "snake_case",
-    refusals: {
-      404: "Unknown payment link",
-      422:
-        "Route locked to avoid duplication, Method locked please try again later, Captcha string, " +
-        "Hash is not valid, Deposit your wallet, you not have funds",
-    },
-  },
   // The hosted page's own call, on Purse's origin: a front end pays through the page, and a
   // typed client has no payer's password to send.
   graphql: null,

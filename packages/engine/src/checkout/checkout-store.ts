@@ -124,9 +124,11 @@ function checkoutFromRow(row: CheckoutRow): CheckoutRecord {
   };
 }
 
-/** A new checkout's row; the token is stored only as its hash. */
+/** A new checkout's row; the token is stored as its hash (to find it) and sealed (to show it again). */
 export interface NewCheckout {
   readonly tokenHash: string;
+  /** The token sealed with `checkoutLinkBinding(tokenHash)` (migration 0018). */
+  readonly linkSealed: string;
   readonly merchantUserId: number;
   readonly clientId: number;
   readonly paymentId: string;
@@ -148,13 +150,12 @@ export async function insertCheckout(em: SqlEntityManager, checkout: NewCheckout
   try {
     await sql`insert into checkouts (token_hash, merchant_user_id, client_id, payment_id, user_info,
         wallet_from_id, wallet_to_id, currency_id, amount_minor, commission_minor, signature,
-        success_url, cancel_url, status_url, expired_at)
+        success_url, cancel_url, status_url, expired_at, link_sealed)
       values (${checkout.tokenHash}, ${checkout.merchantUserId}, ${checkout.clientId}, ${checkout.paymentId},
         ${checkout.userInfo}, ${checkout.walletFromId}, ${checkout.walletToId}, ${checkout.currencyId},
         ${checkout.amountMinor.toString()}, ${checkout.commissionMinor.toString()}, ${checkout.signature},
-        ${checkout.successUrl}, ${checkout.cancelUrl}, ${checkout.statusUrl}, ${checkout.expiresAt})`.execute(
-      em.getKysely(),
-    );
+        ${checkout.successUrl}, ${checkout.cancelUrl}, ${checkout.statusUrl}, ${checkout.expiresAt},
+        ${checkout.linkSealed})`.execute(em.getKysely());
   } catch (error) {
     if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
       throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");
@@ -175,7 +176,10 @@ export async function closeCheckout(
 ): Promise<void> {
   await rows(
     em,
-    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now()
+    // A closed checkout's link is never shown again: its sealed copy goes (migration 0018), so only
+    // open checkouts hold one and `purse keys rotate` re-seals those alone.
+    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now(),
+        link_sealed = null
       where id = ${checkoutId}`,
   );
 }
@@ -247,6 +251,9 @@ export interface CheckoutListRow {
   created_at: Date | string;
   expired_at: Date | string;
   completed_at: Date | string | null;
+  token_hash: string;
+  /** Null for checkouts created before migration 0018. */
+  link_sealed: string | null;
 }
 
 /**
@@ -268,7 +275,7 @@ export async function findCheckoutList(
     sql<CheckoutListRow>`
       select k.id, k.payment_id, k.user_info, k.status, k.amount_minor, k.commission_minor,
         c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, k.transaction_id,
-        k.created_at, k.expired_at, k.completed_at
+        k.created_at, k.expired_at, k.completed_at, k.token_hash, k.link_sealed
       from checkouts k
       join users u on u.id = k.merchant_user_id
       join currencies c on c.id = k.currency_id

@@ -1,7 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { optionalWebUrl } from "../input/web-url.ts";
-import { formTokenBinding } from "../keys/sealed-columns.ts";
+import { checkoutLinkBinding, formTokenBinding } from "../keys/sealed-columns.ts";
 import { amountInMinorUnits } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
@@ -82,8 +82,11 @@ export async function createCheckout(
 
   const token = generateOpaqueToken("chk");
   const expiresAt = new Date(deps.now().getTime() + deps.options.checkoutLifetimeMs);
+  const tokenHash = hashOpaqueToken(token);
   await insertCheckout(em, {
-    tokenHash: hashOpaqueToken(token),
+    tokenHash,
+    // Sealed, so the merchant's checkouts list can show the link again while it is open.
+    linkSealed: deps.secretBox.seal(token, checkoutLinkBinding(tokenHash)),
     merchantUserId: receiver.userId,
     clientId: client,
     paymentId,

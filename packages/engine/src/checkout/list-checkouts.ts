@@ -3,12 +3,13 @@ import { requireAccess } from "../auth/authenticate.ts";
 import { userIdByLogin } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { checkoutLinkBinding } from "../keys/sealed-columns.ts";
 import { transactionStatusName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { findCheckoutList } from "./checkout-store.ts";
+import { type CheckoutListRow, findCheckoutList } from "./checkout-store.ts";
 
 /** What a merchant sees of one of its checkouts, to reconcile its orders. */
 export interface CheckoutListItem {
@@ -28,6 +29,12 @@ export interface CheckoutListItem {
   readonly createdAt: string;
   readonly expiredAt: string;
   readonly completedAt: string | null;
+  /**
+   * The payment link (`<payUrl>/<token>`) while the checkout is open (PENDING, not yet expired), to
+   * send the payer again; null once it is paid, cancelled or expired, for an operator's listing, and
+   * for checkouts created before Purse kept their links (migration 0018).
+   */
+  readonly url: string | null;
 }
 
 export interface CheckoutListFilter {
@@ -47,7 +54,13 @@ export async function listCheckouts(
   filter: CheckoutListFilter = {},
 ): Promise<CheckoutListItem[]> {
   requireAccess(actor);
-  return checkoutsOf(deps.db, { userId: actor.userId }, filter);
+  const now = deps.now();
+  // Only the merchant's own list opens a link: an operator's listing has no use for one.
+  const link = (row: CheckoutListRow) =>
+    row.link_sealed !== null && Number(row.status) === statuses.PENDING && new Date(row.expired_at) > now
+      ? `${deps.options.payUrl}/${deps.secretBox.open(row.link_sealed, checkoutLinkBinding(row.token_hash))}`
+      : null;
+  return checkoutsOf(deps.db, { userId: actor.userId }, filter, link);
 }
 
 /** Operators: the checkouts of one user by login (`purse checkouts list`). */
@@ -64,6 +77,7 @@ async function checkoutsOf(
   db: Database,
   owner: { userId: number } | { login: string },
   filter: CheckoutListFilter,
+  link: (row: CheckoutListRow) => string | null = () => null,
 ): Promise<CheckoutListItem[]> {
   const status = filter.status ? statusCode(filter.status) : null;
   const limit = filter.limit ?? 50;
@@ -90,6 +104,7 @@ async function checkoutsOf(
       createdAt: formatTimestamp(row.created_at),
       expiredAt: formatTimestamp(row.expired_at),
       completedAt: row.completed_at === null ? null : formatTimestamp(row.completed_at),
+      url: link(row),
     };
   });
 }

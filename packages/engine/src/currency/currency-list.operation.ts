@@ -11,15 +11,6 @@ export const currencyListOperation = defineOperation({
   output: currencyListContract,
   errors: [],
   run: async (deps, actor) => (await listCurrencies(deps, actor)).map(publishedCurrencyListing),
-  rest: {
-    method: "GET",
-    path: "/api/currencies",
-    operationId: "listCurrencies",
-    tags: ["Currencies"],
-    summary: "The enabled currencies with their rates and decimal places",
-    component: "CurrencyListItem",
-    numbers: ["rate"],
-  },
   graphql: { field: "currencies", type: "CurrencyListing" },
   trpc: "currencies",
 });

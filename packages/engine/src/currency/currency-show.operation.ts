@@ -20,15 +20,6 @@ export const currencyShowOperation = defineOperation({
   output: currencyListingContract,
   errors: ["NOT_FOUND"],
   run: async (deps, actor, input) => publishedCurrencyListing(await showCurrency(deps, actor, input)),
-  rest: {
-    method: "GET",
-    path: "/api/currencies/:code",
-    operationId: "showCurrency",
-    tags: ["Currencies"],
-    summary: "One enabled currency with its rate and decimal places",
-    component: "CurrencyListItem",
-    numbers: ["rate"],
-  },
   graphql: { field: "currency", type: "CurrencyListing" },
   trpc: "currency",
 });

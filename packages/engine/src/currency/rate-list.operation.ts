@@ -20,16 +20,6 @@ export const rateListOperation = defineOperation({
   output: z.array(rateContract),
   errors: [],
   run: (deps) => listRates(deps),
-  rest: {
-    method: "GET",
-    path: "/api/currencies/rates",
-    operationId: "listRates",
-    tags: ["Currencies"],
-    summary: "Currency exchange rates",
-    component: "Rate",
-    numbers: ["value"],
-    descriptions: { value: "Rate" },
-  },
   graphql: { field: "rates", type: "Rate" },
   trpc: "rates",
 });

@@ -22,79 +22,6 @@ export function inputObject(input: InputContract): z.ZodObject | null {
 }
 
 /**
- * How REST spells one object of an operation's output (and, at the top, its input fields): the
- * values are the engine's, the door renames fields, turns the `numbers` (exact decimal text in the
- * contract) into JSON numbers, orders and leaves out fields, nothing else.
- */
-export interface RestWire {
-  /** The OpenAPI component of this object (of each item, for a list); inline without one. */
-  readonly component?: string;
-  /** REST's name for each field it spells differently; `snake_case` for all. */
-  readonly names?: Readonly<Record<string, string>> | "snake_case";
-  /** Fields the specification types as numbers: sent as JSON numbers. */
-  readonly numbers?: readonly string[];
-  /** Fields REST does not publish (the wallet's `userId`, always the caller). */
-  readonly omit?: readonly string[];
-  /** Every published field by its contract name, in the wire's order, when it is not the contract's. */
-  readonly order?: readonly string[];
-  /** REST's own description of a field, where the contract's would mislead (a number, not text). */
-  readonly descriptions?: Readonly<Record<string, string>>;
-  /** Number fields holding one of the specification's codes (the history's type, status): their values. */
-  readonly codes?: Readonly<Record<string, readonly number[]>>;
-  /** The nested objects (or lists of objects), by field: their own spelling. */
-  readonly fields?: Readonly<Record<string, RestWire>>;
-}
-
-/**
- * How REST publishes an operation: its path, method and OpenAPI entry, the wire spelling of its
- * output (`RestWire`) and of its input. A read takes its input from the path and the query string,
- * a mutation from the path and its body (JSON, form or multipart, as every REST body), and its
- * `idempotencyKey` field from the `Idempotency-Key` header.
- */
-export interface RestBinding extends RestWire {
-  /** GET for a query, POST for a mutation. */
-  readonly method: "GET" | "POST";
-  /** Fastify's form: a `:name` segment is the input field of that (wire) name. */
-  readonly path: string;
-  readonly operationId: string;
-  readonly tags: readonly string[];
-  readonly summary: string;
-  /** REST's names of the input fields, when they are not the output's (`names`). */
-  readonly inputNames?: Readonly<Record<string, string>> | "snake_case";
-  /** Input amounts REST also takes as bare JSON numbers (`10.5` for `"10.5"`), as the spec allows. */
-  readonly inputNumbers?: readonly string[];
-  /** Input identifiers REST also takes as JSON integers (safe ones: `123` is `"123"`), as the spec allows. */
-  readonly inputIds?: readonly string[];
-  /** REST's own description of an input field, where the contract's does not say what REST takes. */
-  readonly inputDescriptions?: Readonly<Record<string, string>>;
-  /** Whole-number input fields that take one of the specification's codes: their values (as `codes`). */
-  readonly inputCodes?: Readonly<Record<string, readonly number[]>>;
-  /**
-   * Optional input fields the OpenAPI document lists as required: a typed client sends them, and
-   * the use case answers their absence itself (wallet-exists: Not found, as any other miss).
-   */
-  readonly documentedAsRequired?: readonly string[];
-  /**
-   * False where the specification shows the answer bare (`{"message": ...}`), not in REST's
-   * `{status, data}` envelope.
-   */
-  readonly envelope?: false;
-  /**
-   * REST's own description of a refusal status, where the catalogue's message of one code would
-   * not say what else answers it (the checkout's 422 lists every reason).
-   */
-  readonly refusals?: Readonly<Record<number, string>>;
-  /** REST's description of its 200 answer, where the declaration's does not say what REST sends. */
-  readonly answer?: string;
-  /** Other paths the same route answers under, each with its own OpenAPI entry (older clients' names). */
-  readonly aliases?: readonly {
-    readonly path: string;
-    readonly operationId: string;
-    readonly summary: string;
-  }[];
-}
-
-/**
  * How GraphQL publishes an operation: the query or mutation field, and the object types of its
  * output, derived from the contracts (one type per contract). A query takes its input fields as
  * arguments; a mutation takes one `input` argument of the input object type `input` (or flat
@@ -199,9 +126,10 @@ export interface CursorPage {
 }
 
 /**
- * One operation, declared once for REST, GraphQL and tRPC: each door's mounter iterates the
- * declarations (`operations/index.ts`) and publishes every one under its names, checking its
- * scope, validating its input and answering its errors in the door's own shape.
+ * One operation, declared once for every door: GraphQL's and tRPC's mounters iterate the
+ * declarations (`operations/index.ts`) and publish each under its names; REST states each of its
+ * routes as a contract of its own over the operation (packages/rest/src/routes/*.route.ts). Every
+ * door checks the scope, lets the input contract validate, and answers errors in its own shape.
  */
 export interface OperationDeclaration<
   Input extends InputContract = InputContract,
@@ -235,12 +163,6 @@ export interface OperationDeclaration<
     input: OperationInput<Input>,
     call: CallContext,
   ): Promise<z.input<Output>>;
-  /**
-   * Null where REST has no such route and the specification none to add (`wallet(number:)`, `me`:
-   * REST's clients read the wallet list and `/api/user/me`): every door publishes the same wire it
-   * always did.
-   */
-  readonly rest: RestBinding | null;
   /**
    * Null where GraphQL publishes the capability otherwise (REST's page-numbered history: the
    * cursor-paged `transactions` serves GraphQL), as `trpc`.

@@ -34,6 +34,8 @@ export const sealedColumns: readonly SealedColumn[] = [
   },
   // Bound to the voucher number, as `voucher/voucher-code.ts` seals it.
   { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
+  // A checkout's payment link token (migration 0018), bound to the row's token hash.
+  { table: "checkouts", column: "link_sealed", rowKey: "token_hash", field: "checkout_link" },
 ];
 
 /** A client's form token: it signs checkouts and the spec's webhook `signature`. */
@@ -49,4 +51,9 @@ export function webhookSecretBinding(clientId: string): SealBinding {
 /** A webhook endpoint's Standard Webhooks secret, current or previous. */
 export function endpointSecretBinding(endpointId: string): SealBinding {
   return { table: "webhook_endpoints", field: "webhook_secret", row: endpointId };
+}
+
+/** A checkout's payment link token, bound to its hash (the row's `token_hash`). */
+export function checkoutLinkBinding(tokenHash: string): SealBinding {
+  return { table: "checkouts", field: "checkout_link", row: tokenHash };
 }

@@ -38,10 +38,9 @@ import {
 } from "../webhooks/operations/webhook-events.operation.ts";
 
 /**
- * Every operation declared once for all three doors. A door mounts each one (REST those with a
- * REST binding); add a declaration here. REST registers them in this order, those it places among
- * its hand-written routes aside (`build-rest-api.ts`): the OpenAPI document lists paths in
- * registration order.
+ * Every operation declared once for all three doors: GraphQL and tRPC mount each one; REST
+ * publishes those it has a route contract for (packages/rest/src/routes/*.route.ts). Add a
+ * declaration here.
  */
 export const operations = [
   checkoutCreateOperation,
@@ -79,3 +78,22 @@ export const operations = [
   webhookReplayOperation,
   webhookTestEventOperation,
 ] as const;
+
+/** The operations REST publishes, each by name for its route contract (packages/rest/src/routes). */
+export {
+  checkoutCreateOperation,
+  currencyListOperation,
+  currencyShowOperation,
+  profileShowOperation,
+  rateListOperation,
+  transactionHistoryOperation,
+  transactionShowOperation,
+  transferOperation,
+  voucherActivationOperation,
+  voucherInfoOperation,
+  voucherListOperation,
+  voucherPurchaseOperation,
+  walletListOperation,
+  walletSearchOperation,
+  walletsExistOperation,
+};

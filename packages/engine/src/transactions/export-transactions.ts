@@ -12,9 +12,13 @@ import type { TransactionFilter } from "./transaction-filter.ts";
 import { readSearch, type TransactionSearch } from "./transaction-search.ts";
 import { findCountedDays, findSearchPage, type SearchNodeRow } from "./transaction-search-store.ts";
 
-/** The export's columns, in order (contract: "Merchant dashboard"). */
+/**
+ * The export's columns, in order (contract: "Merchant dashboard"). `commission` is the fee the
+ * transaction charged, `external_id` the caller's order id; `refund_of` (the checkout a refund pays
+ * back) stays empty until refunds exist.
+ */
 export const transactionCsvHeader =
-  "id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description";
+  "id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description";
 
 /** Rows read per query: large enough to amortise a round trip, small enough to bound memory. */
 const defaultPageSize = 5_000;
@@ -120,6 +124,9 @@ async function csvRows(deps: EngineDependencies, found: readonly SearchNodeRow[]
         csvText(currencies.get(Number(row.currency_id))?.code ?? ""),
         formatMinor(toBigInt(row.amount_from_minor), precession),
         formatMinor(toBigInt(row.amount_to_minor), precession),
+        formatMinor(toBigInt(row.commission_minor), precession),
+        csvText(row.external_id ?? ""),
+        "",
         csvText(row.description),
       ];
     }),

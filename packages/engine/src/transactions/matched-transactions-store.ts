@@ -99,7 +99,7 @@ export function matched(userId: number, filter: TransactionFilter, page?: PageBo
 
 /**
  * The same matches as `matched(userId, filter)`, each once without a `union`'s deduplication, as
- * `(currency_id, amount_minor, commission_minor)`, in no particular order: so that a `limit` above
+ * `(id, currency_id, amount_minor, commission_minor)`, in no particular order: so that a `limit` above
  * it stops the scans after that many rows (a `union` reads every candidate before answering one).
  * A transaction the receiving side finds is left to the sending side when its sending wallet is
  * one of the scanned wallets the caller owns, which is exactly when `matched`'s sending side
@@ -114,8 +114,8 @@ export function matchedOnce(userId: number, filter: TransactionFilter) {
     column: "wallet_from_id" | "wallet_to_id",
     other: "wallet_from_id" | "wallet_to_id",
     alsoWhere: ReturnType<typeof sql>,
-  ) => sql`select x.currency_id, x.amount_minor, x.commission_minor from ${scanned} as s
-      cross join lateral (select t.currency_id, t.amount_minor, t.commission_minor from transactions t
+  ) => sql`select x.id, x.currency_id, x.amount_minor, x.commission_minor from ${scanned} as s
+      cross join lateral (select t.id, t.currency_id, t.amount_minor, t.commission_minor from transactions t
         where t.${sql.raw(column)} = s.id and (s.own or t.${sql.raw(other)} in ${owned}) and ${where}
           and ${alsoWhere}) as x`;
   const notFoundBySender = sql`(t.wallet_from_id is null

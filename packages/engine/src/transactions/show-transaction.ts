@@ -7,6 +7,7 @@ import { transactionStatusName, transactionTypeName } from "../ledger/transactio
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import type { QueryValue } from "./history-filter.ts";
+import { movedAmountMinor } from "./moved-amount.ts";
 import { type DetailRow, findTransactionDetail } from "./transaction-store.ts";
 
 export interface TransactionDetailView {
@@ -44,7 +45,7 @@ export async function showTransaction(
 ): Promise<TransactionDetailView> {
   requireAccess(actor);
   const id = text(query.id);
-  const externalId = refuseNul(text(query.externalId), "external_id");
+  const externalId = refuseNul(text(query.externalId), "externalId");
   if (id === null && externalId === null) throw new PurseError("BLANK", "id");
   if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
   const row = await deps.db.fresh((em) =>
@@ -65,7 +66,9 @@ function text(value: QueryValue): string | null {
 
 function detailView(row: DetailRow): TransactionDetailView {
   const precession = Number(row.precession);
-  const amount = formatMinor(toBigInt(row.amount_minor), precession);
+  // The payment's own amount (what was asked), as its notification says; the detail's is what moved.
+  const asked = formatMinor(toBigInt(row.amount_minor), precession);
+  const amount = formatMinor(movedAmountMinor(Number(row.status), toBigInt(row.amount_minor)), precession);
   const status = transactionStatusName(Number(row.status));
   const id = toId(row.id);
   return {
@@ -84,7 +87,7 @@ function detailView(row: DetailRow): TransactionDetailView {
       walletTo: row.wallet_to ?? "",
       currencyTo: row.code,
       currencyFrom: row.code,
-      amount,
+      amount: asked,
       status,
       cancel: status === "CANCEL",
     },

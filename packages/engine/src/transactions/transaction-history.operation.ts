@@ -5,10 +5,6 @@ import {
   transactionHistoryPageContract,
 } from "./transaction-history.contract.ts";
 
-/** The specification's codes of a transaction's type and status, as REST publishes them. */
-const typeCodes = [1, 2, 3];
-const statusCodes = [1, 2, 3, 4];
-
 /**
  * GET /api/transactions/histories: the specification's page-numbered history of the caller's
  * transactions (merchants only). Only REST publishes it: GraphQL and tRPC page the same search by
@@ -25,27 +21,6 @@ export const transactionHistoryOperation = defineOperation({
   errors: ["BLANK", "INVALID_DATE", "NOT_NUMERIC", "OUT_OF_RANGE", "INVALID_VALUE"],
   // The query string as sent: the use case reads its text (history-filter.ts).
   run: (deps, actor, input) => listHistory(deps, actor, input),
-  rest: {
-    method: "GET",
-    path: "/api/transactions/histories",
-    operationId: "listTransactionHistory",
-    tags: ["Transactions"],
-    summary: "Transaction history of the caller's wallets (merchants only)",
-    inputCodes: { type: typeCodes, status: statusCodes },
-    fields: {
-      items: {
-        component: "HistoryItem",
-        names: "snake_case",
-        numbers: ["amountFrom", "amountTo", "totalUsd"],
-        codes: { type: typeCodes, status: statusCodes },
-        descriptions: {
-          amountFrom: "Debited from wallet_from (amount plus any commission it paid)",
-          amountTo: "Credited to wallet_to",
-        },
-      },
-      meta: { names: "snake_case" },
-    },
-  },
   // The cursor-paged search serves GraphQL and tRPC (`transactions`), with names for the codes.
   graphql: null,
   trpc: null,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ContractShape, wholeNumberIn } from "../input/contract-fields.ts";
 import { amountTotalsCap } from "./amount-totals-cap.ts";
+import { flowTotalsCap } from "./flow-totals-store.ts";
 import { transactionSearchContract } from "./transaction-search.contract.ts";
 import type { TransactionNode, TransactionPage, TransactionTotal } from "./transaction-search.ts";
 
@@ -43,7 +44,25 @@ const transactionTotalContract = z
       .describe(
         `Whether count, amount and commission are exact. False only under minAmount/maxAmount when more than ${amountTotalsCap} transactions match: they are then of ${amountTotalsCap} of them (at least), and a currency none of those is in is missing`,
       ),
+    completed: z
+      .number()
+      .nullable()
+      .describe(
+        `How many of the matches completed (SUCCESS): the ones moneyIn and moneyOut add up. completed, moneyIn, moneyOut and net are exact, or null when more than ${flowTotalsCap} transactions match (narrow the filter)`,
+      ),
+    moneyIn: decimalText
+      .nullable()
+      .describe(
+        "Money into the caller's wallets by the completed matches: the sum of their amountTo into the caller's wallets",
+      ),
+    moneyOut: decimalText
+      .nullable()
+      .describe(
+        "Money out of the caller's wallets by the completed matches: the sum of their amountFrom out of the caller's wallets",
+      ),
+    net: decimalText.nullable().describe('moneyIn minus moneyOut, signed (e.g. "-12.50")'),
   } satisfies ContractShape<TransactionTotal>)
+  // The published description stays as it was; the new fields describe themselves.
   .describe("Count and sums over the whole filtered set, per currency");
 
 /** A page of the search, newest first, with the totals of everything the filter finds. */

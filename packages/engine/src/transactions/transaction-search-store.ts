@@ -1,5 +1,6 @@
 import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
 import { cappedTotals } from "./capped-totals-store.ts";
+import { flowTotals } from "./flow-totals-store.ts";
 import { countedDays, countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
 import { hasAmountBounds, type TransactionFilter } from "./transaction-filter.ts";
@@ -66,11 +67,19 @@ export interface SearchTotalRow {
   commission: string;
   /** Under amount bounds, past the cap: the count and sums are of some of the matches only. */
   capped: boolean;
+  /** Of the completed matches only (flow-totals-store.ts), read up to a cap of their own. */
+  completed: string;
+  money_in: string;
+  money_out: string;
+  /** More matches than `flowTotalsCap`: the three above are of some of them, not to be shown. */
+  flow_capped: boolean;
 }
 
 /**
  * The totals per currency: exact from the daily counts (history-count-store.ts), or under amount
- * bounds counted up to a cap (capped-totals-store.ts).
+ * bounds counted up to a cap (capped-totals-store.ts); with money in and out of the completed
+ * matches, read up to a cap (flow-totals-store.ts). A currency the capped count did not reach but
+ * money moved in is listed all the same, its count marked inexact.
  */
 export function findSearchTotals(
   em: SqlRunner,
@@ -84,11 +93,15 @@ export function findSearchTotals(
   return rows(
     em,
     sql<SearchTotalRow>`
-      select c.id as currency_id, c.code, c.precession, counted.count, counted.amount, counted.commission,
-        counted.capped
-      from (${counted}) as counted
-      join currencies c on c.id = counted.currency_id
-      where counted.count::bigint > 0
+      with flow as (${flowTotals(userId, filter)})
+      select c.id as currency_id, c.code, c.precession, coalesce(counted.count, '0') as count,
+        coalesce(counted.amount, '0') as amount, coalesce(counted.commission, '0') as commission,
+        coalesce(counted.capped, true) as capped, coalesce(flow.completed, '0') as completed,
+        coalesce(flow.money_in, '0') as money_in, coalesce(flow.money_out, '0') as money_out,
+        (select coalesce(bool_or(f.capped), false) from flow f) as flow_capped
+      from (select * from (${counted}) as all_counted where all_counted.count::bigint > 0) as counted
+      full join flow on flow.currency_id = counted.currency_id
+      join currencies c on c.id = coalesce(counted.currency_id, flow.currency_id)
       order by c.code`,
     bounded ? "purse_search_totals_capped" : countedName("purse_search_totals", filter),
   );

@@ -17,8 +17,6 @@ export const transactionSearchOperation = defineOperation({
   errors: ["INVALID_DATE", "NOT_NUMERIC", "OUT_OF_RANGE", "INVALID_VALUE"],
   run: (deps, actor, { first, afterId, ...search }) =>
     searchTransactions(deps, actor, search, { first, afterId: afterId ?? null }),
-  // The specification's history is page-numbered, with its own items: `transactionHistoryOperation`.
-  rest: null,
   graphql: {
     field: "transactions",
     type: "TransactionConnection",

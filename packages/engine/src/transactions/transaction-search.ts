@@ -12,8 +12,9 @@ import {
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
+import { movedAmountMinor } from "./moved-amount.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
-import { findSearchPage, findSearchTotals } from "./transaction-search-store.ts";
+import { findSearchPage, findSearchTotals, type SearchTotalRow } from "./transaction-search-store.ts";
 
 export interface TransactionSearch {
   /**
@@ -63,6 +64,15 @@ export interface TransactionTotal {
    * (`amountTotalsCap`): the count and sums are then of that many of them (at least).
    */
   readonly exact: boolean;
+  /**
+   * How many of the matches completed (SUCCESS): the ones `moneyIn` and `moneyOut` add up. These
+   * four are null when more transactions match than `flowTotalsCap`: exact, or not given.
+   */
+  readonly completed: number | null;
+  /** Into the caller's wallets (`amountTo`), out of them (`amountFrom`), and in − out (signed). */
+  readonly moneyIn: string | null;
+  readonly moneyOut: string | null;
+  readonly net: string | null;
 }
 
 export interface TransactionPage {
@@ -101,7 +111,7 @@ export async function searchTransactions(
         type: transactionTypeName(Number(row.type)),
         status: transactionStatusName(Number(row.status)),
         label: row.label,
-        amount: formatMinor(toBigInt(row.amount_minor), precession),
+        amount: formatMinor(movedAmountMinor(Number(row.status), toBigInt(row.amount_minor)), precession),
         commission: formatMinor(toBigInt(row.commission_minor), precession),
         amountFrom: formatMinor(toBigInt(row.amount_from_minor), precession),
         amountTo: formatMinor(toBigInt(row.amount_to_minor), precession),
@@ -123,7 +133,22 @@ export async function searchTransactions(
       amount: formatMinor(toBigInt(row.amount), Number(row.precession)),
       commission: formatMinor(toBigInt(row.commission), Number(row.precession)),
       exact: !row.capped,
+      ...flowOf(row),
     })),
+  };
+}
+
+/** A total's money in, out and net, exact (net may be negative), or none past the cap. */
+function flowOf(row: SearchTotalRow): Pick<TransactionTotal, "completed" | "moneyIn" | "moneyOut" | "net"> {
+  if (row.flow_capped) return { completed: null, moneyIn: null, moneyOut: null, net: null };
+  const precession = Number(row.precession);
+  const moneyIn = toBigInt(row.money_in);
+  const moneyOut = toBigInt(row.money_out);
+  return {
+    completed: Number(row.completed),
+    moneyIn: formatMinor(moneyIn, precession),
+    moneyOut: formatMinor(moneyOut, precession),
+    net: formatMinor(moneyIn - moneyOut, precession),
   };
 }
 

@@ -16,19 +16,6 @@ export const transactionShowOperation = defineOperation({
   // BLANK: neither the id nor the external id sent.
   errors: ["BLANK", "NOT_FOUND"],
   run: (deps, actor, input) => showTransaction(deps, actor, input),
-  rest: {
-    method: "GET",
-    path: "/api/transaction/show",
-    operationId: "showTransaction",
-    tags: ["Transactions"],
-    summary: "One transaction by internal id or by your external id",
-    component: "TransactionDetail",
-    names: "snake_case",
-    fields: {
-      currency: { component: "DetailCurrency" },
-      processingPay: { names: "snake_case", numbers: ["amount"] },
-    },
-  },
   // Nullable on GraphQL as it always was (a refusal answers null beside the error); the enums are
   // the door's own, which the history shares; `currencyCode` as clients read it before `currency`.
   graphql: {

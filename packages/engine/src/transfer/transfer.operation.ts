@@ -31,24 +31,6 @@ export const transferOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => transferFunds(deps, actor, input, call),
-  rest: {
-    method: "POST",
-    path: "/api/transaction/transfer",
-    operationId: "transferFunds",
-    tags: ["Transfers"],
-    summary: "Transfer funds between two wallets of the same currency",
-    // The specification's body has no `replayed`.
-    omit: ["replayed"],
-    inputNames: "snake_case",
-    inputNumbers: ["amount"],
-    inputIds: ["paymentId"],
-    inputDescriptions: {
-      paymentId:
-        "Your id for the transfer (its external_id): text of at most 64 characters, or a JSON integer up " +
-        'to 2^53-1 meaning the same decimal string (123 and "123" are one id). Repeating it with the ' +
-        "same body returns the first result and moves nothing; with another body: Order id is not unique",
-    },
-  },
   graphql: { field: "transfer", type: "TransferResult", input: "TransferInput" },
   trpc: "transfer",
 });

@@ -23,7 +23,6 @@ export const meShowOperation = defineOperation({
   output: meContract,
   errors: [],
   run: (deps, actor) => getProfile(deps, actor),
-  rest: null,
   graphql: { field: "me", type: "Me" },
   trpc: "me",
 });

@@ -11,16 +11,6 @@ export const profileShowOperation = defineOperation({
   output: profileContract,
   errors: [],
   run: (deps, actor) => showProfile(deps, actor),
-  rest: {
-    method: "GET",
-    path: "/api/user/me",
-    operationId: "showProfile",
-    tags: ["Users"],
-    summary: "The caller's profile",
-    component: "UserProfile",
-    // The names existing clients read (`date_created`, `is_excharger`, ...).
-    names: "snake_case",
-  },
   graphql: {
     field: "profile",
     type: "UserProfile",

@@ -26,18 +26,6 @@ export const voucherActivationOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => activateVoucher(deps, actor, input, call),
-  rest: {
-    method: "POST",
-    path: "/api/vouchers/activation/confirm",
-    operationId: "confirmVoucherActivation",
-    tags: ["Vouchers"],
-    summary: "Activate a voucher into one of the caller's USD wallets",
-    // The specification shows `{"message": ...}` here, no envelope and no transaction id.
-    envelope: false,
-    answer: "Activated (no envelope, as the specification shows)",
-    omit: ["transactionId"],
-    inputNames: "snake_case",
-  },
   graphql: { field: "activateVoucher", type: "VoucherActivation", input: "VoucherActivationInput" },
   trpc: "activateVoucher",
 });

@@ -22,16 +22,6 @@ export const voucherInfoOperation = defineOperation({
   ],
   run: (deps, actor, { number, code }) =>
     getVoucherInfo(deps, actor, { voucherNumber: number, voucherCode: code }),
-  rest: {
-    method: "GET",
-    path: "/api/vouchers/activation/info",
-    operationId: "getVoucherInfo",
-    tags: ["Vouchers"],
-    summary: "Check a voucher and its net amount before confirming",
-    names: "snake_case",
-    numbers: ["amount", "commission", "amountTo"],
-    inputNames: { number: "voucher_number", code: "voucher_code" },
-  },
   // A refusal answers the PurseError union, as `voucher` always has.
   graphql: { field: "voucher", type: "VoucherInfo", errorUnion: true },
   trpc: "voucher",

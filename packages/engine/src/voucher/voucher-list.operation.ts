@@ -1,13 +1,6 @@
-import { defineOperation, type RestWire } from "../declaration/declare-operation.ts";
+import { defineOperation } from "../declaration/declare-operation.ts";
 import { listVouchers } from "./list-vouchers.ts";
 import { voucherListContract, voucherPageContract } from "./voucher-list.contract.ts";
-
-/** A purchased voucher on REST: the amount as a JSON number, as history items carry amounts. */
-export const purchasedVoucherWire: RestWire = {
-  component: "PurchasedVoucher",
-  numbers: ["amount"],
-  descriptions: { amount: "The voucher's value, as history items carry amounts" },
-};
 
 /** GET /api/vouchers?page=N, GraphQL `vouchers(page:)`, tRPC `vouchers`: the caller's purchased vouchers. */
 export const voucherListOperation = defineOperation({
@@ -20,17 +13,6 @@ export const voucherListOperation = defineOperation({
   errors: [],
   // REST's query string carries the page as text, which the use case reads as it reads a number.
   run: (deps, actor, input) => listVouchers(deps, actor, { page: input?.page ?? null }),
-  rest: {
-    method: "GET",
-    path: "/api/vouchers",
-    operationId: "listVouchers",
-    tags: ["Vouchers"],
-    summary: "The caller's purchased vouchers, newest first, with their codes",
-    fields: {
-      items: purchasedVoucherWire,
-      meta: { names: "snake_case" },
-    },
-  },
   graphql: {
     field: "vouchers",
     type: "PurchasedVoucherPage",

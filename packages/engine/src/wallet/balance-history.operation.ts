@@ -16,7 +16,6 @@ export const balanceHistoryOperation = defineOperation({
   output: balancePointContract.array(),
   errors: ["INVALID_DATE", "OUT_OF_RANGE", "NOT_FOUND"],
   run: (deps, actor, query) => balanceHistory(deps, actor, query),
-  rest: null,
   graphql: { field: "balanceHistory", type: "BalancePoint" },
   trpc: "balanceHistory",
 });

@@ -23,8 +23,8 @@ export async function checkWalletsExist(
   numberFrom: string | null | undefined,
 ): Promise<WalletPairView> {
   requireAccess(actor);
-  refuseNul(numberTo, "number_to");
-  refuseNul(numberFrom, "number_from");
+  refuseNul(numberTo, "numberTo");
+  refuseNul(numberFrom, "numberFrom");
   if (!numberTo || !numberFrom) throw new PurseError("NOT_FOUND");
   const wallets = await deps.db.fresh((em) =>
     findWalletsByNumber(em, [numberTo, numberFrom], { lock: false }),

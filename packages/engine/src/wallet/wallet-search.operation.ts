@@ -14,16 +14,6 @@ export const walletSearchOperation = defineOperation({
   output: foundWalletContract,
   errors: ["NOT_FOUND"],
   run: (deps, actor, { number }) => searchWallet(deps, actor, number),
-  rest: {
-    method: "GET",
-    path: "/api/wallets/search/:wallet_number",
-    operationId: "searchWallet",
-    tags: ["Wallets"],
-    summary: "Find another user's wallet by number",
-    answer: "The wallet",
-    inputNames: { number: "wallet_number" },
-    fields: { currency: { component: "LookupCurrency", numbers: ["rate"] } },
-  },
   graphql: { field: "walletSearch", type: "FoundWallet", nested: { currency: "LookupCurrency" } },
   trpc: "walletSearch",
 });

@@ -20,7 +20,6 @@ export const walletShowOperation = defineOperation({
   errors: [],
   run: async (deps, actor, { number }) =>
     (await listWallets(deps, actor)).find((wallet) => wallet.number === number) ?? null,
-  rest: null,
   graphql: {
     field: "wallet",
     type: "Wallet",

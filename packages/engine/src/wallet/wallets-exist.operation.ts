@@ -23,17 +23,6 @@ export const walletsExistOperation = defineOperation({
       currency: walletTo.currency,
     };
   },
-  rest: {
-    method: "GET",
-    path: "/api/wallet-exists",
-    operationId: "checkWalletsExist",
-    tags: ["Wallets"],
-    summary: "Check the caller's wallet and another user's wallet before an operation",
-    names: "snake_case",
-    // The document lists both as required (a typed client sends them); a missing one is Not found.
-    documentedAsRequired: ["numberTo", "numberFrom"],
-    fields: { currency: { component: "LookupCurrency", numbers: ["rate"] } },
-  },
   graphql: { field: "walletsExist", type: "WalletPair", nested: { currency: "LookupCurrency" } },
   trpc: "walletsExist",
 });

@@ -1,5 +1,6 @@
-import { type AnyOperation, errorCatalogue, operations } from "@purse/engine";
+import { type AnyOperation, errorCatalogue } from "@purse/engine";
 import type { OpenAPIV3_1 } from "openapi-types";
+import { operationRoutes } from "../routes/operation-routes.ts";
 import { replayedHeader } from "./call-context.ts";
 import { retryAfterSeconds } from "./error-handling.ts";
 
@@ -34,14 +35,10 @@ interface OperationLike {
   responses?: Record<string, ResponseLike>;
 }
 
-/** Each REST operation id (aliases too) and the declaration it publishes. */
+/** Each REST operation id (aliases too) and the engine operation its route publishes. */
 const declaredById = new Map<string, AnyOperation>(
-  (operations as readonly AnyOperation[]).flatMap((operation) =>
-    operation.rest
-      ? [operation.rest, ...(operation.rest.aliases ?? [])].map(
-          (binding) => [binding.operationId, operation] as const,
-        )
-      : [],
+  Object.values(operationRoutes).flatMap((route) =>
+    route.operationIds.map((id) => [id, route.operation] as const),
   ),
 );
 

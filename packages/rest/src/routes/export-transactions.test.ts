@@ -4,7 +4,9 @@ import { type RestHarness, startRestHarness } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const path = "/api/transactions/export";
-const header = "id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description";
+// The contract's header ("Merchant dashboard"): the fee, the order id and the refunded checkout too.
+const header =
+  "id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description";
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 
 describe("GET /api/transactions/export", () => {
@@ -43,7 +45,12 @@ describe("GET /api/transactions/export", () => {
     const page = await searchTransactions(api.deps, acme, {}, { first: 100 });
     expect(rows.map((row) => Number(row[0]))).toEqual(page.nodes.map((node) => node.id));
     expect(rows.map((row) => row[7])).toEqual(page.nodes.map((node) => node.amountFrom));
-    const descriptions = rows.map((row) => row[9]);
+    expect(rows.map((row) => row[9])).toEqual(page.nodes.map((node) => node.commission));
+    expect(rows.map((row) => row[10])).toEqual(page.nodes.map((node) => node.externalId ?? ""));
+    // No refunds exist yet: the column is there, empty.
+    expect(new Set(rows.map((row) => row[11]))).toEqual(new Set([""]));
+    expect(rows.some((row) => row[9] !== "0.00")).toBe(true);
+    const descriptions = rows.map((row) => row[12]);
     expect(descriptions).toContain(`'=HYPERLINK("http://evil")`);
     expect(descriptions).toContain("'+1");
     expect(descriptions).toContain('a, "quoted"\nline');

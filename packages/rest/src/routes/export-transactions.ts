@@ -28,7 +28,7 @@ export const registerExportTransactions: RegisterRoute = (app, deps) => {
           200: z
             .string()
             .describe(
-              "text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,description",
+              "text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description",
             ),
           ...bearerErrors,
         },

@@ -20,6 +20,18 @@ export function snakeCased<Shape extends z.ZodRawShape>(shape: Shape): SnakeCase
   ) as SnakeCased<Shape>;
 }
 
+/** A value's fields under REST's snake_case names: what `snakeCased` publishes, sent. */
+export type SnakeCasedValues<Value extends object> = {
+  [K in keyof Value & string as SnakeCase<K>]: Value[K];
+};
+
+/** A contract value under REST's snake_case names, in the contract's order, values untouched. */
+export function snakeCasedValues<Value extends object>(value: Value): SnakeCasedValues<Value> {
+  const sent: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) sent[snakeCase(name)] = field;
+  return sent as SnakeCasedValues<Value>;
+}
+
 /**
  * A contract's optional text field as an HTTP header or query parameter: absent rather than null
  * (neither can be null), same bound and description.
@@ -36,4 +48,12 @@ export function optionalParameter(field: z.ZodOptional<z.ZodNullable<z.ZodString
 export function asJsonNumber(field: z.ZodString) {
   const number = z.number();
   return field.description ? number.describe(field.description) : number;
+}
+
+/**
+ * The `Idempotency-Key` header of a money-moving route, from the contract's key field (its bound
+ * and description); other headers pass.
+ */
+export function idempotencyHeaders(field: z.ZodOptional<z.ZodNullable<z.ZodString>>) {
+  return z.looseObject({ "idempotency-key": optionalParameter(field) });
 }

@@ -12,7 +12,6 @@ const declaration = <const Trpc extends string | null>(trpc: Trpc) =>
     output: z.object({ count: z.number() }),
     errors: [],
     run: async () => ({ count: 0 }),
-    rest: null,
     graphql: null,
     trpc,
   });

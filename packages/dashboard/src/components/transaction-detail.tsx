@@ -1,0 +1,44 @@
+import type { transactionQuery } from "../api/documents.ts";
+import type { ResultOf } from "../api/graphql.ts";
+import { displayAmount } from "../format/amount.ts";
+import { label } from "./transaction-filters.tsx";
+
+export type Detail = NonNullable<ResultOf<typeof transactionQuery>["transaction"]>;
+
+/** A payment's own outcome in words (its status says CANCEL where the transaction's says FAIL). */
+function outcome(detail: Detail): string {
+  if (detail.processingPay.cancel) return "Cancelled by the payer: nothing moved";
+  if (detail.status === "FAIL") return "Failed or expired: nothing moved";
+  return label(detail.processingPay.status);
+}
+
+/**
+ * Everything GET /api/transaction/show answers for one transaction (GraphQL `transaction`): its
+ * amount (what moved: 0.00 for a checkout that ended unpaid), fee, type, status, order id and the
+ * payment record with both wallets and the amount that was asked.
+ */
+export function TransactionDetail({ detail }: { detail: Detail }) {
+  const pay = detail.processingPay;
+  const rows: [string, string][] = [
+    ["Transaction id", String(detail.id)],
+    ["Order id", detail.externalId || "—"],
+    ["Type", label(detail.type)],
+    ["Status", label(detail.status)],
+    ["Outcome", outcome(detail)],
+    ["Amount moved", displayAmount(detail.amount, detail.currencyCode)],
+    ["Fee (commission)", displayAmount(detail.commission, detail.currencyCode)],
+    ["Amount asked", displayAmount(pay.amount, detail.currencyCode)],
+    ["From wallet", pay.walletFrom || "—"],
+    ["To wallet", pay.walletTo || "—"],
+  ];
+  return (
+    <dl class="detail" aria-label={`Transaction ${detail.id}`}>
+      {rows.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd class={term.startsWith("Amount") || term.startsWith("Fee") ? "num" : "mono"}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
