@@ -28,7 +28,6 @@ export const webhookEndpointListOperation = defineOperation({
   output: endpointContract.array(),
   errors: [],
   run: (deps, actor) => listWebhookEndpoints(deps, actor),
-  rest: null,
   graphql: { field: "webhookEndpoints", type: "WebhookEndpoint" },
   trpc: "webhookEndpoints",
 });
@@ -43,7 +42,6 @@ export const webhookEndpointCreateOperation = defineOperation({
   output: endpointWithSecretContract,
   errors: [...urlRefusals, "OUT_OF_RANGE"],
   run: (deps, actor, input) => createWebhookEndpoint(deps, actor, input),
-  rest: null,
   graphql: { field: "createWebhookEndpoint", type: "WebhookEndpointWithSecret", arguments: "flat" },
   trpc: "createWebhookEndpoint",
 });
@@ -56,7 +54,6 @@ export const webhookEndpointUpdateOperation = defineOperation({
   output: endpointContract,
   errors: [...urlRefusals, "NOT_FOUND"],
   run: (deps, actor, input) => updateWebhookEndpoint(deps, actor, input),
-  rest: null,
   graphql: { field: "updateWebhookEndpoint", type: "WebhookEndpoint", arguments: "flat" },
   trpc: "updateWebhookEndpoint",
 });
@@ -69,7 +66,6 @@ export const webhookEndpointDeleteOperation = defineOperation({
   output: endpointDeletedContract,
   errors: ["NOT_FOUND"],
   run: (deps, actor, input) => deleteWebhookEndpoint(deps, actor, input.id),
-  rest: null,
   graphql: { field: "deleteWebhookEndpoint", type: "WebhookEndpointDeleted", arguments: "flat" },
   trpc: "deleteWebhookEndpoint",
 });
@@ -83,7 +79,6 @@ export const webhookEndpointRotateOperation = defineOperation({
   output: endpointWithSecretContract,
   errors: ["NOT_FOUND", "OUT_OF_RANGE"],
   run: (deps, actor, input) => rotateWebhookEndpointSecret(deps, actor, input),
-  rest: null,
   graphql: { field: "rotateWebhookEndpointSecret", type: "WebhookEndpointWithSecret", arguments: "flat" },
   trpc: "rotateWebhookEndpointSecret",
 });

@@ -20,7 +20,6 @@ export const webhookEventListOperation = defineOperation({
   output: eventContract.array(),
   errors: ["OUT_OF_RANGE", "INVALID_VALUE", "INVALID_DATE"],
   run: (deps, actor, input) => listEvents(deps, actor, input ?? {}),
-  rest: null,
   graphql: { field: "webhookEvents", type: "WebhookEvent" },
   trpc: "webhookEvents",
 });
@@ -33,7 +32,6 @@ export const webhookAttemptListOperation = defineOperation({
   output: attemptContract.array(),
   errors: ["NOT_FOUND", "OUT_OF_RANGE", "INVALID_VALUE"],
   run: (deps, actor, input) => listDeliveryAttempts(deps, actor, input),
-  rest: null,
   graphql: { field: "webhookDeliveryAttempts", type: "WebhookDeliveryAttempt" },
   trpc: "webhookDeliveryAttempts",
 });
@@ -46,7 +44,6 @@ export const webhookReplayOperation = defineOperation({
   output: replayResultContract,
   errors: ["NOT_FOUND", "BLANK", "OUT_OF_RANGE", "INVALID_DATE"],
   run: (deps, actor, input) => replayEvents(deps, actor, input),
-  rest: null,
   graphql: { field: "replayWebhookEvents", type: "WebhookReplay", arguments: "flat" },
   trpc: "replayWebhookEvents",
 });
@@ -59,7 +56,6 @@ export const webhookTestEventOperation = defineOperation({
   output: testEventResultContract,
   errors: ["NOT_FOUND", "INVALID_VALUE"],
   run: (deps, actor, input) => sendTestEvent(deps, actor, input),
-  rest: null,
   graphql: { field: "sendTestWebhookEvent", type: "WebhookTestEvent", arguments: "flat" },
   trpc: "sendTestWebhookEvent",
 });
