@@ -1,3 +1,4 @@
+import type { RaisedEvent } from "../webhooks/events/raised-event.ts";
 import type { TransactionStatusCode, TransactionTypeCode } from "./transaction-codes.ts";
 
 /** A movement as the ledger records it (ledger/record-movement.ts, ledger/movement-store.ts). */
@@ -34,6 +35,8 @@ export interface Movement {
   /** The transaction this one compensates (a reversal); at most one reversal per transaction. */
   readonly reversesTransactionId?: number | null;
   readonly legs: readonly Leg[];
+  /** Webhook events the movement raises: written by the same ledger statement, with its transaction id. */
+  readonly events?: readonly RaisedEvent[];
 }
 
 export interface RecordedMovement {
