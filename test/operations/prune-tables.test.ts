@@ -79,6 +79,12 @@ describe("purse prune", () => {
       "update webhook_deliveries set delivered_at = now() - interval '40 days' where status = 'delivered'",
     );
     await query(url, "update webhook_attempts set attempted_at = now() - interval '40 days'");
+    // Endpoint events: one past PURSE_EVENT_RETENTION_DAYS (90), one within it.
+    await query(
+      url,
+      `insert into events (user_id, type, data, created_at) values
+        (1, 'payout.succeeded', '{}', now() - interval '91 days'), (1, 'payout.succeeded', '{}', now() - interval '89 days')`,
+    );
     const transactionsBefore = await count(url, "transactions");
     const postingsBefore = await count(url, "postings");
 
@@ -87,8 +93,11 @@ describe("purse prune", () => {
     expect(JSON.parse(pruned.stdout)).toMatchObject({
       tokens: 2,
       webhookAttempts: 1,
-      retention: { tokensDays: 7, webhookAttemptsDays: 30 },
+      events: 1,
+      retention: { tokensDays: 7, webhookAttemptsDays: 30, eventsDays: 90 },
     });
+    expect(await count(url, "events where data = '{}' and created_at > now() - interval '90 days'")).toBe(1);
+    expect(await count(url, "events where created_at < now() - interval '90 days'")).toBe(0);
     // The live token and the one expired two days ago stay; so does the pending delivery's attempt.
     expect(await count(url, "access_tokens")).toBe(2);
     expect(

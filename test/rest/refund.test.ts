@@ -105,6 +105,24 @@ describe("POST /api/processing/refund", () => {
       wallet_to: "U100000020",
       refund_of: checkout.transactionId,
     });
+    // The merchant's refund.succeeded event, written with the refund (webhooks/events).
+    const events = await queryDatabase<{ data: Record<string, unknown> }>(
+      database.url,
+      "select data from events where user_id = 1 and type = 'refund.succeeded' and (data->>'refund_of')::bigint = $1",
+      [checkout.transactionId],
+    );
+    expect(events.map((event) => event.data)).toEqual([
+      expect.objectContaining({
+        transaction_id: answer.body.data.id,
+        refund_of: checkout.transactionId,
+        payment_id: checkout.id,
+        wallet_from: "U100000010",
+        wallet_to: "U100000020",
+        currency: "USD",
+        amount: "12.00",
+        reason: null,
+      }),
+    ]);
     // The CSV export names the refunded checkout in its refund_of column.
     const csv = await api.call("GET", `/api/transactions/export?from=${today}&until=${today}`, {
       token: acme,

@@ -12,6 +12,8 @@ export interface MerchantSite {
   readonly received: ReceivedWebhook[];
   /** Answer the next `count` webhook POSTs with 503. */
   failNext(count: number): void;
+  /** Answer the next `count` webhook POSTs to `path` with 503 (others are answered as usual). */
+  failPath(path: string, count: number): void;
   /** Resolves when `count` POSTs have arrived at `path` (or rejects after `timeoutMs`). */
   waitFor(path: string, count?: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
@@ -24,6 +26,7 @@ export interface MerchantSite {
 export async function startMerchantSite(): Promise<MerchantSite> {
   const received: ReceivedWebhook[] = [];
   let failures = 0;
+  const pathFailures = new Map<string, number>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -34,8 +37,11 @@ export async function startMerchantSite(): Promise<MerchantSite> {
           headers: request.headers,
           body: Buffer.concat(chunks).toString("utf8"),
         });
-        if (failures > 0) {
-          failures -= 1;
+        const path = request.url ?? "/";
+        const forPath = pathFailures.get(path) ?? 0;
+        if (forPath > 0) pathFailures.set(path, forPath - 1);
+        if (failures > 0 || forPath > 0) {
+          if (forPath === 0) failures -= 1;
           response.writeHead(503).end("try later");
           return;
         }
@@ -54,6 +60,9 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     received,
     failNext(count) {
       failures = count;
+    },
+    failPath(path, count) {
+      pathFailures.set(path, count);
     },
     async waitFor(path, count = 1, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

@@ -67,6 +67,11 @@ export interface EngineOptions {
   /** Checkout redirect and notification URLs must be `https` (NODE_ENV=production). */
   readonly requireHttpsUrls: boolean;
   /**
+   * PURSE_WEBHOOK_ALLOW_PRIVATE: live webhook endpoints may then be `http` and loopback or private
+   * addresses. Off (absent): only `https` to public hosts.
+   */
+  readonly webhookAllowPrivate?: boolean;
+  /**
    * Group commit of transfers (ledger/movement-queue.ts): at most `inFlight` transfer transactions
    * per database handle, those that arrive meanwhile leaving together, up to `batchSize` in one
    * transaction. Absent or null: each transfer in a transaction of its own.

@@ -51,6 +51,17 @@ export function payOutWallet(
         { account: "wallet", walletId: wallet.id, amountMinor: -minor },
         { account: "equity", amountMinor: minor },
       ],
+      events: [
+        {
+          userId: wallet.userId,
+          type: "payout.succeeded",
+          data: {
+            wallet: wallet.number,
+            currency: wallet.currency.code,
+            amount: formatMinor(minor, wallet.currency.precession),
+          },
+        },
+      ],
     });
     const change = {
       transactionId: recorded.id,

@@ -11,6 +11,7 @@ import {
   type OperatorRequest,
   runOperatorMovement,
 } from "./operator-movement.ts";
+import { reversalEvents } from "./reversal-events.ts";
 
 /**
  * Corrects a mistaken movement the only way a sealed ledger allows: a compensating transaction
@@ -89,6 +90,7 @@ export function reverseTransaction(
       operator: reversal.operator,
       reversesTransactionId: id,
       legs,
+      events: reversalEvents(original, id, [...wallets.values()]),
     });
     const owners = [...wallets.values()].map((wallet) => wallet.userId);
     const change = {

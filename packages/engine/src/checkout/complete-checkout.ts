@@ -4,7 +4,7 @@ import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import type { SqlRunner } from "../persistence/sql.ts";
-import { enqueueNotification, notificationBody } from "../webhooks/index.ts";
+import { enqueueNotification, notificationBody, raiseEvents } from "../webhooks/index.ts";
 import {
   type CheckoutRecord,
   closeCheckout,
@@ -17,6 +17,13 @@ export type CheckoutOutcome =
   | typeof TransactionStatus.SUCCESS
   | typeof TransactionStatus.CANCEL
   | typeof TransactionStatus.FAIL;
+
+/** The merchant's endpoint event for each outcome (contract, "Events"). */
+const eventTypes = {
+  [TransactionStatus.SUCCESS]: "checkout.succeeded",
+  [TransactionStatus.CANCEL]: "checkout.canceled",
+  [TransactionStatus.FAIL]: "checkout.failed",
+} as const;
 
 const statusNames = {
   [TransactionStatus.SUCCESS]: "SUCCESS",
@@ -35,7 +42,7 @@ export async function externalIdFor(em: SqlRunner, checkout: CheckoutRecord): Pr
 }
 
 /**
- * Closes the checkout and writes its notification to the outbox, in the caller's transaction
+ * Closes the checkout and writes its notification and its endpoint event to their outboxes, in the caller's transaction
  * (the one that recorded the outcome), so the webhook exists exactly when the outcome does.
  */
 export async function completeCheckout(
@@ -50,6 +57,23 @@ export async function completeCheckout(
   if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
   const precession = checkout.currency.precession;
   const succeeded = status === TransactionStatus.SUCCESS;
+  const amount = formatMinor(checkout.amountMinor, precession);
+  const commission = formatMinor(succeeded ? checkout.commissionMinor : 0n, precession);
+  // The endpoint event beside the status_url notification, which stays as the spec shows it.
+  await raiseEvents(em, transactionId, [
+    {
+      userId: checkout.merchantUserId,
+      type: eventTypes[status],
+      data: {
+        payment_id: checkout.paymentId,
+        wallet_from: checkout.walletFromNumber,
+        wallet_to: checkout.walletToNumber,
+        currency: checkout.currency.code,
+        amount,
+        commission,
+      },
+    },
+  ]);
   await enqueueNotification(em, {
     checkoutId: checkout.id,
     clientId: checkout.clientId,
@@ -60,8 +84,8 @@ export async function completeCheckout(
       walletFrom: checkout.walletFromNumber,
       walletTo: checkout.walletToNumber,
       currency: checkout.currency.code,
-      amount: formatMinor(checkout.amountMinor, precession),
-      commission: formatMinor(succeeded ? checkout.commissionMinor : 0n, precession),
+      amount,
+      commission,
       status: statusNames[status],
       // The current form token signs, as it would for a payment made now.
       formToken: deps.secretBox.open(client.formTokenSealed, formTokenBinding(client.clientId)),

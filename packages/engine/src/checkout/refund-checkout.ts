@@ -5,7 +5,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { amountInMinorUnits } from "../money/index.ts";
+import { amountInMinorUnits, formatMinor } from "../money/index.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { type RefundInput, readRefundRequest } from "./refund-request.ts";
 import {
@@ -92,6 +92,22 @@ export async function refundCheckout(
           legs: [
             { account: "wallet", walletId: merchant.id, amountMinor: -amountMinor },
             { account: "wallet", walletId: payer.id, amountMinor },
+          ],
+          // The merchant's `refund.succeeded`, written by the ledger statement itself (webhooks/events).
+          events: [
+            {
+              userId: actor.userId,
+              type: "refund.succeeded",
+              data: {
+                refund_of: checkout.transactionId,
+                payment_id: checkout.paymentId,
+                wallet_from: merchant.number,
+                wallet_to: payer.number,
+                currency: merchant.currency.code,
+                amount: formatMinor(amountMinor, precession),
+                reason: request.reason === "" ? null : request.reason,
+              },
+            },
           ],
         },
         answer: ({ id }) => ({

@@ -11,6 +11,8 @@ export interface RefundableCheckout {
   /** The payer's wallet, which gets the refund. */
   readonly payerWallet: string;
   readonly payerUserId: number;
+  /** The checkout's id as the merchant created it (its webhook events name it). */
+  readonly paymentId: string;
 }
 
 interface RefundableRow {
@@ -19,6 +21,7 @@ interface RefundableRow {
   merchant_wallet: string;
   payer_wallet: string;
   payer_user_id: string;
+  payment_id: string;
 }
 
 const { SUCCESS } = TransactionStatus;
@@ -39,7 +42,7 @@ export async function lockRefundableCheckout(
     tx,
     sql<RefundableRow>`
       select t.id, t.amount_minor, wt.number as merchant_wallet, wf.number as payer_wallet,
-        wf.user_id as payer_user_id
+        wf.user_id as payer_user_id, ck.payment_id
       from checkouts ck
       join transactions t on t.id = ck.transaction_id
       join wallets wt on wt.id = t.wallet_to_id
@@ -60,6 +63,7 @@ export async function lockRefundableCheckout(
     merchantWallet: row.merchant_wallet,
     payerWallet: row.payer_wallet,
     payerUserId: toId(row.payer_user_id),
+    paymentId: row.payment_id,
   };
 }
 

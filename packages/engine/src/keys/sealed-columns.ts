@@ -24,6 +24,14 @@ export const sealedColumns: readonly SealedColumn[] = [
     rowKey: "client_id",
     field: "webhook_secret",
   },
+  // A webhook endpoint's own secrets, bound to its public id (webhooks/endpoints/).
+  { table: "webhook_endpoints", column: "secret_sealed", rowKey: "public_id", field: "webhook_secret" },
+  {
+    table: "webhook_endpoints",
+    column: "previous_secret_sealed",
+    rowKey: "public_id",
+    field: "webhook_secret",
+  },
   // Bound to the voucher number, as `voucher/voucher-code.ts` seals it.
   { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
   // A checkout's payment link token (migration 0018), bound to the row's token hash.
@@ -38,6 +46,11 @@ export function formTokenBinding(clientId: string): SealBinding {
 /** A client's Standard Webhooks secret, current or previous (the same binding for both). */
 export function webhookSecretBinding(clientId: string): SealBinding {
   return { table: "clients", field: "webhook_secret", row: clientId };
+}
+
+/** A webhook endpoint's Standard Webhooks secret, current or previous. */
+export function endpointSecretBinding(endpointId: string): SealBinding {
+  return { table: "webhook_endpoints", field: "webhook_secret", row: endpointId };
 }
 
 /** A checkout's payment link token, bound to its hash (the row's `token_hash`). */

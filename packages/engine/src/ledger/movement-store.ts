@@ -8,6 +8,7 @@ import {
   sql,
 } from "../persistence/sql.ts";
 import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
+import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
 import type { Leg, Movement } from "./movement.ts";
 
@@ -200,7 +201,8 @@ export async function insertMovementsThenCommit(
 
 /**
  * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
- * postings, the wallet balances and chain heads, and an API caller's Idempotency-Key.
+ * postings, the wallet balances and chain heads, an API caller's Idempotency-Key and the
+ * movement's webhook events (one insert, no round trip of their own).
  */
 function movementInsert({
   movement,
@@ -210,6 +212,7 @@ function movementInsert({
   apiKey,
   apiKeyHash,
 }: MovementWrite): NamedQuery<InsertedMovement> {
+  const events = raisedEventColumns(movement.events ?? []);
   return {
     prepareAs: "purse_record_movement",
     query: sql<InsertedMovement>`
@@ -269,6 +272,14 @@ function movementInsert({
         insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
         select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${apiKeyHash}::text, tx.created_at
         from tx where ${apiKey}::text is not null
+      ), raised as (
+        -- The movement's webhook events (none: empty arrays), fanned out to endpoints later.
+        insert into events (user_id, type, data, created_at)
+        select raised.user_id, raised.type,
+          raised.data::jsonb || jsonb_build_object('transaction_id', tx.id), tx.created_at
+        from tx cross join unnest(
+          ${events.userIds}::bigint[], ${events.types}::text[], ${events.data}::text[]
+        ) as raised(user_id, type, data)
       )
       select id, created_at from tx`,
   };

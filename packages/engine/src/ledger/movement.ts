@@ -1,3 +1,4 @@
+import type { RaisedEvent } from "../webhooks/events/raised-event.ts";
 import type { TransactionStatusCode, TransactionTypeCode } from "./transaction-codes.ts";
 
 /** A movement as the ledger records it (ledger/record-movement.ts, ledger/movement-store.ts). */
@@ -36,6 +37,8 @@ export interface Movement {
   /** The paid checkout's transaction a refund gives money back for (migration 0016). */
   readonly refundOf?: number | null;
   readonly legs: readonly Leg[];
+  /** Webhook events the movement raises: written by the same ledger statement, with its transaction id. */
+  readonly events?: readonly RaisedEvent[];
 }
 
 export interface RecordedMovement {

@@ -24,6 +24,19 @@ import { walletListOperation } from "../wallet/wallet-list.operation.ts";
 import { walletSearchOperation } from "../wallet/wallet-search.operation.ts";
 import { walletShowOperation } from "../wallet/wallet-show.operation.ts";
 import { walletsExistOperation } from "../wallet/wallets-exist.operation.ts";
+import {
+  webhookEndpointCreateOperation,
+  webhookEndpointDeleteOperation,
+  webhookEndpointListOperation,
+  webhookEndpointRotateOperation,
+  webhookEndpointUpdateOperation,
+} from "../webhooks/operations/webhook-endpoints.operation.ts";
+import {
+  webhookAttemptListOperation,
+  webhookEventListOperation,
+  webhookReplayOperation,
+  webhookTestEventOperation,
+} from "../webhooks/operations/webhook-events.operation.ts";
 
 /**
  * Every operation declared once for all three doors: GraphQL and tRPC mount each one; REST
@@ -57,6 +70,15 @@ export const operations = [
   transactionReversalOperation,
   checkoutListOperation,
   refundOperation,
+  webhookEndpointListOperation,
+  webhookEndpointCreateOperation,
+  webhookEndpointUpdateOperation,
+  webhookEndpointDeleteOperation,
+  webhookEndpointRotateOperation,
+  webhookEventListOperation,
+  webhookAttemptListOperation,
+  webhookReplayOperation,
+  webhookTestEventOperation,
 ] as const;
 
 /** The operations REST publishes, each by name for its route contract (packages/rest/src/routes). */

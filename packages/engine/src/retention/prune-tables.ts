@@ -3,6 +3,7 @@ import type { Database } from "../persistence/database.ts";
 import {
   deleteDeadTokens,
   deleteDeliveredWebhookAttempts,
+  deleteOldEvents,
   deleteSpentIdempotencyKeys,
 } from "./retention-store.ts";
 
@@ -14,6 +15,11 @@ export interface Retention {
   readonly webhookAttemptsDays: number;
   /** API Idempotency-Keys this many days after the movement they made (then reusable). */
   readonly idempotencyKeysDays: number;
+  /**
+   * Endpoint events (with their deliveries and attempts) this many days after they were raised
+   * (PURSE_EVENT_RETENTION_DAYS; the contract keeps them at least 90). Absent: 90.
+   */
+  readonly eventsDays?: number;
 }
 
 export const defaultRetention: Retention = {
@@ -22,10 +28,14 @@ export const defaultRetention: Retention = {
   idempotencyKeysDays: 30,
 };
 
+/** Contract, "Events": kept at least 90 days. */
+export const defaultEventRetentionDays = 90;
+
 export interface PruneSummary {
   readonly tokens: number;
   readonly webhookAttempts: number;
   readonly idempotencyKeys: number;
+  readonly events: number;
 }
 
 /** Rows per statement: short statements keep locks and WAL bursts small on a big backlog. */
@@ -51,7 +61,10 @@ export async function pruneTables(
   const idempotencyKeys = await deleteInBatches(db, (em) =>
     deleteSpentIdempotencyKeys(em, retention.idempotencyKeysDays, batchSize),
   );
-  return { tokens, webhookAttempts, idempotencyKeys };
+  const events = await deleteInBatches(db, (em) =>
+    deleteOldEvents(em, retention.eventsDays ?? defaultEventRetentionDays, batchSize),
+  );
+  return { tokens, webhookAttempts, idempotencyKeys, events };
 }
 
 /** Runs one batch after another (each its own statement) until a batch comes back short. */

@@ -62,3 +62,16 @@ async function countDeleted(em: SqlEntityManager, deletion: RawBuilder<unknown>)
   );
   return Number(result?.n ?? 0);
 }
+
+/**
+ * Deletes up to `batchSize` endpoint events raised more than `days` ago, with their deliveries and
+ * attempts (cascade); returns how many events it deleted.
+ */
+export function deleteOldEvents(em: SqlEntityManager, days: number, batchSize: number): Promise<number> {
+  return countDeleted(
+    em,
+    sql`delete from events where id in (
+      select id from events where created_at < now() - make_interval(days => ${days})
+      order by created_at limit ${batchSize})`,
+  );
+}

@@ -7,6 +7,7 @@ import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { amountInMinorUnits } from "../money/index.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
+import { transferEvents } from "../webhooks/index.ts";
 import { readTransferRequest, type TransferInput } from "./transfer-request.ts";
 
 export interface TransferResult {
@@ -82,6 +83,19 @@ export async function transferFunds(
             { account: "wallet", walletId: receiver.id, amountMinor: split.creditMinor },
             { account: "fee", amountMinor: split.feeMinor },
           ],
+          // Written by the ledger statement itself: no round trip of their own on the hot path.
+          events: transferEvents({
+            senderUserId: sender.userId,
+            receiverUserId: receiver.userId,
+            paymentId: request.paymentId,
+            walletFrom: sender.number,
+            walletTo: receiver.number,
+            currency: currency.code,
+            precession: currency.precession,
+            amountMinor,
+            commissionMinor: split.feeMinor,
+            receivedMinor: split.creditMinor,
+          }),
         },
         answer: ({ id }) => ({
           result: { id, message: transferSucceeded, replayed: false },

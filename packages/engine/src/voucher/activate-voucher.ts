@@ -7,6 +7,7 @@ import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { formatMinor } from "../money/index.ts";
 import { checkOperationLimits, splitPayment } from "../payment/index.ts";
 import { limitVoucherCheck } from "../rate-limit/abuse-limits.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
@@ -102,6 +103,18 @@ export async function activateVoucher(
           { account: "voucher", amountMinor: -split.debitMinor },
           { account: "wallet", walletId: wallet.id, amountMinor: split.creditMinor },
           { account: "fee", amountMinor: split.feeMinor },
+        ],
+        events: [
+          {
+            userId: actor.userId,
+            type: "voucher.activated",
+            data: {
+              voucher: voucher.number,
+              wallet: wallet.number,
+              currency: voucher.currency.code,
+              amount: formatMinor(split.creditMinor, voucher.currency.precession),
+            },
+          },
         ],
       });
       await markVoucherActivated(em, voucher.id, recorded.id, actor.userId);

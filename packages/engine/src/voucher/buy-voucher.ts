@@ -7,6 +7,7 @@ import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { formatMinor } from "../money/index.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
 import { checkVoucherPurchase, purchasedType, VoucherStatus, voucherLifetimeMs } from "./index.ts";
@@ -80,6 +81,19 @@ export async function buyVoucher(
         legs: [
           { account: "wallet", walletId: wallet.id, amountMinor: -amountMinor },
           { account: "voucher", amountMinor },
+        ],
+        events: [
+          {
+            userId: actor.userId,
+            type: "voucher.purchased",
+            data: {
+              voucher: number,
+              wallet: wallet.number,
+              currency: wallet.currency.code,
+              amount: formatMinor(amountMinor, wallet.currency.precession),
+              commission: formatMinor(0n, wallet.currency.precession),
+            },
+          },
         ],
       });
       await insertVoucher(

@@ -1,4 +1,6 @@
+export * from "./endpoints/index.ts";
 export * from "./enqueue-notification.ts";
+export * from "./events/index.ts";
 export * from "./notification.ts";
 export * from "./retry-schedule.ts";
 export * from "./rotate-webhook-secret.ts";

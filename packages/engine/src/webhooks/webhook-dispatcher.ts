@@ -1,34 +1,32 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
-import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
 import type { Database } from "../persistence/database.ts";
-import { toId } from "../persistence/sql.ts";
 import { claimDeliveries } from "./claim-deliveries.ts";
-import { resignNotification } from "./notification.ts";
-import { receiverOf } from "./receiver.ts";
+import type { AttemptOutcome, DeliveryOutbox, LeasedDelivery } from "./delivery-outbox.ts";
 import { nextRetryDelayMs, retryDelaysMs } from "./retry-schedule.ts";
-import { standardWebhookHeaders } from "./standard-webhooks.ts";
-import {
-  type ClaimedDelivery,
-  findClientWebhookSecrets,
-  insertAttempt,
-  markDelivered,
-  markFailed,
-  scheduleRetry,
-} from "./webhook-store.ts";
+import { statusUrlOutbox } from "./status-url-outbox.ts";
 
 /**
  * Sends one webhook: resolves with the HTTP status; rejects on refusal, network error, timeout,
  * or when `signal` aborts (the worker is stopping).
  */
 export interface WebhookTransport {
-  post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<number>;
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal?: AbortSignal,
+    /** Told the first 1 KiB of the answer, before the status resolves (the delivery log keeps it). */
+    answer?: (firstKiB: string) => void,
+  ): Promise<number>;
 }
 
 export interface DispatcherOptions {
   readonly db: Database;
   readonly secretBox: SecretBox;
   readonly transport: WebhookTransport;
+  /** What this worker delivers: the checkout's status_url notifications unless told otherwise. */
+  readonly outbox?: DeliveryOutbox;
   readonly now?: () => Date;
   /** Delays between attempts (default: about three days, see retry-schedule.ts). */
   readonly retryDelaysMs?: readonly number[];
@@ -57,6 +55,7 @@ const interrupted = "interrupted: the worker stopped";
  */
 export class WebhookDispatcher {
   readonly #options: DispatcherOptions;
+  readonly #outbox: DeliveryOutbox;
   readonly #concurrency: number;
   readonly #perReceiver: number;
   readonly #inFlight = new Map<string, number>();
@@ -71,6 +70,7 @@ export class WebhookDispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#outbox = options.outbox ?? statusUrlOutbox(options.secretBox);
     this.#concurrency = Math.max(1, options.concurrency ?? 16);
     this.#perReceiver = Math.max(1, options.perReceiver ?? 4);
   }
@@ -128,14 +128,18 @@ export class WebhookDispatcher {
 
   #claimAndLaunch(): Promise<Promise<void>[]> {
     const round = (async () => {
-      const claimed = await claimDeliveries(this.#options.db.em(), {
-        slots: this.#concurrency - this.#total,
-        receiverSlots: new Map(
-          [...this.#inFlight].map(([receiver, count]) => [receiver, this.#perReceiver - count]),
-        ),
-        perReceiver: this.#perReceiver,
-        leaseMs: this.#options.leaseMs ?? defaultLeaseMs,
-      });
+      const claimed = await claimDeliveries(
+        this.#options.db.em(),
+        {
+          slots: this.#concurrency - this.#total,
+          receiverSlots: new Map(
+            [...this.#inFlight].map(([receiver, count]) => [receiver, this.#perReceiver - count]),
+          ),
+          perReceiver: this.#perReceiver,
+          leaseMs: this.#options.leaseMs ?? defaultLeaseMs,
+        },
+        this.#outbox,
+      );
       return claimed.map((delivery) => this.#launch(delivery));
     })();
     // stop() waits for a claim in progress, so every delivery it claims is launched and awaited.
@@ -143,8 +147,8 @@ export class WebhookDispatcher {
     return round;
   }
 
-  #launch(delivery: ClaimedDelivery): Promise<void> {
-    const receiver = receiverOf(delivery.url);
+  #launch(delivery: LeasedDelivery): Promise<void> {
+    const receiver = delivery.receiver;
     this.#inFlight.set(receiver, (this.#inFlight.get(receiver) ?? 0) + 1);
     this.#total += 1;
     const sending = this.#deliver(delivery)
@@ -162,21 +166,25 @@ export class WebhookDispatcher {
     return sending;
   }
 
-  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+  async #deliver(delivery: LeasedDelivery): Promise<void> {
     const em = this.#options.db.em();
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    let answer: string | null = null;
     try {
-      const signing = await this.#signing(em, delivery);
-      // Signed with the form token as it is now: a retry after a rotation verifies with the new one.
-      const body = resignNotification(delivery.body, signing.formToken);
-      const headers = {
-        "content-type": "application/json",
-        "user-agent": "Purse-Webhooks/1",
-        ...standardWebhookHeaders(delivery.message_id, this.#now(), body, signing.webhookSecrets),
-      };
-      statusCode = await this.#options.transport.post(delivery.url, headers, body, this.#abort.signal);
+      const request = await this.#outbox.prepare(em, delivery, this.#now());
+      statusCode = await this.#options.transport.post(
+        request.url,
+        request.headers,
+        request.body,
+        this.#abort.signal,
+        this.#outbox.keepsAnswers
+          ? (firstKiB) => {
+              answer = firstKiB;
+            }
+          : undefined,
+      );
     } catch (cause) {
       error = this.#abort.signal.aborted
         ? interrupted
@@ -185,7 +193,7 @@ export class WebhookDispatcher {
           : String(cause);
     }
     const durationMs = Math.round(performance.now() - started);
-    await this.#recordUntilStored(delivery, statusCode, error, durationMs);
+    await this.#recordUntilStored(delivery, { statusCode, error, durationMs, answer });
   }
 
   /**
@@ -196,16 +204,11 @@ export class WebhookDispatcher {
    * worker may claim it then) or the worker is stopping. A commit whose answer was lost may leave
    * one attempt recorded twice; that errs on the side of the trace, never of a lost send.
    */
-  async #recordUntilStored(
-    delivery: ClaimedDelivery,
-    statusCode: number | null,
-    error: string | null,
-    durationMs: number,
-  ): Promise<void> {
+  async #recordUntilStored(delivery: LeasedDelivery, attempt: Attempt): Promise<void> {
     const giveUpAt = Date.now() + (this.#options.leaseMs ?? defaultLeaseMs) / 2;
     for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
       try {
-        await this.#record(this.#options.db.em(), delivery, statusCode, error, durationMs);
+        await this.#record(this.#options.db.em(), delivery, attempt);
         return;
       } catch (failure) {
         if (this.#abort.signal.aborted || Date.now() + pause > giveUpAt) throw failure;
@@ -215,14 +218,8 @@ export class WebhookDispatcher {
     }
   }
 
-  async #record(
-    em: SqlEntityManager,
-    delivery: ClaimedDelivery,
-    statusCode: number | null,
-    error: string | null,
-    durationMs: number,
-  ): Promise<void> {
-    const id = toId(delivery.id);
+  async #record(em: SqlEntityManager, delivery: LeasedDelivery, attempt: Attempt): Promise<void> {
+    const { statusCode, error } = attempt;
     const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
     const failure = error ?? (delivered ? null : `HTTP ${statusCode}`);
     const delay = delivered
@@ -230,31 +227,31 @@ export class WebhookDispatcher {
       : error === interrupted
         ? 0
         : nextRetryDelayMs(Number(delivery.attempts), this.#options.retryDelaysMs ?? retryDelaysMs);
-    await em.transactional(async (tx) => {
-      await insertAttempt(tx, { deliveryId: id, statusCode, failure, durationMs });
-      if (delivered) await markDelivered(tx, id, statusCode);
-      else if (delay === null) await markFailed(tx, id, statusCode, failure);
-      else await scheduleRetry(tx, id, delay, statusCode, failure);
-    });
-  }
-
-  /** The client's webhook secrets (both during an overlap) and its current form token. */
-  async #signing(
-    em: SqlEntityManager,
-    delivery: ClaimedDelivery,
-  ): Promise<{ webhookSecrets: string[]; formToken: string }> {
-    const client = await findClientWebhookSecrets(em, toId(delivery.client_id));
-    if (!client) throw new Error(`client ${delivery.client_id} of webhook ${delivery.id} is gone`);
-    const box = this.#options.secretBox;
-    const binding = webhookSecretBinding(client.clientId);
-    const webhookSecrets = [box.open(client.current, binding)];
-    const overlapping =
-      client.previous && client.previousUntil && new Date(client.previousUntil) > this.#now();
-    if (overlapping && client.previous) webhookSecrets.push(box.open(client.previous, binding));
-    return { webhookSecrets, formToken: box.open(client.formTokenSealed, formTokenBinding(client.clientId)) };
+    const next: AttemptOutcome["next"] = delivered
+      ? { delivered: true }
+      : delay === null
+        ? { failed: true }
+        : { retryInMs: delay };
+    await em.transactional((tx) =>
+      this.#outbox.record(tx, delivery, {
+        statusCode,
+        failure,
+        durationMs: attempt.durationMs,
+        answer: attempt.answer,
+        next,
+      }),
+    );
   }
 
   #now(): Date {
     return this.#options.now?.() ?? new Date();
   }
+}
+
+/** What one attempt came to, before the schedule decides what follows. */
+interface Attempt {
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+  readonly answer: string | null;
 }

@@ -19,11 +19,11 @@ export interface ClaimedDelivery {
 export async function findDueDeliveries(
   em: SqlEntityManager,
   due: { saturated: readonly string[]; perReceiver: number; limit: number },
-): Promise<{ id: string; url: string }[]> {
+): Promise<{ id: string; receiver: string }[]> {
   return rows(
     em,
-    sql<{ id: string; url: string }>`
-      select id, url from (
+    sql<{ id: string; receiver: string }>`
+      select id, coalesce(substring(url from ${receiverPattern}), url) as receiver from (
         select id, url, next_attempt_at,
           row_number() over (partition by substring(url from ${receiverPattern}) order by next_attempt_at, id) as rank
         from webhook_deliveries

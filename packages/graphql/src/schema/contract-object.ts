@@ -80,6 +80,8 @@ export function contractObjectType<Shape extends Record<string, z.ZodType>>(
           if (inner instanceof z.ZodString || inner instanceof z.ZodEnum) return [key, t.string(common)];
           // Money is never a number in a contract (exact text), so a number is an id, count or code.
           if (inner instanceof z.ZodNumber) return [key, t.int(common)];
+          if (inner instanceof z.ZodArray && inner.element instanceof z.ZodString)
+            return [key, t.stringList(common)];
           const nested = nestedObject(inner);
           if (options.objectType && nested) {
             const type = options.objectType(key, nested);

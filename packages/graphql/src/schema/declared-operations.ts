@@ -132,7 +132,7 @@ function withIdempotencyKey(operation: AnyOperation, input: unknown, header: str
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]["arg"];
 
 /**
- * Each input field as an argument: text, a whole number, or one of fixed names as the enum type
+ * Each input field as an argument: text, a whole number, a flag, a list of texts, or one of fixed names as the enum type
  * the binding names (`enums`), required unless the contract lets it out, validated by its
  * contract (a refusal is a 400 naming the argument).
  */
@@ -151,7 +151,13 @@ function argumentsOf(arg: ArgBuilder, operation: Published) {
       if (enumType) return [name, arg({ ...options, type: enumType })];
       if (base instanceof z.ZodString) return [name, arg.string(options)];
       if (base instanceof z.ZodNumber && base.isInt) return [name, arg.int(options)];
-      throw new Error(`${graphql.field}(${name}) is neither text, a whole number nor a named enum`);
+      if (base instanceof z.ZodBoolean) return [name, arg.boolean(options)];
+      // A list of texts (an endpoint's event types): `[String!]`.
+      if (base instanceof z.ZodArray && base.element instanceof z.ZodString)
+        return [name, arg.stringList(options)];
+      throw new Error(
+        `${graphql.field}(${name}) is neither text, a whole number, a flag, texts nor a named enum`,
+      );
     }),
   );
 }

@@ -31,7 +31,11 @@ export async function operatorEngine(
     captcha: disabledCaptcha,
     events: inProcessEventBus(),
     now: () => new Date(),
-    options: { ...defaultEngineOptions, payUrl: config.payUrl },
+    options: {
+      ...defaultEngineOptions,
+      payUrl: config.payUrl,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+    },
   };
   return {
     deps,

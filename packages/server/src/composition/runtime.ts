@@ -55,6 +55,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
         ...defaultEngineOptions,
         payUrl: config.payUrl,
         requireHttpsUrls: config.production,
+        webhookAllowPrivate: config.webhookAllowPrivate,
         movementBatches: config.movementBatches,
         maxLiveTokens: config.maxLiveTokens,
       },

@@ -73,6 +73,8 @@ const environmentSchema = z.object({
   PURSE_PRUNE_TOKENS_AFTER_DAYS: wholeNumber("days").default(7),
   PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS: wholeNumber("days").default(30),
   PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS: wholeNumber("days").default(30),
+  // Contract, "Events": kept at least 90 days.
+  PURSE_EVENT_RETENTION_DAYS: wholeNumber("days").min(90, "must be at least 90 (days)").default(90),
   PURSE_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: "must be a whole number of calls per minute" })
     .int()
@@ -137,6 +139,8 @@ export interface PurseConfig {
     readonly tokensDays: number;
     readonly webhookAttemptsDays: number;
     readonly idempotencyKeysDays: number;
+    /** PURSE_EVENT_RETENTION_DAYS: endpoint events, with their deliveries and attempts. */
+    readonly eventsDays: number;
   };
   readonly rateLimitPerMinute: number;
   /** PURSE_TOKEN_RATE_LIMIT_PER_MINUTE: tokens `/token` issues one client per minute, from any address. */
@@ -218,6 +222,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
       tokensDays: value.PURSE_PRUNE_TOKENS_AFTER_DAYS,
       webhookAttemptsDays: value.PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS,
       idempotencyKeysDays: value.PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS,
+      eventsDays: value.PURSE_EVENT_RETENTION_DAYS,
     },
     rateLimitPerMinute: value.PURSE_RATE_LIMIT_PER_MINUTE,
     tokenRateLimitPerMinute: value.PURSE_TOKEN_RATE_LIMIT_PER_MINUTE,

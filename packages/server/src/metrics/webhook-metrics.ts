@@ -57,10 +57,10 @@ export function webhookMetrics(
   return {
     timed(transport) {
       return {
-        async post(url, headers, body, signal) {
+        async post(url, headers, body, signal, answer) {
           const stop = latency.startTimer();
           try {
-            const status = await transport.post(url, headers, body, signal);
+            const status = await transport.post(url, headers, body, signal, answer);
             stop({ outcome: status >= 200 && status < 300 ? "delivered" : "rejected" });
             return status;
           } catch (error) {

@@ -1,4 +1,4 @@
-import { WebhookDispatcher } from "@purse/engine";
+import { eventOutbox, WebhookDispatcher } from "@purse/engine";
 import type { FastifyInstance } from "fastify";
 import { OperatorError } from "../composition/explain-failure.ts";
 import { openRuntime, type Runtime } from "../composition/runtime.ts";
@@ -39,15 +39,22 @@ export async function startServer(
     const transport = runtime.metrics.timeWebhooks(
       httpTransport({ allowPrivate: config.webhookAllowPrivate }),
     );
-    const dispatcher = new WebhookDispatcher({
+    const worker = {
       db: runtime.db,
       secretBox: runtime.deps.secretBox,
       transport: tracing?.webhookTransport(transport) ?? transport,
       concurrency: config.webhookConcurrency,
       perReceiver: config.webhookPerReceiver,
-      onError: (error) => app.log.error({ err: error }, "webhook delivery round failed"),
-    });
-    if (config.webhookWorker) dispatcher.start();
+      onError: (error: unknown) => app.log.error({ err: error }, "webhook delivery round failed"),
+    };
+    const dispatcher = new WebhookDispatcher(worker);
+    // Endpoint events have a worker of their own: a backlog of events never takes the slots of the
+    // status_url notifications, nor the reverse; each endpoint counts as one receiver.
+    const events = new WebhookDispatcher({ ...worker, outbox: eventOutbox(runtime.deps.secretBox) });
+    if (config.webhookWorker) {
+      dispatcher.start();
+      events.start();
+    }
     const stopJobs = startBackgroundJobs(runtime, app.log);
     if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demo));
     else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
@@ -58,7 +65,7 @@ export async function startServer(
       url,
       stop: () => {
         stopping ??= closeGracefully(app)
-          .then(() => Promise.all([stopJobs(), dispatcher.stop()]))
+          .then(() => Promise.all([stopJobs(), dispatcher.stop(), events.stop()]))
           .then(() => runtime.close())
           // The spans of the last requests, still in the batch, before the process exits.
           .then(() => tracing?.shutdown());

@@ -9,7 +9,7 @@ import type { WebhookTransport } from "@purse/engine";
  */
 export function tracedWebhookTransport(inner: WebhookTransport, tracer: Tracer): WebhookTransport {
   return {
-    post(url, headers, body, signal) {
+    post(url, headers, body, signal, answer) {
       const target = URL.canParse(url) ? new URL(url) : null;
       return tracer.startActiveSpan(
         "purse.webhook.delivery",
@@ -22,7 +22,7 @@ export function tracedWebhookTransport(inner: WebhookTransport, tracer: Tracer):
         },
         async (span) => {
           try {
-            const status = await inner.post(url, headers, body, signal);
+            const status = await inner.post(url, headers, body, signal, answer);
             span.setAttribute("http.response.status_code", status);
             if (status < 200 || status > 299) span.setStatus({ code: SpanStatusCode.ERROR });
             return status;

@@ -2,8 +2,7 @@ import { lookup } from "node:dns/promises";
 import { request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import type { WebhookTransport } from "@purse/engine";
-import { isPublicAddress } from "./public-address.ts";
+import { isPublicAddress, type WebhookTransport } from "@purse/engine";
 
 export interface ResolvedAddress {
   readonly address: string;
@@ -34,14 +33,19 @@ export interface HttpTransportOptions {
 export function httpTransport(options: HttpTransportOptions): WebhookTransport {
   const resolve = options.resolve ?? systemResolver;
   return {
-    async post(url, headers, body, signal) {
+    async post(url, headers, body, signal, answer) {
       const target = new URL(url);
       if (target.protocol !== "https:" && target.protocol !== "http:") {
         throw new Error(`refused: ${target.protocol} is not http or https`);
       }
       const address = await checkedAddress(target.hostname, resolve, options.allowPrivate);
       const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
-      return send(target, address, headers, body, signal ? AbortSignal.any([timeout, signal]) : timeout);
+      return send(
+        target,
+        address,
+        { headers, body, answer },
+        signal ? AbortSignal.any([timeout, signal]) : timeout,
+      );
     },
   };
 }
@@ -68,11 +72,17 @@ async function checkedAddress(
   return first;
 }
 
+/** The answer's bytes the delivery log keeps. */
+const answerBytes = 1024;
+
 function send(
   target: URL,
   address: ResolvedAddress,
-  headers: Record<string, string>,
-  body: string,
+  {
+    headers,
+    body,
+    answer,
+  }: { headers: Record<string, string>; body: string; answer?: ((text: string) => void) | undefined },
   signal: AbortSignal,
 ): Promise<number> {
   // Node asks the lookup for one address or (autoSelectFamily) all of them: either way, only ours.
@@ -92,9 +102,33 @@ function send(
   const request = target.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise<number>((resolvePromise, reject) => {
     const outgoing = request(requestOptions, (response) => {
-      // Only the status matters; the body is drained and dropped.
-      response.resume();
-      resolvePromise(response.statusCode ?? 0);
+      const status = response.statusCode ?? 0;
+      if (!answer) {
+        // Only the status matters; the body is drained and dropped.
+        response.resume();
+        resolvePromise(status);
+        return;
+      }
+      // The first 1 KiB is kept (the delivery log); the rest is drained and dropped. A body that
+      // ends early, breaks or is cut by the timeout still answers the status with what came.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        answer(Buffer.concat(chunks).subarray(0, answerBytes).toString("utf8"));
+        response.resume();
+        resolvePromise(status);
+      };
+      response.on("data", (chunk: Buffer) => {
+        if (size < answerBytes) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= answerBytes) finish();
+      });
+      response.on("end", finish);
+      response.on("close", finish);
+      response.on("error", finish);
     });
     outgoing.on("error", reject);
     outgoing.end(body);

@@ -5,9 +5,13 @@ import { oneOf } from "../one-of.ts";
 import { parseCount } from "../parse-count.ts";
 import { printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
+import { registerWebhookEndpoints } from "./webhook-endpoints.ts";
 
 export function registerWebhooks(program: Command): void {
-  const webhooks = program.command("webhooks").description("list webhook deliveries and resend them");
+  const webhooks = program
+    .command("webhooks")
+    .description("status_url deliveries (list, resend); endpoints, events, replay and test events");
+  registerWebhookEndpoints(webhooks);
   webhooks
     .command("list")
     .description("deliveries, newest first, with attempts and the last error")

@@ -1,0 +1,127 @@
+import type { SqlEntityManager } from "@mikro-orm/sql";
+import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
+
+/** An event delivery leased to a worker. */
+export interface LeasedEventDelivery {
+  readonly id: string;
+  readonly message_id: string;
+  readonly event_id: string;
+  readonly endpoint_id: string;
+  readonly attempts: number;
+}
+
+/**
+ * Fans out up to `limit` events not fanned out yet: one delivery per enabled endpoint of the same
+ * owner (and mode) that subscribes to the type, in one statement. Events are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so any number of workers may fan out at once, each event once.
+ */
+export async function fanOutEvents(em: SqlRunner, limit: number): Promise<number> {
+  const [row] = await rows(
+    em,
+    sql<{ fanned: string | number }>`
+      with claimed as (
+        select id, user_id, type, livemode from events
+        where not fanned_out order by id limit ${limit} for update skip locked
+      ), queued as (
+        insert into event_deliveries (event_id, endpoint_id)
+        select claimed.id, endpoint.id from claimed
+        join webhook_endpoints endpoint on endpoint.user_id = claimed.user_id
+        where endpoint.enabled and endpoint.livemode = claimed.livemode
+          and (claimed.type = any(endpoint.events) or '*' = any(endpoint.events))
+        order by claimed.id, endpoint.id
+      ), marked as (
+        update events set fanned_out = true where id in (select id from claimed) returning 1
+      )
+      select count(*) as fanned from marked`,
+  );
+  return Number(row?.fanned ?? 0);
+}
+
+/**
+ * Due pending deliveries to enabled endpoints, the oldest `perReceiver` of each endpoint not in
+ * `saturated` (receivers are `endpoint:<id>`), oldest first, at most `limit`.
+ */
+export function findDueEventDeliveries(
+  em: SqlEntityManager,
+  due: { saturated: readonly string[]; perReceiver: number; limit: number },
+): Promise<{ id: string; receiver: string }[]> {
+  return rows(
+    em,
+    sql<{ id: string; receiver: string }>`
+      select id, receiver from (
+        select d.id, 'endpoint:' || d.endpoint_id as receiver, d.next_attempt_at,
+          row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rank
+        from event_deliveries d join webhook_endpoints endpoint on endpoint.id = d.endpoint_id
+        where d.status = 'pending' and d.next_attempt_at <= now() and endpoint.enabled
+          and 'endpoint:' || d.endpoint_id <> all(${[...due.saturated]}::text[])
+      ) due
+      where rank <= ${due.perReceiver}
+      order by next_attempt_at, id
+      limit ${due.limit}`,
+  );
+}
+
+/** Leases those of `ids` still pending and due (`FOR UPDATE SKIP LOCKED`); counts the attempt. */
+export function leaseEventDeliveries(
+  em: SqlEntityManager,
+  ids: readonly string[],
+  leaseMs: number,
+): Promise<LeasedEventDelivery[]> {
+  return rows(
+    em,
+    sql<LeasedEventDelivery>`
+      update event_deliveries
+      set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
+      where id in (
+        select id from event_deliveries
+        where id = any(${[...ids]}::bigint[]) and status = 'pending' and next_attempt_at <= now()
+        for update skip locked)
+      returning id, message_id, event_id, endpoint_id, attempts`,
+  );
+}
+
+/** The event as its body is built: public id, type, mode, data and time. */
+export interface EventRow {
+  readonly public_id: string;
+  readonly type: string;
+  readonly livemode: boolean;
+  readonly data: string;
+  readonly created_at: Date | string;
+}
+
+export function findEventRow(em: SqlRunner, id: string): Promise<EventRow | undefined> {
+  return firstRow(
+    em,
+    sql<EventRow>`select public_id, type, livemode, data::text as data, created_at from events where id = ${id}`,
+  );
+}
+
+/** One attempt and the delivery's new state. */
+export async function recordEventAttempt(
+  tx: SqlEntityManager,
+  delivery: LeasedEventDelivery,
+  attempt: {
+    statusCode: number | null;
+    failure: string | null;
+    durationMs: number;
+    answer: string | null;
+    status: "pending" | "delivered" | "failed";
+    retryInMs: number;
+  },
+): Promise<void> {
+  await rows(
+    tx,
+    sql`insert into event_attempts (delivery_id, endpoint_id, status_code, error, duration_ms, answer)
+      values (${delivery.id}, ${delivery.endpoint_id}, ${attempt.statusCode}, ${attempt.failure},
+        ${attempt.durationMs}, ${attempt.answer})`,
+  );
+  await rows(
+    tx,
+    sql`update event_deliveries set status = ${attempt.status},
+        delivered_at = case when ${attempt.status} = 'delivered' then now() end,
+        next_attempt_at = case when ${attempt.status} = 'pending'
+          then now() + make_interval(secs => ${attempt.retryInMs / 1000}) else next_attempt_at end,
+        last_status_code = ${attempt.statusCode}, last_error = ${attempt.failure}
+      where id = ${delivery.id}`,
+  );
+}

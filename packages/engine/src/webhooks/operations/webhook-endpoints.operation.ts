@@ -1,0 +1,84 @@
+import { defineOperation } from "../../declaration/declare-operation.ts";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
+  updateWebhookEndpoint,
+} from "../endpoints/manage-endpoints.ts";
+import {
+  createEndpointContract,
+  endpointContract,
+  endpointDeletedContract,
+  endpointIdContract,
+  endpointWithSecretContract,
+  rotateEndpointContract,
+  updateEndpointContract,
+} from "./webhook-endpoint.contract.ts";
+
+/**
+ * The caller's webhook endpoints (contract, "Webhook endpoints") on GraphQL and tRPC; REST has
+ * none (the specification has no such routes). Another owner's endpoint id answers Not found.
+ */
+export const webhookEndpointListOperation = defineOperation({
+  kind: "query",
+  description: "The caller's webhook endpoints, oldest first (needs a token)",
+  scope: "user",
+  input: null,
+  output: endpointContract.array(),
+  errors: [],
+  run: (deps, actor) => listWebhookEndpoints(deps, actor),
+  graphql: { field: "webhookEndpoints", type: "WebhookEndpoint" },
+  trpc: "webhookEndpoints",
+});
+
+const urlRefusals = ["INVALID_URL", "BLANK", "INVALID_VALUE", "TOO_LONG"] as const;
+
+export const webhookEndpointCreateOperation = defineOperation({
+  kind: "mutation",
+  description: "Adds a webhook endpoint; answers it with its signing secret, shown this once",
+  scope: "user",
+  input: createEndpointContract,
+  output: endpointWithSecretContract,
+  errors: [...urlRefusals, "OUT_OF_RANGE"],
+  run: (deps, actor, input) => createWebhookEndpoint(deps, actor, input),
+  graphql: { field: "createWebhookEndpoint", type: "WebhookEndpointWithSecret", arguments: "flat" },
+  trpc: "createWebhookEndpoint",
+});
+
+export const webhookEndpointUpdateOperation = defineOperation({
+  kind: "mutation",
+  description: "Changes what is given of one of the caller's webhook endpoints",
+  scope: "user",
+  input: updateEndpointContract,
+  output: endpointContract,
+  errors: [...urlRefusals, "NOT_FOUND"],
+  run: (deps, actor, input) => updateWebhookEndpoint(deps, actor, input),
+  graphql: { field: "updateWebhookEndpoint", type: "WebhookEndpoint", arguments: "flat" },
+  trpc: "updateWebhookEndpoint",
+});
+
+export const webhookEndpointDeleteOperation = defineOperation({
+  kind: "mutation",
+  description: "Deletes one of the caller's webhook endpoints, with its delivery log",
+  scope: "user",
+  input: endpointIdContract,
+  output: endpointDeletedContract,
+  errors: ["NOT_FOUND"],
+  run: (deps, actor, input) => deleteWebhookEndpoint(deps, actor, input.id),
+  graphql: { field: "deleteWebhookEndpoint", type: "WebhookEndpointDeleted", arguments: "flat" },
+  trpc: "deleteWebhookEndpoint",
+});
+
+export const webhookEndpointRotateOperation = defineOperation({
+  kind: "mutation",
+  description:
+    "Gives an endpoint a new signing secret (shown once); the old one signs too during the overlap",
+  scope: "user",
+  input: rotateEndpointContract,
+  output: endpointWithSecretContract,
+  errors: ["NOT_FOUND", "OUT_OF_RANGE"],
+  run: (deps, actor, input) => rotateWebhookEndpointSecret(deps, actor, input),
+  graphql: { field: "rotateWebhookEndpointSecret", type: "WebhookEndpointWithSecret", arguments: "flat" },
+  trpc: "rotateWebhookEndpointSecret",
+});
