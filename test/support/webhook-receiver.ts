@@ -74,6 +74,11 @@ export async function startMerchantSite(): Promise<MerchantSite> {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A delivery still on its way (a worker the test left running) must not hold the close.
+        server.closeAllConnections();
+      }),
   };
 }
