@@ -1,3 +1,4 @@
+import { useEffect, useState } from "preact/hooks";
 import { request } from "../../api/client.ts";
 import { deliveryAttemptsQuery, type WebhookEndpoint } from "../../api/developer-documents.ts";
 import { useQuery } from "../../api/use-query.ts";
@@ -11,7 +12,13 @@ export function outcome(attempt: { statusCode?: number | null; error?: string | 
   return `HTTP ${attempt.statusCode} ${ok ? "delivered" : "refused, will retry"}`;
 }
 
-/** An endpoint's delivery attempts, newest first: time, HTTP status, duration, the answer's first 1 KiB. */
+// Retries and replays land after the action that caused them: the log reloads itself this often.
+const refreshMs = 5_000;
+
+/**
+ * An endpoint's delivery attempts, newest first: time, HTTP status, duration, the answer's first
+ * 1 KiB. Reloaded every few seconds while shown, and on **Refresh**.
+ */
 export function Deliveries({
   endpoints,
   endpoint,
@@ -23,17 +30,27 @@ export function Deliveries({
   revision: number;
   onPick(id: string): void;
 }) {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((value) => value + 1), refreshMs);
+    return () => clearInterval(timer);
+  }, []);
   const { data, error, loading } = useQuery(
     (signal) =>
       endpoint === ""
         ? Promise.resolve({ webhookDeliveryAttempts: [] })
         : request(deliveryAttemptsQuery, { endpoint, limit: 50 }, signal),
-    [endpoint, revision],
+    [endpoint, revision, tick],
   );
   const rows = data?.webhookDeliveryAttempts ?? [];
   return (
     <section class="panel developers-deliveries" aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title">Deliveries</h2>
+      <div class="panel-head">
+        <h2 id="deliveries-title">Deliveries</h2>
+        <button type="button" class="secondary" onClick={() => setTick((value) => value + 1)}>
+          Refresh
+        </button>
+      </div>
       {endpoints.length === 0 ? (
         <p class="muted">Add an endpoint to see its deliveries.</p>
       ) : (

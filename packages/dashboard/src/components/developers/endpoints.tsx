@@ -206,7 +206,7 @@ export function WebhookEndpoints({
                         <button
                           type="button"
                           class="secondary small"
-                          aria-label={`Rotate the secret of ${endpoint.id}`}
+                          aria-label={`Rotate secret of ${endpoint.id}`}
                           disabled={busy}
                           onClick={() =>
                             void run("The secret could not be rotated. Try again.", async () => {

@@ -66,6 +66,7 @@ export function Events({
   const replay = async (what: Replay) => {
     setBusy(true);
     setError(undefined);
+    setSaid("Replaying…");
     try {
       const queued = await replayEvents(endpoint, what);
       setSaid(
@@ -177,7 +178,12 @@ export function Events({
                         Replay
                       </button>
                     </span>
-                    {open === event.id ? <pre class="event-body mono">{pretty(event.body)}</pre> : null}
+                    {open === event.id ? (
+                      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard
+                      <pre class="event-body mono" tabIndex={0}>
+                        {pretty(event.body)}
+                      </pre>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -49,11 +49,14 @@ export function SendTestEvent({
     try {
       const eventId = await sendTestEvent(endpoint, type);
       setSaid(`Test event ${eventId} sent; waiting for the endpoint's answer…`);
-      const result = await firstAttempt(endpoint, eventId);
+      const disabled = endpoints.find((item) => item.id === endpoint)?.enabled === false;
+      const result = disabled ? null : await firstAttempt(endpoint, eventId);
       setSaid(
         result
           ? `Test event ${eventId}: ${result}`
-          : `Test event ${eventId} is queued; its attempts will appear under Deliveries.`,
+          : disabled
+            ? `Test event ${eventId} is queued: the endpoint is disabled and gets it once enabled.`
+            : `Test event ${eventId} is queued; its attempts will appear under Deliveries.`,
       );
       onSent(endpoint);
     } catch (failure) {
