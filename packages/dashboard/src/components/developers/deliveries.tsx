@@ -83,9 +83,10 @@ export function Deliveries({
                     <tr key={attempt.id} data-event={attempt.eventId}>
                       <td data-label="Time (UTC)">{attempt.attemptedAt}</td>
                       <td data-label="Event">
-                        <span class="mono">{attempt.type}</span>
-                        <br />
-                        <span class="mono muted">{attempt.eventId}</span>
+                        <span class="cell-stack">
+                          <span class="mono">{attempt.type}</span>
+                          <span class="mono muted">{attempt.eventId}</span>
+                        </span>
                       </td>
                       <td data-label="Outcome">{outcome(attempt)}</td>
                       <td data-label="Duration" class="num">

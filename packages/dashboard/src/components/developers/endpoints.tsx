@@ -132,11 +132,12 @@ export function WebhookEndpoints({
               {(endpoints ?? []).map((endpoint) => (
                 <tr key={endpoint.id} data-id={endpoint.id}>
                   <td data-label="Endpoint">
-                    <span class="url mono">{endpoint.url}</span>
-                    <br />
-                    <span class="muted">
-                      <span class="mono">{endpoint.id}</span>
-                      {endpoint.description ? ` · ${endpoint.description}` : ""}
+                    <span class="cell-stack">
+                      <span class="url mono">{endpoint.url}</span>
+                      <span class="muted">
+                        <span class="mono">{endpoint.id}</span>
+                        {endpoint.description ? ` · ${endpoint.description}` : ""}
+                      </span>
                     </span>
                   </td>
                   <td data-label="Events">{eventsText(endpoint.events)}</td>
