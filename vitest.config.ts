@@ -1,9 +1,33 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Workspace packages export their build by default and their TypeScript under "source": tests
 // always run the sources (and spawned `purse` processes too, through PURSE_SOURCE).
 const conditions = ["source", "module", "node", "development|production"];
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * A package's test is a unit test when it touches no service: it names neither the test support
+ * (@purse/testing: databases, engines, harnesses), PostgreSQL, Redis, child processes nor what the
+ * global set-up provides. Unit tests run in worker threads, which start faster than processes; a
+ * file that needs a database and is taken for a unit test fails loudly (nothing is provided to it).
+ */
+const touchesAService = /@purse\/testing|from "pg"|redis|node:child_process|inject\(/i;
+
+function unitTestFiles(): string[] {
+  return readdirSync(`${root}packages`).flatMap((pkg) => {
+    const source = `packages/${pkg}/src`;
+    if (!existsSync(`${root}${source}`)) return [];
+    return readdirSync(`${root}${source}`, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".test.ts"))
+      .map((file) => `${source}/${file}`)
+      .filter((file) => !touchesAService.test(readFileSync(`${root}${file}`, "utf8")));
+  });
+}
+
+const unitTests = unitTestFiles();
 
 export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ["source"] } },
@@ -23,15 +47,32 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["**/node_modules/**"],
+    // Runs once per run, whichever projects run: the migrated template and the sample world.
     globalSetup: ["./test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // A poll waits for another process or connection (a Redis subscription, a webhook worker):
     // vitest's 1 s default is shorter than a loaded two-core CI machine takes to get there.
     expect: { poll: { timeout: 10_000 } },
-    pool: "forks",
+    // vitest's default on two cores is one worker (cores less one). Files share nothing (each has
+    // its own databases, Redis prefix and free ports), and most of a file's time is spent waiting
+    // on PostgreSQL or a child process, so two run side by side.
+    maxWorkers: 2,
     env: { PURSE_SOURCE: "1" },
+    // `npx vitest run --project unit` (or database, end-to-end) runs one kind.
+    projects: [
+      { extends: true, test: { name: "unit", include: unitTests, pool: "threads" } },
+      {
+        extends: true,
+        test: {
+          name: "database",
+          include: ["packages/*/src/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...unitTests],
+          pool: "forks",
+        },
+      },
+      { extends: true, test: { name: "end-to-end", include: ["test/**/*.test.ts"], pool: "forks" } },
+    ],
   },
 });

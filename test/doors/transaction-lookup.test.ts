@@ -112,6 +112,8 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
           status: "SUCCESS",
           cancel: false,
         },
+        refund_of: null,
+        refunded: null,
       },
     });
     const detail = rest.body.data;
@@ -136,6 +138,8 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
         status: "SUCCESS",
         cancel: false,
       },
+      refundOf: null,
+      refunded: null,
     };
     expect(await trpcClient(api.url, token).transaction.query({ id })).toEqual(engine);
     const graphql = await api.call("POST", "/graphql", {
@@ -143,7 +147,7 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
       body: {
         query: `query ($id: Int) { transaction(id: $id) { id externalId amount commission type status currencyCode
           currency { id code precession } processingPay { paymentId signature transactionId walletFrom walletTo
-          currencyTo currencyFrom amount status cancel } } }`,
+          currencyTo currencyFrom amount status cancel } refundOf refunded } }`,
         variables: { id },
       },
     });

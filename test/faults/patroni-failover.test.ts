@@ -5,11 +5,10 @@ import { copyFile, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkoutSignature, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { httpClient, sampleFixture, testRedisUrl } from "@purse/testing";
+import { freePort, httpClient, sampleFixture, testRedisUrl } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  freePort,
   runPurse,
   type ServeProcess,
   secretKey,

@@ -1,8 +1,7 @@
 import { rm } from "node:fs/promises";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { sampleFixture } from "@purse/testing";
+import { freePort, sampleFixture } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../operations/purse-process.ts";
 import {
   eventually,
   type PostgresInstance,

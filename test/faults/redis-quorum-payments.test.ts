@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { dropDatabase, httpClient } from "@purse/testing";
+import { dropDatabase, freePorts, httpClient } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../operations/purse-process.ts";
 import { queryDatabase } from "../support/query-database.ts";
 import { startRedis, stopRedis } from "../support/redis-node.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
@@ -26,7 +25,7 @@ describe("payments while Redis nodes of a three-node quorum die and return", () 
 
   beforeAll(async () => {
     database = await createSeededDatabase();
-    ports = [await freePort(), await freePort(), await freePort()];
+    ports = await freePorts(3);
     nodes = await Promise.all(ports.map(startRedis));
     serve = await spawnPurseServe(database, {
       REDIS_URL: ports.map((port) => `redis://127.0.0.1:${port}`).join(","),

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { createEmptyDatabase, databaseUrl, dropDatabase } from "@purse/testing";
+import { createEmptyDatabase, databaseUrl, dropDatabase, freePort } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, runPurse, startServe } from "./purse-process.ts";
+import { runPurse, startServe } from "./purse-process.ts";
 
 const demoFixture = fileURLToPath(new URL("../../fixtures/demo.json", import.meta.url));
 

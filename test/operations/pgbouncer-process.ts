@@ -3,8 +3,8 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@purse/testing";
 import pg from "pg";
-import { freePort } from "./purse-process.ts";
 
 /**
  * A PgBouncer of the test's own (never the system service) in transaction mode in front of one

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@purse/testing";
 
 /** Real `purse` processes for the operations tests: a verb run to completion, or a running serve. */
 const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
@@ -39,15 +39,6 @@ export function runPurse(args: string[], env: Record<string, string>, input = ""
       },
     );
     child.stdin?.end(input);
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import { createEmptyDatabase, dropDatabase } from "@purse/testing";
+import { createEmptyDatabase, dropDatabase, freePort } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, stopRedis } from "../support/redis-node.ts";
-import { freePort, runPurse, type ServeProcess, startServe, waitUntil } from "./purse-process.ts";
+import { runPurse, type ServeProcess, startServe, waitUntil } from "./purse-process.ts";
 
 interface Readiness {
   status: string;

@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { checkoutSignature } from "@purse/engine";
-import { dropDatabase } from "@purse/testing";
+import { dropDatabase, freePort } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
@@ -14,15 +13,6 @@ import {
 import { startMerchantSite } from "../support/webhook-receiver.ts";
 
 const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A real `purse serve` whose stdout and stderr are kept, every byte of them. */
 async function serveCapturingLogs(database: SeededDatabase, logLevel: string) {

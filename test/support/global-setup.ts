@@ -2,8 +2,14 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createTemplateDatabase, dropDatabase } from "@purse/testing";
+import {
+  createSampleWorldTemplate,
+  createTemplateDatabase,
+  dropDatabase,
+  testEngineSecretKey,
+} from "@purse/testing";
 import type { TestProject } from "vitest/node";
+import { testSecretKey } from "./test-secret-key.ts";
 
 const repository = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -28,9 +34,20 @@ async function buildWhatIsMissing(): Promise<void> {
   );
 }
 
-/** Migrates one template database per run; every test file copies it (see createTestDatabase). */
+/**
+ * Migrates one template database per run, and seeds the sample world once into two copies of it
+ * (one per secret key the tests seal under); every test file copies one of them (createTestDatabase).
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [template] = await Promise.all([createTemplateDatabase(), buildWhatIsMissing()]);
+  const [engine, server] = await Promise.all([
+    createSampleWorldTemplate(template, testEngineSecretKey),
+    createSampleWorldTemplate(template, testSecretKey),
+  ]);
   project.provide("templateDatabase", template);
-  return () => dropDatabase(template);
+  project.provide("sampleWorldTemplates", { engine, server });
+  return async () => {
+    await Promise.all([dropDatabase(engine), dropDatabase(server)]);
+    await dropDatabase(template);
+  };
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@purse/testing";
 import type { SeededDatabase } from "./test-server.ts";
 import { testSecretKey } from "./test-server.ts";
 
@@ -11,15 +11,6 @@ export interface SpawnedServer {
   readonly process: ChildProcess;
   /** SIGTERM (or another signal) and wait for the exit. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A real `purse serve` in its own OS process over `database`, ready when /healthz answers. */

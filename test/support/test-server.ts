@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
@@ -7,14 +6,15 @@ import { type RunningServer, readConfig, startServer } from "@purse/server";
 import {
   copyTemplateDatabase,
   dropDatabase,
+  freePort,
   type HttpClient,
   httpClient,
-  sampleFixture,
   testRedisUrl,
 } from "@purse/testing";
 import { inject } from "vitest";
+import { testSecretKey } from "./test-secret-key.ts";
 
-export const testSecretKey = "conformance-secret-key-at-least-32-chars";
+export { testSecretKey };
 
 /** The whole `purse serve` stack, with the one test client (`call`, `token`) every test uses. */
 export interface TestServer extends HttpClient {
@@ -37,12 +37,16 @@ export interface SeededDatabase {
   readonly url: string;
 }
 
-/** A copy of the migrated template, seeded with the sample world (or `fixture`). */
+/**
+ * A copy of the migrated template seeded with `fixture`, or of the run's template that already
+ * holds the sample world (seeded once by the global set-up, under the same key).
+ */
 export async function createSeededDatabase(fixture?: unknown): Promise<SeededDatabase> {
+  if (fixture === undefined) return copyTemplateDatabase(inject("sampleWorldTemplates").server);
   const database = await copyTemplateDatabase(inject("templateDatabase"));
   const seeding = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
   try {
-    await seedFixture(seeding, secretBoxFromKey(testSecretKey), fixture ?? sampleFixture());
+    await seedFixture(seeding, secretBoxFromKey(testSecretKey), fixture);
   } finally {
     await seeding.close();
   }
@@ -73,17 +77,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return withClient(server, async () => {
     await server.stop();
     if (!options.database) await dropDatabase(database.name);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -38,6 +38,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/processing/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a paid checkout to its payer, wholly or in parts */
+        post: operations["refundCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transaction/transfer": {
         parameters: {
             query?: never;
@@ -435,6 +452,8 @@ export interface components {
             additional: string;
             /** @description The activated voucher, for voucher activations */
             voucher_number: string;
+            /** @description A refund's checkout transaction id; null for anything else */
+            refund_of: number | null;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
             created_at: string;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
@@ -543,6 +562,10 @@ export interface components {
                 status: "SUCCESS" | "PENDING" | "FAIL" | "CANCEL";
                 cancel: boolean;
             };
+            /** @description A refund's checkout transaction id; null for anything else */
+            refund_of: number | null;
+            /** @description What was refunded of a paid checkout, exact decimal; null for anything that is no paid checkout */
+            refunded: string | null;
         };
         TokenResponse: {
             /** @constant */
@@ -788,6 +811,145 @@ export interface operations {
                 };
             };
             /** @description Route locked to avoid duplication, Method locked please try again later, Captcha string, Hash is not valid, Deposit your wallet, you not have funds */
+            422: {
+                headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body: the first refund again, no money moved */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "external_id": "order-1001",
+                 *       "amount": "5.00",
+                 *       "reason": "One item returned"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The paid checkout's transaction id (this or external_id): text, or a JSON integer */
+                    transaction_id?: (string | number) | null;
+                    /** @description The checkout's id as you created it (this or transaction_id): text, or a JSON integer */
+                    external_id?: (string | number) | null;
+                    amount?: (string | number) | null;
+                    /** @description Why, at most 255 characters (the refund's description) */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {string} */
+                        message: "Refund completed successfully";
+                        data: {
+                            /** @description The refund's own transaction id */
+                            id: number;
+                            /** @description The refunded checkout's transaction id */
+                            refund_of: number;
+                            /** @description Refunded: what the payer got back, exact decimal */
+                            amount: string;
+                            /** @description Always 0: the checkout's commission is not returned */
+                            commission: string;
+                            /**
+                             * @description A refund is recorded completed or not at all
+                             * @enum {string}
+                             */
+                            status: "SUCCESS";
+                            /** @description What of the checkout may still be refunded, exact decimal */
+                            refundable: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
             422: {
                 headers: {
                     "Retry-After": components["headers"]["RateLimitRetryAfter"];

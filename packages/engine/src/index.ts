@@ -61,6 +61,7 @@ export {
   maxCheckoutListLimit,
 } from "./checkout/list-checkouts.ts";
 export { type PayCheckoutInput, type PayCheckoutResult, payCheckout } from "./checkout/pay-checkout.ts";
+export { refundSucceeded } from "./checkout/refund-checkout.ts";
 export {
   currencyListContract,
   currencyListingContract,

@@ -27,6 +27,7 @@ import { registerPageSecurity, registerSecurityHeaders } from "./security-header
 const jsonRoutes: readonly RegisterRoute[] = [
   routes.createCheckout.register,
   routes.payCheckout.register,
+  routes.refundCheckout.register,
   registerCaptchaChallenge,
   routes.transferFunds.register,
   routes.confirmVoucherActivation.register,

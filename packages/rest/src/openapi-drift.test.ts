@@ -44,6 +44,7 @@ describe("the committed packages/rest/openapi.json", () => {
       "createCheckout",
       "issueToken",
       "payCheckout",
+      "refundCheckout",
       "revokeToken",
       "transferFunds",
     ]);

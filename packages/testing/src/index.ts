@@ -1,5 +1,6 @@
 export * from "./create-checkout.ts";
 export * from "./decimal-sum.ts";
+export * from "./free-port.ts";
 export * from "./history-migrations.ts";
 export * from "./hold-row-lock.ts";
 export * from "./http-client.ts";
@@ -7,5 +8,6 @@ export * from "./parse-csv.ts";
 export * from "./prepared-plans.ts";
 export * from "./round-trips.ts";
 export * from "./sample-fixture.ts";
+export * from "./sample-world-template.ts";
 export * from "./test-database.ts";
 export * from "./test-engine.ts";

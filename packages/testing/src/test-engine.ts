@@ -12,13 +12,17 @@ import {
   type TransactionEventBus,
 } from "@purse/engine";
 import { inject } from "vitest";
-import { sampleFixture } from "./sample-fixture.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 declare module "vitest" {
   /** Set by the root vitest globalSetup (test/support/global-setup.ts). */
   export interface ProvidedContext {
     templateDatabase: string;
+    /**
+     * Copies of it with the sample world already seeded, one per secret key: `engine` under
+     * `testEngineSecretKey` (createTestEngine), `server` under the key the `purse serve` tests use.
+     */
+    sampleWorldTemplates: { engine: string; server: string };
   }
 }
 
@@ -50,14 +54,17 @@ export interface TestCoordination {
 }
 
 export const testRedisUrl = process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379";
-const testSecretKey = "test-secret-key-of-at-least-32-characters";
+/** The key the test engine seals secrets with (and the sample-world template was seeded under). */
+export const testEngineSecretKey = "test-secret-key-of-at-least-32-characters";
 
 /** An engine over its own fresh database (copied from the run's migrated template). */
 export async function createTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
-  const database = await createTestDatabase(inject("templateDatabase"), 20, options.onQuery);
-  const secretBox = secretBoxFromKey(testSecretKey);
-  const fixture = options.fixture === undefined ? sampleFixture() : options.fixture;
-  if (fixture !== null) await seedFixture(database.db, secretBox, fixture);
+  const secretBox = secretBoxFromKey(testEngineSecretKey);
+  // The sample world as it is comes seeded in its own template; any other fixture is seeded here.
+  const { fixture } = options;
+  const template = fixture === undefined ? inject("sampleWorldTemplates").engine : inject("templateDatabase");
+  const database = await createTestDatabase(template, 20, options.onQuery);
+  if (fixture !== undefined && fixture !== null) await seedFixture(database.db, secretBox, fixture);
   const limit = options.rateLimitPerMinute ?? 100_000;
   const coordination =
     options.coordination && options.coordination !== "memory"

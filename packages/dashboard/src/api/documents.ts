@@ -59,6 +59,7 @@ export const checkoutsQuery = graphql(`
       completedAt
       walletFrom
       walletTo
+      refunded
       url
     }
   }

@@ -1,9 +1,10 @@
-import { useState } from "preact/hooks";
+import { useContext, useState } from "preact/hooks";
 import { request } from "../api/client.ts";
 import { checkoutsQuery } from "../api/documents.ts";
-import { useQuery } from "../api/use-query.ts";
+import { SessionContext, useQuery } from "../api/use-query.ts";
 import { displayAmount } from "../format/amount.ts";
 import { CopyLink } from "./copy-link.tsx";
+import { RefundAction } from "./refund-checkout.tsx";
 
 const statusText = { PENDING: "Open", SUCCESS: "Paid", CANCEL: "Cancelled", FAIL: "Expired" } as const;
 const perPage = 10;
@@ -11,10 +12,13 @@ const perPage = 10;
 /** The payment links the merchant created, newest first, with what became of each. */
 export function CheckoutLinks({ revision }: { revision: number }) {
   const [before, setBefore] = useState<readonly string[]>([]);
+  // Bumped after a refund, so the row shows what was refunded.
+  const [refunds, setRefunds] = useState(0);
+  const session = useContext(SessionContext);
   const cursor = before.at(-1);
   const { data, error, loading } = useQuery(
     (signal) => request(checkoutsQuery, { limit: perPage, before: cursor ?? null }, signal),
-    [cursor, cursor === undefined ? revision : 0],
+    [cursor, cursor === undefined ? revision : 0, refunds],
   );
   const rows = data?.checkouts ?? [];
   const last = rows.at(-1);
@@ -53,6 +57,13 @@ export function CheckoutLinks({ revision }: { revision: number }) {
                     <span class={`badge badge-${checkout.status.toLowerCase()}`}>
                       {statusText[checkout.status]}
                     </span>
+                    {checkout.status === "SUCCESS" ? (
+                      <RefundAction
+                        checkout={checkout}
+                        onRefunded={() => setRefunds((count) => count + 1)}
+                        onSessionEnded={session.ended}
+                      />
+                    ) : null}
                   </td>
                   <td data-label="Created (UTC)">{checkout.createdAt}</td>
                   <td data-label="Paid or closed (UTC)">{checkout.completedAt ?? "—"}</td>

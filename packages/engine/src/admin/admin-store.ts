@@ -98,6 +98,15 @@ export async function updateWalletStatus(
   return updated.length > 0;
 }
 
+/**
+ * Locks a transaction's row (FOR UPDATE), as a refund of it does: a reversal and a refund of one
+ * checkout then run one after the other, and whichever comes second reads, in its next statement,
+ * what the first committed.
+ */
+export async function lockTransactionRow(em: SqlRunner, id: number): Promise<void> {
+  await rows(em, sql<{ id: string }>`select id from transactions where id = ${id} for update`);
+}
+
 /** A transaction a reversal starts from, with the id of the reversal that undid it, if any. */
 export interface ReversibleTransaction {
   id: string;
@@ -113,6 +122,10 @@ export interface ReversibleTransaction {
   amount_to_minor: string;
   reverses_transaction_id: string | null;
   reversed_by: string | null;
+  /** The checkout a refund gave money back for (migration 0016). */
+  refund_of: string | null;
+  /** Whether any refund names this transaction. */
+  refunded: boolean;
 }
 
 export function findReversibleTransaction(
@@ -124,7 +137,8 @@ export function findReversibleTransaction(
     sql<ReversibleTransaction>`
       select t.id, t.user_id, t.type, t.status, t.wallet_from_id, t.wallet_to_id, t.currency_id,
         t.amount_minor, t.commission_minor, t.amount_from_minor, t.amount_to_minor,
-        t.reverses_transaction_id, r.id as reversed_by
+        t.reverses_transaction_id, r.id as reversed_by, t.refund_of,
+        exists (select 1 from transactions f where f.refund_of = t.id) as refunded
       from transactions t left join transactions r on r.reverses_transaction_id = t.id
       where t.id = ${id}`,
   );
@@ -143,5 +157,18 @@ export function findPostingsOf(
       select p.account, p.wallet_id, w.number, p.amount_minor::text as amount_minor
       from postings p left join wallets w on w.id = p.wallet_id
       where p.transaction_id = ${transactionId} order by p.id`,
+  );
+}
+
+/** The merchant (or partner) a checkout paid, by the checkout's transaction id: whom an operator refunds for. */
+export function findCheckoutMerchant(
+  em: SqlRunner,
+  transactionId: number,
+): Promise<{ id: string; role: "merchant" | "partner" } | undefined> {
+  return firstRow(
+    em,
+    sql<{ id: string; role: "merchant" | "partner" }>`
+      select u.id, u.role from checkouts ck join users u on u.id = ck.merchant_user_id
+      where ck.transaction_id = ${transactionId}`,
   );
 }

@@ -8,4 +8,5 @@ export * from "./operator-access.ts";
 export * from "./operator-api.ts";
 export * from "./operator-movement.ts";
 export * from "./pay-out-wallet.ts";
+export * from "./refund-for-merchant.ts";
 export * from "./reverse-transaction.ts";

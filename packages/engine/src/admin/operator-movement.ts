@@ -22,6 +22,12 @@ export interface OperatorMovementResult {
 const operatorName = /^[\w.@-]{1,64}$/;
 const keyText = /^[\x21-\x7e]{1,200}$/;
 
+/** Refuses an operator name or key the ledger would not take, before any work. */
+export function checkOperatorRequest(who: OperatorRequest): void {
+  if (!operatorName.test(who.operator)) throw new PurseError("INVALID_VALUE", "operator");
+  if (!keyText.test(who.key)) throw new PurseError("INVALID_VALUE", "key");
+}
+
 /**
  * Runs an operator verb through the movement pipeline: route lock, one bounded transaction that
  * looks the key up first (a replay answers the first transaction), the move, COMMIT, announce.
@@ -34,8 +40,7 @@ export function runOperatorMovement(
   request: readonly (string | number | null)[],
   move: (tx: SqlRunner, fingerprint: string) => Promise<{ transactionId: number; change: MovementChange }>,
 ): Promise<OperatorMovementResult> {
-  if (!operatorName.test(who.operator)) throw new PurseError("INVALID_VALUE", "operator");
-  if (!keyText.test(who.key)) throw new PurseError("INVALID_VALUE", "key");
+  checkOperatorRequest(who);
   const fingerprint = sha256Hex(JSON.stringify([verb, ...request]));
   return runMovement<unknown, OperatorMovementResult>(deps, {
     operation: `operator-${verb}`,

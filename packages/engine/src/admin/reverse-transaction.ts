@@ -5,7 +5,7 @@ import { TransactionStatus, type TransactionTypeCode } from "../ledger/transacti
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
-import { findPostingsOf, findReversibleTransaction } from "./admin-store.ts";
+import { findPostingsOf, findReversibleTransaction, lockTransactionRow } from "./admin-store.ts";
 import {
   type OperatorMovementResult,
   type OperatorRequest,
@@ -19,7 +19,7 @@ import { reversalEvents } from "./reversal-events.ts";
  * `reverses_transaction_id`. The original is never edited. Refused: reversing twice (also under a
  * race: the unique index decides and the loser sees the winner), reversing a reversal, a
  * transaction that moved no money or moved a voucher's value (the voucher's own state would then
- * disagree with the ledger), and anything that would take a wallet below zero or above its limit.
+ * disagree with the ledger), a refund or a refunded checkout (refunds are the merchant's to give), and anything that would take a wallet below zero or above its limit.
  */
 export function reverseTransaction(
   deps: EngineDependencies,
@@ -28,6 +28,7 @@ export function reverseTransaction(
   const request = [reversal.transactionId, reversal.note];
   return runOperatorMovement(deps, "reverse", reversal, request, async (em, fingerprint) => {
     const id = reversal.transactionId;
+    await lockTransactionRow(em, id);
     const original = await findReversibleTransaction(em, id);
     if (!original) throw new PurseError("NOT_FOUND");
     if (original.reversed_by !== null)
@@ -36,6 +37,10 @@ export function reverseTransaction(
     if (original.reverses_transaction_id !== null)
       throw refuse(`it is itself the reversal of transaction ${original.reverses_transaction_id}`);
     if (original.status !== TransactionStatus.SUCCESS) throw refuse("it did not succeed");
+    // Refunds and their checkouts move together or not at all: reversing either alone would give
+    // the payer money twice, or leave `refundable` counting money that came back.
+    if (original.refund_of !== null) throw refuse(`it is a refund of transaction ${original.refund_of}`);
+    if (original.refunded) throw refuse("it has been refunded");
     const postings = await findPostingsOf(em, id);
     if (postings.length === 0) throw refuse("it moved no money");
     if (postings.some((p) => p.account === "voucher")) throw refuse("it moved a voucher's value");

@@ -1,5 +1,5 @@
 import { createTestEngine, type TestEngine } from "@purse/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { sql } from "../persistence/sql.ts";
@@ -118,7 +118,20 @@ describe("TokenCache", () => {
   const actor: Actor = { userId: 7, clientId: 70, role: "merchant", scope: "api" };
   const other: Actor = { userId: 8, clientId: 80, role: "partner", scope: "api" };
   const far = new Date(Date.now() + 3_600_000);
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // The cache reads its clock from Date.now(): a fake Date is moved forward instead of waited for.
+  // Timers stay real, so `settle()` still lets a background renewal run to its end.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  // As a real wait would: what is already under way finishes, then the time has passed.
+  const pass = async (ms: number) => {
+    await settle();
+    vi.setSystemTime(Date.now() + ms);
+  };
 
   /** A token lookup the test answers by hand, counting how often it was asked. */
   function controlledLookup() {
@@ -169,14 +182,14 @@ describe("TokenCache", () => {
     // Early in the entry's lifetime: no lookup at all.
     expect(await cache.verify("h", new Date(), database.lookUp)).toEqual(actor);
     expect(database.pending).toHaveLength(0);
-    await sleep(800); // in the last quarter of the 1 000 ms
+    await pass(800); // in the last quarter of the 1 000 ms
     expect(await cache.verify("h", new Date(), database.lookUp)).toEqual(actor);
     expect(await cache.verify("h", new Date(), database.lookUp)).toEqual(actor);
     expect(database.pending).toHaveLength(1); // one renewal, not one per request
     database.answer({ actor: other, expiresAt: far });
-    await sleep(0);
+    await settle();
     expect(await cache.verify("h", new Date(), findsNothing)).toEqual(other);
-    await sleep(300); // past the first lookup's lifetime, inside the renewal's
+    await pass(300); // past the first lookup's lifetime, inside the renewal's
     expect(await cache.verify("h", new Date(), findsNothing)).toEqual(other);
   });
 
@@ -184,14 +197,14 @@ describe("TokenCache", () => {
     const cache = new TokenCache({ ttlMs: 1_000, channel: inProcessRevocationChannel() });
     await cache.verify("gone", new Date(), finds(actor));
     await cache.verify("down", new Date(), finds(actor));
-    await sleep(800);
+    await pass(800);
     expect(await cache.verify("gone", new Date(), findsNothing)).toEqual(actor);
     const failing = () => Promise.reject(new Error("database down"));
     expect(await cache.verify("down", new Date(), failing)).toEqual(actor);
-    await sleep(0);
+    await settle();
     expect(await cache.verify("gone", new Date(), findsNothing)).toBeUndefined();
     expect(await cache.verify("down", new Date(), findsNothing)).toEqual(actor);
-    await sleep(300); // past its lifetime: the failing database is asked, and its error is the answer
+    await pass(300); // past its lifetime: the failing database is asked, and its error is the answer
     await expect(cache.verify("down", new Date(), failing)).rejects.toThrow("database down");
   });
 
@@ -199,10 +212,10 @@ describe("TokenCache", () => {
     const cache = new TokenCache({ ttlMs: 1_000, channel: inProcessRevocationChannel() });
     const slow = controlledLookup();
     const answer = cache.verify("h", new Date(), slow.lookUp);
-    await sleep(800); // the read took 800 ms of the 1 000
+    await pass(800); // the read took 800 ms of the 1 000
     slow.answer({ actor, expiresAt: far });
     await answer;
-    await sleep(300); // fresh for 700 ms more if counted from the answer
+    await pass(300); // fresh for 700 ms more if counted from the answer
 
     expect(await cache.verify("h", new Date(), findsNothing)).toBeUndefined();
   });
@@ -230,7 +243,7 @@ describe("TokenCache", () => {
     const short = new TokenCache({ ttlMs: 30, channel: inProcessRevocationChannel() });
     await short.verify("a", new Date(), finds(actor));
     expect(await short.verify("a", new Date(), findsNothing)).toEqual(actor);
-    await sleep(50);
+    await pass(50);
     expect(await short.verify("a", new Date(), findsNothing)).toBeUndefined();
     const off = new TokenCache({ ttlMs: 0, channel: inProcessRevocationChannel() });
     await off.verify("a", new Date(), finds(actor));

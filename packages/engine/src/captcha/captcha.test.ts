@@ -1,11 +1,10 @@
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { altchaCaptcha } from "./captcha.ts";
 import { MemorySpentCaptchas } from "./spent-captchas.ts";
 
 const secret = "captcha-test-secret-of-some-length";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function solvedPayload(captcha: ReturnType<typeof altchaCaptcha>) {
   const challenge = (await captcha.challenge()) as Parameters<typeof solveChallenge>[0]["challenge"];
@@ -42,10 +41,16 @@ describe("altcha captcha (in process, the embedded default)", () => {
 
 describe("in-process spent captchas", () => {
   it("claims once, forgets after the lifetime, and stays bounded", async () => {
+    // Its clock is Date.now(): a fake Date moves past the lifetime and the once-a-second sweep
+    // instead of waiting 1.1 s for them.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const spent = new MemorySpentCaptchas(3);
     expect(await spent.claim("a", 50)).toBe(true);
     expect(await spent.claim("a", 50)).toBe(false);
-    await sleep(1_100);
+    vi.setSystemTime(Date.now() + 1_100);
     expect(await spent.claim("a", 50)).toBe(true);
     expect(await spent.claim("b", 60_000)).toBe(true);
     expect(await spent.claim("c", 60_000)).toBe(true);

@@ -45,6 +45,12 @@ const checkoutListItemContract = z
       .describe(
         "The payment link while the checkout is open, to send the payer again; null once paid, cancelled or expired, and for links created before Purse kept them",
       ),
+    refunded: z
+      .string()
+      .nullable()
+      .describe(
+        'What was refunded of a paid checkout, exact decimal ("0.00" before any refund); null unless paid',
+      ),
   } satisfies ContractShape<CheckoutListItem>)
   .describe("A payment link the caller created, with its outcome, to reconcile orders");
 

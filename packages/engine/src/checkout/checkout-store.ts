@@ -254,6 +254,7 @@ export interface CheckoutListRow {
   token_hash: string;
   /** Null for checkouts created before migration 0018. */
   link_sealed: string | null;
+  refunded_minor: string | null;
 }
 
 /**
@@ -275,7 +276,10 @@ export async function findCheckoutList(
     sql<CheckoutListRow>`
       select k.id, k.payment_id, k.user_info, k.status, k.amount_minor, k.commission_minor,
         c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, k.transaction_id,
-        k.created_at, k.expired_at, k.completed_at, k.token_hash, k.link_sealed
+        k.created_at, k.expired_at, k.completed_at, k.token_hash, k.link_sealed,
+                case when k.status = 3 then
+          (select coalesce(sum(r.amount_minor), 0) from transactions r where r.refund_of = k.transaction_id)::text
+        end as refunded_minor
       from checkouts k
       join users u on u.id = k.merchant_user_id
       join currencies c on c.id = k.currency_id

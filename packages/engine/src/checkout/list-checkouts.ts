@@ -35,6 +35,8 @@ export interface CheckoutListItem {
    * for checkouts created before Purse kept their links (migration 0018).
    */
   readonly url: string | null;
+  /** What was refunded of a paid checkout (migration 0016); null unless it was paid. */
+  readonly refunded: string | null;
 }
 
 export interface CheckoutListFilter {
@@ -105,6 +107,7 @@ async function checkoutsOf(
       expiredAt: formatTimestamp(row.expired_at),
       completedAt: row.completed_at === null ? null : formatTimestamp(row.completed_at),
       url: link(row),
+      refunded: row.refunded_minor === null ? null : formatMinor(toBigInt(row.refunded_minor), precession),
     };
   });
 }

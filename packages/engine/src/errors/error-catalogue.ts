@@ -121,6 +121,23 @@ export const errorCatalogue = {
     status: 422,
     kind: "validation",
   },
+  /**
+   * Refund: no paid checkout into one of the caller's wallets has that transaction id or checkout
+   * id. Not found, not paid and someone else's get this one answer, so ids cannot be probed.
+   */
+  REFUND_NOT_REFUNDABLE: { message: "Transaction cannot be refunded", status: 422, kind: "validation" },
+  /** Refund: more than the checkout's amount less what was refunded already (nothing, when all was). */
+  REFUND_EXCEEDS_REFUNDABLE: {
+    message: "Refund amount exceeds the refundable amount",
+    status: 422,
+    kind: "validation",
+  },
+  /** Refund: the merchant's wallet cannot pay the refund back (the contract's words). */
+  REFUND_INSUFFICIENT_FUNDS: {
+    message: "Deposit your wallet, you not have funds",
+    status: 422,
+    kind: "validation",
+  },
   /** Checkout `user_info` reused. */
   USER_INFO_NOT_UNIQUE: { message: "User info is not unique", status: 422, kind: "validation" },
   SIGNATURE_NOT_IDENTICAL: { message: "Signature not identical", status: 422, kind: "validation" },

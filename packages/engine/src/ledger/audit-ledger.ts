@@ -11,6 +11,7 @@ import {
   walletBalanceMismatchRows,
   walletDayMismatchRows,
 } from "./audit-store.ts";
+import { refundBreachRows } from "./refund-audit-store.ts";
 import { brokenChainLinks } from "./verify-chains.ts";
 
 export interface AuditCheck {
@@ -37,7 +38,8 @@ const breachesShown = 50;
  * every posting is in its wallet's currency, the history's daily counts count the transactions
  * (migration 0009: a drift would make totals wrong while every page looks right) and each month's
  * counts their days (migration 0012), the wallets' daily nets equal their postings (migration 0011:
- * statements' opening balances), and the hash chains verify (ledger/verify-chains.ts):
+ * statements' opening balances), every refund points at a paid checkout and no checkout is
+ * refunded beyond what was paid (migration 0016), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
@@ -51,6 +53,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await historyCountMismatches(em),
         await historyMonthMismatches(em),
         await walletDayMismatches(em),
+        await refundBreaches(em),
       ];
       const chains = await brokenChainLinks(em, breachesShown);
       checks.push(...chains.checks);
@@ -138,5 +141,19 @@ async function walletDayMismatches(em: SqlEntityManager): Promise<AuditCheck> {
       (r) =>
         `wallet ${r.number ?? `id ${r.wallet_id}`} on ${r.day}: ${r.kept} kept but its postings sum to ${r.expected}`,
     ),
+  };
+}
+
+async function refundBreaches(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await refundBreachRows(em, breachesShown);
+  return {
+    name: "every refund points at a paid checkout, which its refunds never exceed",
+    breaches: found.map((r) => {
+      const at = `transaction ${r.refund_of}`;
+      if (!r.paid_checkout) return `${at}: refunded ${r.refunds} time(s) but it is not a paid checkout`;
+      if (!r.well_formed)
+        return `${at}: a refund of it is not a WITHDRAW from its receiver back to its payer`;
+      return `${at}: refunds add up to ${r.refunded} minor units, more than the ${r.paid} paid`;
+    }),
   };
 }

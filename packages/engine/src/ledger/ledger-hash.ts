@@ -54,8 +54,19 @@ export const hashedColumns = [
  */
 export function transactionHashSql(t: string, postingsArray: string): string {
   const columns = hashedColumns.map((column) => `${t}.${column}`).join(", ");
-  return `sha256(convert_to(jsonb_build_array('${hashFormat}', ${columns},
-    to_char(${t}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), ${postingsArray})::text, 'UTF8'))`;
+  return `sha256(convert_to((jsonb_build_array('${hashFormat}', ${columns},
+    to_char(${t}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), ${postingsArray})
+    || ${refundOfSuffixSql(t)})::text, 'UTF8'))`;
+}
+
+/**
+ * A refund's `refund_of` (migration 0016), sealed as one more element after the postings; nothing
+ * for every other transaction, whose array, text and hash stay exactly what format v1 made them
+ * (so no stored hash changes, and the format keeps its tag). Moving a refund to another checkout
+ * breaks its hash like any other edit.
+ */
+function refundOfSuffixSql(t: string): string {
+  return `case when ${t}.refund_of is null then '[]'::jsonb else jsonb_build_array(${t}.refund_of) end`;
 }
 
 /**

@@ -239,17 +239,18 @@ function movementInsert({
           ${movement.description ?? ""}::text as description, ${movement.additional ?? ""}::text as additional,
           ${movement.operator ?? null}::text as operator,
           ${movement.reversesTransactionId ?? null}::bigint as reverses_transaction_id,
+          ${movement.refundOf ?? null}::bigint as refund_of,
           now() as created_at
       ), tx as (
         insert into transactions (
           id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
           amount_minor, commission_minor, amount_from_minor, amount_to_minor,
           external_id, idempotency_key, request_hash, description, additional,
-          operator, reverses_transaction_id, created_at, updated_at, hash)
+          operator, reverses_transaction_id, refund_of, created_at, updated_at, hash)
         select id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
           amount_minor, commission_minor, amount_from_minor, amount_to_minor,
           external_id, idempotency_key, ${movement.requestHash ?? null}, description, additional,
-          operator, reverses_transaction_id, created_at, created_at, ${sealedHash}
+          operator, reverses_transaction_id, refund_of, created_at, created_at, ${sealedHash}
         from draft
         returning id, created_at, hash
       ), posted as (

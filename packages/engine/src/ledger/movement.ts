@@ -34,6 +34,8 @@ export interface Movement {
   readonly operator?: string | null;
   /** The transaction this one compensates (a reversal); at most one reversal per transaction. */
   readonly reversesTransactionId?: number | null;
+  /** The paid checkout's transaction a refund gives money back for (migration 0016). */
+  readonly refundOf?: number | null;
   readonly legs: readonly Leg[];
   /** Webhook events the movement raises: written by the same ledger statement, with its transaction id. */
   readonly events?: readonly RaisedEvent[];

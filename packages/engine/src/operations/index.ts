@@ -5,6 +5,7 @@ import { transactionReversalOperation } from "../admin/transaction-reversal.oper
 import { checkoutCreateOperation } from "../checkout/checkout-create.operation.ts";
 import { checkoutListOperation } from "../checkout/checkout-list.operation.ts";
 import { checkoutPayOperation } from "../checkout/checkout-pay.operation.ts";
+import { refundOperation } from "../checkout/refund.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
@@ -68,6 +69,7 @@ export const operations = [
   operatorPayoutOperation,
   transactionReversalOperation,
   checkoutListOperation,
+  refundOperation,
   webhookEndpointListOperation,
   webhookEndpointCreateOperation,
   webhookEndpointUpdateOperation,
@@ -86,6 +88,7 @@ export {
   currencyShowOperation,
   profileShowOperation,
   rateListOperation,
+  refundOperation,
   transactionHistoryOperation,
   transactionShowOperation,
   transferOperation,

@@ -14,8 +14,8 @@ import { findCountedDays, findSearchPage, type SearchNodeRow } from "./transacti
 
 /**
  * The export's columns, in order (contract: "Merchant dashboard"). `commission` is the fee the
- * transaction charged, `external_id` the caller's order id; `refund_of` (the checkout a refund pays
- * back) stays empty until refunds exist.
+ * transaction charged, `external_id` the caller's order id; `refund_of` the checkout transaction a
+ * refund pays back (migration 0016), empty for anything else.
  */
 export const transactionCsvHeader =
   "id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description";
@@ -126,7 +126,7 @@ async function csvRows(deps: EngineDependencies, found: readonly SearchNodeRow[]
         formatMinor(toBigInt(row.amount_to_minor), precession),
         formatMinor(toBigInt(row.commission_minor), precession),
         csvText(row.external_id ?? ""),
-        "",
+        row.refund_of ?? "",
         csvText(row.description),
       ];
     }),

@@ -21,6 +21,7 @@ export interface HistoryRow {
   description: string;
   additional: string;
   voucher_number: string | null;
+  refund_of: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -52,7 +53,7 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
         t.amount_from_minor, t.amount_to_minor,
         (case when wf.user_id = ${userId} then -t.amount_from_minor else 0 end
           + case when wt.user_id = ${userId} then t.amount_to_minor else 0 end) as delta_minor,
-        t.description, t.additional, v.number as voucher_number, t.created_at, t.updated_at
+        t.description, t.additional, v.number as voucher_number, t.refund_of, t.created_at, t.updated_at
       from (select m.id from ${matched(userId, filter, { limit: offset + fetched, afterId: null })} as m
             order by m.created_at desc, m.id desc limit ${fetched} offset ${offset}) as p
       join transactions t on t.id = p.id

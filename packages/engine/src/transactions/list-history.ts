@@ -26,6 +26,8 @@ export interface HistoryItemView {
   readonly description: string;
   readonly additional: string;
   readonly voucherNumber: string;
+  /** A refund's checkout transaction id (migration 0016); null for every other transaction. */
+  readonly refundOf: number | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -97,6 +99,7 @@ function itemView(row: HistoryRow): HistoryItemView {
     description: row.description,
     additional: row.additional,
     voucherNumber: row.voucher_number ?? "",
+    refundOf: row.refund_of === null ? null : toId(row.refund_of),
     createdAt: formatTimestamp(row.created_at),
     updatedAt: formatTimestamp(row.updated_at),
   };

@@ -32,6 +32,10 @@ export interface TransactionDetailView {
     readonly status: "PENDING" | "FAIL" | "SUCCESS" | "CANCEL";
     readonly cancel: boolean;
   };
+  /** A refund's checkout transaction id; null for every other transaction. */
+  readonly refundOf: number | null;
+  /** What was refunded of a paid checkout (exact decimal); null for anything else. */
+  readonly refunded: string | null;
 }
 
 /**
@@ -91,5 +95,7 @@ function detailView(row: DetailRow): TransactionDetailView {
       status,
       cancel: status === "CANCEL",
     },
+    refundOf: row.refund_of === null ? null : toId(row.refund_of),
+    refunded: row.refunded_minor === null ? null : formatMinor(toBigInt(row.refunded_minor), precession),
   };
 }

@@ -40,4 +40,10 @@ export const transactionDetailContract = z.object({
     .describe("A cancelled payment is FAIL, with processing_pay.status CANCEL and cancel true"),
   currency: detailCurrencyContract,
   processingPay: processingPayContract,
+  refundOf: z.number().nullable().describe("A refund's checkout transaction id; null for anything else"),
+  refunded: decimalText
+    .nullable()
+    .describe(
+      "What was refunded of a paid checkout, exact decimal; null for anything that is no paid checkout",
+    ),
 } satisfies ContractShape<TransactionDetailView>);

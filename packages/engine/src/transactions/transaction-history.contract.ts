@@ -47,6 +47,7 @@ const historyItemContract = z.object({
   description: z.string(),
   additional: z.string(),
   voucherNumber: z.string().describe("The activated voucher, for voucher activations"),
+  refundOf: z.number().nullable().describe("A refund's checkout transaction id; null for anything else"),
   createdAt: timestamp,
   updatedAt: timestamp,
 } satisfies ContractShape<HistoryItemView>);

@@ -29,6 +29,7 @@ const transactionNodeContract = z.object({
     .describe("The wallet's number, e.g. \"U100000010\" (the other party's too)"),
   walletTo: z.string().nullable(),
   description: z.string(),
+  refundOf: z.number().nullable().describe("A refund's checkout transaction id; null for anything else"),
   createdAt: z.string().describe("ISO 8601, UTC"),
 } satisfies ContractShape<TransactionNode>);
 

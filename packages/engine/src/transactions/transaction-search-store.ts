@@ -24,6 +24,7 @@ export interface SearchNodeRow {
   wallet_from_number: string | null;
   wallet_to_number: string | null;
   description: string;
+  refund_of: string | null;
   created_at: Date | string;
 }
 
@@ -45,7 +46,7 @@ export function findSearchPage(
     sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
         t.amount_from_minor, t.amount_to_minor, t.currency_id, c.code as currency_code, c.precession,
         t.wallet_from_id, t.wallet_to_id, wf.number as wallet_from_number, wt.number as wallet_to_number,
-        t.description, t.created_at
+        t.description, t.refund_of, t.created_at
       from (select m.id from ${matched(userId, filter, bound)} as m
             order by m.created_at desc, m.id desc limit ${page.limit}) as p
       join transactions t on t.id = p.id

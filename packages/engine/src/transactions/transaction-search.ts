@@ -50,6 +50,8 @@ export interface TransactionNode {
   readonly walletFrom: string | null;
   readonly walletTo: string | null;
   readonly description: string;
+  /** A refund's checkout transaction id (migration 0016); null for every other transaction. */
+  readonly refundOf: number | null;
   readonly createdAt: string;
 }
 
@@ -122,6 +124,7 @@ export async function searchTransactions(
         walletFrom: row.wallet_from_number,
         walletTo: row.wallet_to_number,
         description: row.description,
+        refundOf: row.refund_of === null ? null : toId(row.refund_of),
         createdAt: new Date(row.created_at).toISOString(),
       };
     }),

@@ -15,6 +15,9 @@ export interface DetailRow {
   wallet_from: string | null;
   wallet_to: string | null;
   signature: string | null;
+  refund_of: string | null;
+  /** A paid checkout's refunds summed (migration 0016); null for anything that is no checkout payment. */
+  refunded_minor: string | null;
 }
 
 /**
@@ -35,7 +38,11 @@ export function findTransactionDetail(
     em,
     sql<DetailRow>`
       select t.id, t.external_id, t.amount_minor, t.commission_minor, t.type, t.status, t.currency_id,
-        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, ck.signature
+        c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, ck.signature,
+        t.refund_of,
+        case when ck.id is not null and t.status = 3 then
+          (select coalesce(sum(r.amount_minor), 0) from transactions r where r.refund_of = t.id)::text
+        end as refunded_minor
       from transactions t
       join currencies c on c.id = t.currency_id
       left join wallets wf on wf.id = t.wallet_from_id

@@ -44,6 +44,10 @@ export const Transaction = builder.objectRef<TransactionNode>("Transaction").imp
     amountFrom: t.exposeString("amountFrom"),
     amountTo: t.exposeString("amountTo"),
     description: t.exposeString("description"),
+    refundOf: t.exposeInt("refundOf", {
+      nullable: true,
+      description: "A refund's checkout transaction id; null for anything else",
+    }),
     createdAt: t.exposeString("createdAt", { description: "ISO 8601, UTC" }),
     currency: t.field({
       type: Currency,

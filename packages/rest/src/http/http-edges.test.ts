@@ -233,6 +233,7 @@ describe("the OpenAPI document and the reference page", () => {
     "/token/revoke": ["post"],
     "/api/processing/checkout": ["post"],
     "/api/processing/pay": ["post"],
+    "/api/processing/refund": ["post"],
     "/api/transaction/transfer": ["post"],
     "/api/vouchers/activation/confirm": ["post"],
     "/api/vouchers/activation/info": ["get"],

@@ -51,6 +51,11 @@ export const requestBodyExamples: Readonly<Record<string, Record<string, unknown
     payment_id: "transfer-1001",
     description: "Invoice 1001",
   },
+  refundCheckout: {
+    external_id: "order-1001",
+    amount: "5.00",
+    reason: "One item returned",
+  },
   buyVoucher: { amount: "25.00", wallet_from: demoValues.partnerWallet, additional: "" },
   buyVoucherByConfirm: { amount: "25.00", wallet_from: demoValues.partnerWallet, additional: "" },
   confirmVoucherActivation: {

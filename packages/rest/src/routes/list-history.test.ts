@@ -108,6 +108,7 @@ describe("GET /api/transactions/histories", () => {
         description: "string",
         additional: "string",
         voucher_number: "string",
+        refund_of: "object",
         created_at: "string",
         updated_at: "string",
       });
@@ -135,6 +136,7 @@ describe("GET /api/transactions/histories", () => {
       description: "first",
       additional: "",
       voucher_number: "",
+      refund_of: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -10,6 +10,7 @@ import { listVouchersRoute } from "./list-vouchers.route.ts";
 import { listWalletsRoute } from "./list-wallets.route.ts";
 import type { RestRoute } from "./operation-route.ts";
 import { payCheckoutRoute } from "./pay-checkout.route.ts";
+import { refundCheckoutRoute } from "./refund-checkout.route.ts";
 import { searchWalletRoute } from "./search-wallet.route.ts";
 import { showCurrencyRoute } from "./show-currency.route.ts";
 import { showProfileRoute } from "./show-profile.route.ts";
@@ -37,4 +38,5 @@ export const operationRoutes = {
   listCurrencies: listCurrenciesRoute,
   showCurrency: showCurrencyRoute,
   showProfile: showProfileRoute,
+  refundCheckout: refundCheckoutRoute,
 } as const satisfies Readonly<Record<string, RestRoute>>;

@@ -21,6 +21,8 @@ const transactionDetail = z
     status: detail.status,
     currency: z.object(detail.currency.shape).meta({ id: "DetailCurrency" }),
     processing_pay: z.object({ ...snakeCased(pay), amount: asJsonNumber(pay.amount) }),
+    refund_of: detail.refundOf,
+    refunded: detail.refunded,
   })
   .meta({ id: "TransactionDetail" });
 
@@ -59,6 +61,8 @@ export const showTransactionRoute = operationRoute(transactionShowOperation, {
       ...snakeCasedValues(found.processingPay),
       amount: toNumber(found.processingPay.amount),
     },
+    refund_of: found.refundOf,
+    refunded: found.refunded,
   }),
   fields: { id: "id", externalId: "external_id" },
 });

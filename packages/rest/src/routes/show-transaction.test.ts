@@ -43,6 +43,9 @@ describe("GET /api/transaction/show", () => {
         status: "SUCCESS",
         cancel: false,
       },
+      // Migration 0016: a transfer is no refund, nor a checkout that could be refunded.
+      refund_of: null,
+      refunded: null,
     },
   });
 
@@ -61,6 +64,8 @@ describe("GET /api/transaction/show", () => {
       status: "string",
       currency: "object",
       processing_pay: "object",
+      refund_of: "object",
+      refunded: "object",
     });
     expect(shapeOf(byId.body.data["processing_pay"])).toEqual({
       payment_id: "string",

@@ -1,4 +1,4 @@
-import { testRedisUrl } from "@purse/testing";
+import { freePort, testRedisUrl } from "@purse/testing";
 import { rateLimiterContract, rateLimitOutcomes } from "@purse/testing/contracts";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedisClients, waitForRedis } from "./redis-clients.ts";
@@ -32,7 +32,8 @@ describe("Redis rate limiter across processes and without Redis", () => {
   });
 
   it("falls back to a per-process limit instead of stopping payments", async () => {
-    const down = createRedisClients("redis://127.0.0.1:6397");
+    // A port nothing listens on (picked free, never bound): Redis is down, not someone else's.
+    const down = createRedisClients(`redis://127.0.0.1:${await freePort()}`);
     const limiter = new RedisRateLimiter(down, { limitPerMinute: 1, prefix });
     expect(await rateLimitOutcomes(limiter, 1, "transfer", 2)).toEqual([
       "ok",

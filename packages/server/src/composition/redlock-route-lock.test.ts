@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { testRedisUrl } from "@purse/testing";
+import { freePorts, testRedisUrl } from "@purse/testing";
 import { lockOutcome, routeLockContract } from "@purse/testing/contracts";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,9 +17,15 @@ routeLockContract("Redlock", async () => {
 });
 
 describe("Redlock quorum", () => {
-  const extraPorts = [6391, 6392];
+  // Every port picked free: two nodes of the test's own, and two where nothing listens (nodes
+  // that are down), so neither another job's Redis nor a parallel test file can answer there.
+  let extraPorts: number[] = [];
+  let downPorts: number[] = [];
   const servers: ChildProcess[] = [];
   beforeAll(async () => {
+    const ports = await freePorts(4);
+    extraPorts = ports.slice(0, 2);
+    downPorts = ports.slice(2);
     for (const port of extraPorts) {
       servers.push(
         spawn(
@@ -40,7 +46,7 @@ describe("Redlock quorum", () => {
 
   it("keeps locking with one of three nodes down, and still refuses a second holder", async () => {
     const nodes = createRedisClients(
-      `${testRedisUrl},redis://127.0.0.1:${extraPorts[0]},redis://127.0.0.1:6399`,
+      `${testRedisUrl},redis://127.0.0.1:${extraPorts[0]},redis://127.0.0.1:${downPorts[1]}`,
     );
     await waitForRedis(nodes, 5_000, 2);
     const lock = await RedlockRouteLock.open(nodes, { prefix });
@@ -54,7 +60,9 @@ describe("Redlock quorum", () => {
   });
 
   it("refuses to run unlocked when no majority answers: LOCK_UNAVAILABLE, not ROUTE_LOCKED", async () => {
-    const nodes = createRedisClients(`${testRedisUrl},redis://127.0.0.1:6398,redis://127.0.0.1:6399`);
+    const nodes = createRedisClients(
+      `${testRedisUrl},redis://127.0.0.1:${downPorts[0]},redis://127.0.0.1:${downPorts[1]}`,
+    );
     await waitForRedis(nodes, 5_000, 1);
     const lock = await RedlockRouteLock.open(nodes, { prefix });
     let ran = false;

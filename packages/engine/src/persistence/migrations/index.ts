@@ -13,6 +13,7 @@ import { Migration0012HistoryMonthCounts } from "./0012-history-month-counts.ts"
 import { Migration0013HistoryAmountCounts } from "./0013-history-amount-counts.ts";
 import { Migration0014HistoryAmountYearsAndLeaves } from "./0014-history-amount-years-and-leaves.ts";
 import { Migration0015DropHistoryAmountCounts } from "./0015-drop-history-amount-counts.ts";
+import { Migration0016Refunds } from "./0016-refunds.ts";
 import { Migration0017WebhookEndpointsAndEvents } from "./0017-webhook-endpoints-and-events.ts";
 import { Migration0018CheckoutLinkSealed } from "./0018-checkout-link-sealed.ts";
 
@@ -36,6 +37,7 @@ export const migrationsList = [
   { name: "0013-history-amount-counts", class: Migration0013HistoryAmountCounts },
   { name: "0014-history-amount-years-and-leaves", class: Migration0014HistoryAmountYearsAndLeaves },
   { name: "0015-drop-history-amount-counts", class: Migration0015DropHistoryAmountCounts },
+  { name: "0016-refunds", class: Migration0016Refunds },
   { name: "0017-webhook-endpoints-and-events", class: Migration0017WebhookEndpointsAndEvents },
   { name: "0018-checkout-link-sealed", class: Migration0018CheckoutLinkSealed },
 ];

@@ -4,6 +4,7 @@ import {
   type EngineDependencies,
   type OperatorMovementResult,
   payOutWallet,
+  refundForMerchant,
   reverseTransaction,
 } from "@purse/engine";
 import type { Command } from "commander";
@@ -14,12 +15,15 @@ import { withDatabase } from "../with-database.ts";
 
 interface OperatorOptions {
   note?: string;
+  amount?: string;
+  reason?: string;
   key?: string;
   operator?: string;
 }
 
 /**
- * Operator verbs that move money: `wallets credit`, `wallets payout`, `transactions reverse`. Each
+ * Operator verbs that move money: `wallets credit`, `wallets payout`, `transactions reverse` and
+ * `transactions refund` (a paid checkout's money back to its payer, for its merchant). Each
  * runs through the movement pipeline, records who ran it, and takes an idempotency key (generated
  * and printed when absent) so a repeated run moves nothing twice.
  */
@@ -87,6 +91,42 @@ export function registerOperatorMoney(program: Command): void {
       [{ name: "<id>", value: id, field: "transaction", names: "transaction" }],
     ),
   );
+  registerRefund(transactions);
+}
+
+/** `purse transactions refund <id>`: the merchant's refund, run by an operator (docs/operations.md). */
+function registerRefund(transactions: Command): void {
+  withOperatorOptions(
+    transactions
+      .command("refund")
+      .argument("<id>", "the paid checkout's transaction id")
+      .option("--amount <amount>", 'decimal, e.g. "5.00" (default: all that may still be refunded)')
+      .option("--reason <text>", "why, at most 255 characters (the refund's description)", "")
+      .description("refund a paid checkout to its payer from its merchant's wallet, wholly or in part"),
+  ).action((id: string, o: OperatorOptions) =>
+    runVerb(
+      o,
+      async (deps, who) => {
+        if (!/^[1-9]\d{0,15}$/.test(id)) throw argumentError("<id>", id, "not a transaction id");
+        const refund = await refundForMerchant(deps, {
+          transactionId: Number(id),
+          amount: o.amount ?? null,
+          reason: o.reason ?? "",
+          ...who,
+        });
+        return { ...refund, transactionId: refund.id };
+      },
+      (refund) => [
+        { refund_of: refund.refundOf, amount: refund.amount, refundable: refund.refundable },
+        `Refunded ${refund.amount} of transaction ${id}; ${refund.refundable} may still be refunded`,
+      ],
+      [
+        { name: "<id>", value: id, field: "transactionId", names: "transaction" },
+        { name: "--amount", value: o.amount ?? "", field: "amount" },
+        { name: "--reason", value: o.reason ?? "", field: "reason" },
+      ],
+    ),
+  );
 }
 
 function withOperatorOptions(command: Command): Command {
@@ -98,10 +138,10 @@ function withOperatorOptions(command: Command): Command {
     .option("--operator <name>", "who runs this, recorded on the transaction (default: the OS user)");
 }
 
-function runVerb(
+function runVerb<Result extends OperatorMovementResult>(
   options: OperatorOptions,
-  verb: (deps: EngineDependencies, who: { operator: string; key: string }) => Promise<OperatorMovementResult>,
-  describe: (result: OperatorMovementResult) => [Record<string, unknown>, string],
+  verb: (deps: EngineDependencies, who: { operator: string; key: string }) => Promise<Result>,
+  describe: (result: Result) => [Record<string, unknown>, string],
   args: TypedArgument[],
 ): Promise<void> {
   return withDatabase(async (db: Database) => {
