@@ -128,7 +128,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
     const page = await open("acme", { width: 1366, height: 900 });
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: api.url });
     const panel = page.getByRole("region", { name: "Webhook endpoints", exact: true });
-    expect(await panel.getByText("No webhook endpoints yet").isVisible()).toBe(true);
+    await panel.getByText("No webhook endpoints yet").waitFor();
 
     // Hostile URLs are named in words, before sending (javascript:) and as the server refuses them.
     await panel.getByRole("button", { name: "Add endpoint" }).click();
@@ -193,7 +193,8 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
     await events.getByLabel("Event type").selectOption("transfer.sent");
     const eventRow = events.locator(`tr[data-id="${transferEvent.id}"]`);
     await eventRow.waitFor();
-    expect(await events.locator("tbody tr").count()).toBe(1); // the filter keeps to its type
+    // The filter keeps to its type (the unfiltered list stays on screen until the answer comes).
+    await expect.poll(() => events.locator("tbody tr").count(), { timeout: 10_000 }).toBe(1);
     expect(await eventRow.locator('td[data-label="Type"]').innerText()).toBe("transfer.sent");
     await eventRow.getByRole("button", { name: `Body of ${transferEvent.id}` }).click();
     const body = JSON.parse(await eventRow.locator("pre.event-body").innerText());

@@ -8,6 +8,7 @@ import {
   webhookEventsQuery,
 } from "../../api/developer-documents.ts";
 import { useQuery } from "../../api/use-query.ts";
+import { OlderPager } from "../older-pager.tsx";
 import { EndpointPicker } from "./endpoint-picker.tsx";
 import { refusalWords } from "./refusal-words.ts";
 
@@ -191,18 +192,13 @@ export function Events({
           </table>
         </section>
       )}
-      <div class="pager">
-        {before.length > 0 ? (
-          <button type="button" class="secondary" onClick={() => setBefore([])}>
-            Newest events
-          </button>
-        ) : null}
-        {last && rows.length === perPage ? (
-          <button type="button" class="secondary" onClick={() => setBefore([...before, last.id])}>
-            Older events
-          </button>
-        ) : null}
-      </div>
+      <OlderPager
+        before={before}
+        lastId={last?.id}
+        full={rows.length === perPage}
+        noun="events"
+        onPage={setBefore}
+      />
       {endpoints.length > 0 ? (
         <form class="filters replay-range" aria-label="Replay a period" onSubmit={replayRange}>
           <label>
