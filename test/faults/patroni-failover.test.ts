@@ -328,6 +328,37 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     // the shop's webhook exactly once (the outbox survives the switch, the dispatcher neither loses
     // nor repeats a delivery), and an unpaid one never.
     const checkoutAnswers = new Map<string, number>();
+    // Each paid checkout is then half refunded by the shop with an Idempotency-Key, retried with
+    // the same key until answered: a refund that committed but was answered 503 replays on the
+    // retry, never refunds twice.
+    const shopToken = await client.token("shop");
+    const refunded = new Map<string, number>();
+    const refundOnce = async (paymentId: string) => {
+      for (;;) {
+        const answer = await fetch(`${serve.url}/api/processing/refund`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${shopToken}`,
+            "content-type": "application/json",
+            "idempotency-key": `refund-${paymentId}`,
+          },
+          body: JSON.stringify({ external_id: paymentId, amount: "1.00", reason: "failover" }),
+          signal: AbortSignal.timeout(15_000),
+        }).then(
+          async (response) => ({ status: response.status, body: await response.json().catch(() => null) }),
+          () => ({ status: 0, body: null }),
+        );
+        count(checkoutAnswers, `refund ${answer.status}`);
+        if (answer.status === 200) {
+          refunded.set(paymentId, (answer.body as { data: { id: number } }).data.id);
+          return;
+        }
+        if (answer.status >= 400 && answer.status < 500 && answer.status !== 409 && answer.status !== 429) {
+          throw new Error(`refund of ${paymentId} refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
+        await sleep(200);
+      }
+    };
     const shopWorker = async () => {
       for (let sequence = 0; Date.now() < stopAt; sequence++) {
         const paymentId = `shop-${sequence}`;
@@ -357,6 +388,7 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
             action: "pay",
           });
           count(checkoutAnswers, `pay ${paid.status}`);
+          if (paid.status === 200) await refundOnce(paymentId);
           if (
             paid.status === 200 ||
             (paid.status >= 400 && paid.status < 500 && paid.status !== 409 && paid.status !== 429)
@@ -486,6 +518,18 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
       "select payment_id from checkouts where payment_id like 'shop-%' and status = 3",
     );
     const paidIds = paidCheckouts.map((row) => row.payment_id);
+    // Every acknowledged refund once in the ledger, half of its checkout, under the id answered.
+    const refundRows = await queryRows<{ payment_id: string; n: string; id: string; amount_minor: string }>(
+      `select c.payment_id, count(*) as n, min(r.id) as id, min(r.amount_minor) as amount_minor
+         from transactions r join checkouts c on c.transaction_id = r.refund_of
+         where c.payment_id like 'shop-%' group by c.payment_id`,
+    );
+    const refundFound = new Map(refundRows.map((row) => [row.payment_id, row]));
+    const refundsLost = [...refunded.keys()].filter((id) => !refundFound.has(id));
+    const refundsDoubled = refundRows.filter((row) => Number(row.n) !== 1 || row.amount_minor !== "100");
+    const refundsWrongId = [...refunded].filter(
+      ([paymentId, id]) => Number(refundFound.get(paymentId)?.id) !== id,
+    );
     const webhooksFor = (paymentId: string) =>
       site.received.filter((webhook) => JSON.parse(webhook.body).payment_id === paymentId);
     await eventually(
@@ -542,6 +586,8 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
       checkoutAnswers: Object.fromEntries(checkoutAnswers),
       readsDuringOutage: Object.fromEntries(readsDuringOutage),
       checkoutsPaid: paidIds.length,
+      refundsAcknowledged: refunded.size,
+      refundsInLedger: refundRows.length,
       webhooksReceived: site.received.length,
       webhooksDeliveredTwice: deliveredTwice.length,
     };
@@ -566,6 +612,10 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
     expect(audit.code, audit.output).toBe(0);
     expect(paidIds.length).toBeGreaterThan(0);
     expect(deliveredTwice).toEqual([]);
+    expect(refunded.size).toBeGreaterThan(0);
+    expect(refundsLost).toEqual([]);
+    expect(refundsDoubled).toEqual([]);
+    expect(refundsWrongId).toEqual([]);
     expect(deliveredUnpaid).toEqual([]);
     expect(notSuccess).toEqual([]);
     // Reads answered through the outage: sent while only the replicas were up, every one a 200.
