@@ -7,6 +7,7 @@ import { SessionContext, useQuery } from "./api/use-query.ts";
 import { BalanceCharts } from "./components/balance-charts.tsx";
 import { Balances } from "./components/balances.tsx";
 import { CheckoutLinks } from "./components/checkouts.tsx";
+import { Developers } from "./components/developers/developers.tsx";
 import { FindTransaction, type Lookup } from "./components/find-transaction.tsx";
 import { PartnerNote } from "./components/partner-note.tsx";
 import { SignIn } from "./components/sign-in.tsx";
@@ -107,6 +108,8 @@ function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSi
   const [lastChange, setLastChange] = useState<number>();
   const session = useContext(SessionContext);
   const [lookup, setLookup] = useState<Lookup | null>(null);
+  // Two views of one signed-in page: the money, and the Developers section (webhooks, events).
+  const [view, setView] = useState<"money" | "developers">("money");
   const look = (text: string) => setLookup((previous) => ({ text, asked: (previous?.asked ?? 0) + 1 }));
   // The history, its totals and its export are a merchant's (the API refuses a partner's token).
   const merchant = role === "merchant";
@@ -140,6 +143,24 @@ function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSi
           </span>{" "}
           Purse <span class="muted">dashboard</span>
         </div>
+        <nav class="views" aria-label="Sections">
+          <button
+            type="button"
+            class={view === "money" ? "view on" : "view"}
+            aria-current={view === "money" ? "page" : undefined}
+            onClick={() => setView("money")}
+          >
+            Money
+          </button>
+          <button
+            type="button"
+            class={view === "developers" ? "view on" : "view"}
+            aria-current={view === "developers" ? "page" : undefined}
+            onClick={() => setView("developers")}
+          >
+            Developers
+          </button>
+        </nav>
         <div class="who">
           <span class={live ? "live on" : "live"} role="status">
             {live ? "Live" : "Reconnecting…"}
@@ -151,18 +172,25 @@ function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSi
           </button>
         </div>
       </header>
-      <main class="dashboard">
-        <h1 class="visually-hidden">Dashboard of {name}</h1>
-        <Balances wallets={wallets.data?.wallets} error={wallets.error} />
-        <BalanceCharts wallets={list} revision={revision} />
-        {merchant ? null : <PartnerNote />}
-        <FindTransaction lookup={lookup} onLookup={look} />
-        {merchant ? (
-          <Transactions wallets={list} revision={revision} onDetails={(id) => look(String(id))} />
-        ) : null}
-        <CheckoutLinks revision={revision} />
-        <Statement wallets={list} />
-      </main>
+      {view === "developers" ? (
+        <main class="dashboard developers">
+          <h1 class="visually-hidden">Developers: webhooks and events of {name}</h1>
+          <Developers />
+        </main>
+      ) : (
+        <main class="dashboard">
+          <h1 class="visually-hidden">Dashboard of {name}</h1>
+          <Balances wallets={wallets.data?.wallets} error={wallets.error} />
+          <BalanceCharts wallets={list} revision={revision} />
+          {merchant ? null : <PartnerNote />}
+          <FindTransaction lookup={lookup} onLookup={look} />
+          {merchant ? (
+            <Transactions wallets={list} revision={revision} onDetails={(id) => look(String(id))} />
+          ) : null}
+          <CheckoutLinks revision={revision} />
+          <Statement wallets={list} />
+        </main>
+      )}
     </>
   );
 }

@@ -13,6 +13,7 @@ export class RequestFailed extends Error {
   constructor(
     message: string,
     readonly code?: string,
+    readonly field?: string,
   ) {
     super(message);
   }

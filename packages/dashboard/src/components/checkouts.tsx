@@ -4,6 +4,7 @@ import { checkoutsQuery } from "../api/documents.ts";
 import { SessionContext, useQuery } from "../api/use-query.ts";
 import { displayAmount } from "../format/amount.ts";
 import { CopyLink } from "./copy-link.tsx";
+import { OlderPager } from "./older-pager.tsx";
 import { RefundAction } from "./refund-checkout.tsx";
 
 const statusText = { PENDING: "Open", SUCCESS: "Paid", CANCEL: "Cancelled", FAIL: "Expired" } as const;
@@ -77,18 +78,13 @@ export function CheckoutLinks({ revision }: { revision: number }) {
           </table>
         </section>
       )}
-      <div class="pager">
-        {before.length > 0 ? (
-          <button type="button" class="secondary" onClick={() => setBefore([])}>
-            Newest checkout links
-          </button>
-        ) : null}
-        {last && rows.length === perPage ? (
-          <button type="button" class="secondary" onClick={() => setBefore([...before, last.paymentId])}>
-            Older checkout links
-          </button>
-        ) : null}
-      </div>
+      <OlderPager
+        before={before}
+        lastId={last?.paymentId}
+        full={rows.length === perPage}
+        noun="checkout links"
+        onPage={setBefore}
+      />
     </section>
   );
 }
