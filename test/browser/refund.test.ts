@@ -99,6 +99,13 @@ describe("refunding a paid checkout from the dashboard", { timeout: 60_000 }, ()
     await dialog().getByRole("button", { name: "Review refund" }).click();
     const question = await dialog().locator(".refund-confirm").textContent();
     expect(question).toContain("Refund 5.00 USD to the payer's wallet U100000020?");
+    // The whole question is readable: no line of the dialog runs past its edge (it once inherited
+    // the table cell's no-wrap and cut the sentence off).
+    const clipped = await dialog().evaluate(
+      (element) =>
+        [...element.querySelectorAll("p")].filter((line) => line.scrollWidth > line.clientWidth).length,
+    );
+    expect(clipped).toBe(0);
     await page.screenshot({ path: docs("dashboard-refund.png") });
     await dialog().getByRole("button", { name: "Confirm refund" }).click();
     await expect
