@@ -15,8 +15,10 @@ const repository = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
  * What a few tests run as it ships (the bundled `purse`, the dashboard's page, purse-client's
- * tarball) is built once here when a checkout was never built, so a fresh clone's `npm test`
- * needs no other step; turbo builds only what is missing or stale.
+ * tarball) is built here, so a fresh clone's `npm test` needs no other step, and a checkout built
+ * before a change is not tested on its old build (a dashboard fix tested against a stale page
+ * passed once without being there). turbo rebuilds only what is missing or whose sources changed:
+ * a few seconds when nothing did.
  */
 const builds = [
   "packages/server/dist/bundle/main.js",
@@ -24,9 +26,10 @@ const builds = [
   "packages/client/dist/index.d.ts",
 ];
 
-async function buildWhatIsMissing(): Promise<void> {
-  if (builds.every((file) => existsSync(`${repository}/${file}`))) return;
-  console.log("Building the server bundle, the dashboard and purse-client for the tests that run them…");
+async function buildWhatIsStale(): Promise<void> {
+  const missing = !builds.every((file) => existsSync(`${repository}/${file}`));
+  if (missing)
+    console.log("Building the server bundle, the dashboard and purse-client for the tests that run them…");
   await promisify(execFile)(
     "npx",
     ["turbo", "run", "build", "--filter=@purse/server", "--filter=purse-client", "--output-logs=errors-only"],
@@ -39,7 +42,7 @@ async function buildWhatIsMissing(): Promise<void> {
  * (one per secret key the tests seal under); every test file copies one of them (createTestDatabase).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [template] = await Promise.all([createTemplateDatabase(), buildWhatIsMissing()]);
+  const [template] = await Promise.all([createTemplateDatabase(), buildWhatIsStale()]);
   const [engine, server] = await Promise.all([
     createSampleWorldTemplate(template, testEngineSecretKey),
     createSampleWorldTemplate(template, testSecretKey),
