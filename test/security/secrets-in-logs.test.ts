@@ -212,6 +212,39 @@ describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logL
       await graphql("mutation { signOut }", { cookie });
       const refused = await (await graphql("{ me { id } }", { cookie })).json();
       expect(refused).not.toEqual(me);
+      // A webhook endpoint's secrets (issue 37): created, rotated, and a signed test event sent.
+      const bearer = { authorization: `Bearer ${acme}` };
+      const created = await (
+        await graphql(
+          `mutation ($url: String!) { createWebhookEndpoint(url: $url, events: ["*"]) {
+            ... on MutationCreateWebhookEndpointSuccess { data { id secret } } } }`,
+          bearer,
+          { url: `${site.url}/endpoint` },
+        )
+      ).json();
+      const endpoint = created.data.createWebhookEndpoint.data as { id: string; secret: string };
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      secrets.set("endpoint secret", endpoint.secret.replace(/^whsec_/, ""));
+      const rotated = await (
+        await graphql(
+          `mutation ($id: String!) { rotateWebhookEndpointSecret(id: $id, overlapHours: 1) {
+            ... on MutationRotateWebhookEndpointSecretSuccess { data { secret } } } }`,
+          bearer,
+          { id: endpoint.id },
+        )
+      ).json();
+      const newSecret = String(rotated.data.rotateWebhookEndpointSecret.data.secret);
+      secrets.set("rotated endpoint secret", newSecret.replace(/^whsec_/, ""));
+      await graphql(
+        `mutation ($id: String!) { sendTestWebhookEvent(endpoint: $id, type: "transfer.sent") { __typename } }`,
+        bearer,
+        { id: endpoint.id },
+      );
+      const [event] = await site.waitFor("/endpoint");
+      secrets.set(
+        "endpoint event signature",
+        String(event?.headers["webhook-signature"]).split(" ")[0]?.replace(/^v1,/, "") ?? "",
+      );
       await call("POST", "/token/revoke", { token: acme, body: { token: acme } });
     } finally {
       log = await server.stop();

@@ -417,6 +417,40 @@ describe("webhook endpoints and events", () => {
     await deleteWebhookEndpoint(deps, acme, endpoint.id);
   });
 
+  it("never follows a redirect: a 302 is a failed attempt, retried, and the target never gets the event", async () => {
+    // A receiver that sends every request elsewhere (here to the merchant site): following it
+    // would let an endpoint point Purse at an address its URL check never saw.
+    const redirecting = createServer((request, response) => {
+      request.resume();
+      response.writeHead(302, { location: `${site.url}/redirected` }).end("moved");
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = redirecting.address() as { port: number };
+      const endpoint = await createWebhookEndpoint(deps, acme, {
+        url: `http://127.0.0.1:${port}/hook`,
+        events: ["transfer.sent"],
+      });
+      await transfer(deps, acme, "U100000010", "U100000020");
+      await until(
+        async () =>
+          (await worker.runOnce()) >= 0 &&
+          (await listDeliveryAttempts(deps, acme, { endpoint: endpoint.id })).length >= 2,
+        10_000,
+        "two attempts",
+      );
+      const attempts = await listDeliveryAttempts(deps, acme, { endpoint: endpoint.id });
+      expect(attempts.every((attempt) => attempt.statusCode === 302 && attempt.answer === "moved")).toBe(
+        true,
+      );
+      expect(eventsAt(site, "/redirected")).toEqual([]);
+      await deleteWebhookEndpoint(deps, acme, endpoint.id);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
+  });
+
   it("refuses hostile endpoint URLs and unknown event types with the catalogue's texts", async () => {
     const live = engine.deps; // PURSE_WEBHOOK_ALLOW_PRIVATE off
     const refused = [
