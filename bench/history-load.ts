@@ -153,7 +153,7 @@ async function loadTransfers(
                     a.amount_minor, (a.amount_minor + 50) / 100 + 10 as commission_minor,
                     null::text as external_id, null::text as idempotency_key,
                     'history ' || n as description, ''::text as additional, null::text as operator,
-                    null::bigint as reverses_transaction_id,
+                    null::bigint as reverses_transaction_id, null::bigint as refund_of,
                     date_trunc('milliseconds', now() - make_interval(secs => (${rows.secondsAgo})::double precision)) as created_at
                   from generate_series(${first}::bigint, ${last}::bigint) n
                   cross join lateral (select ${rows.amount} as amount_minor) as a) as r) as g;
