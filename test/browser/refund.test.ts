@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { dropDatabase } from "@purse/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "../support/axe.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { purseCli } from "../support/purse-cli.ts";
@@ -106,6 +107,8 @@ describe("refunding a paid checkout from the dashboard", { timeout: 60_000 }, ()
         [...element.querySelectorAll("p")].filter((line) => line.scrollWidth > line.clientWidth).length,
     );
     expect(clipped).toBe(0);
+    // The dialog and the page behind it, as a screen reader or keyboard user meets them.
+    expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: docs("dashboard-refund.png") });
     await dialog().getByRole("button", { name: "Confirm refund" }).click();
     await expect
