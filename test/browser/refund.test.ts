@@ -125,6 +125,17 @@ describe("refunding a paid checkout from the dashboard", { timeout: 60_000 }, ()
       refund_of: order.transactionId,
       amount: "5.00",
     });
+    // The transaction detail says it too: the checkout what was refunded, the refund its checkout.
+    const search = page.getByRole("form", { name: "Find a transaction" });
+    const detail = page.locator(".detail");
+    await search.getByLabel("Transaction id or order id").fill(order.id);
+    await search.getByRole("button", { name: "Find" }).click();
+    await expect.poll(() => detail.innerText().catch(() => "")).toContain("Refunded\n5.00 USD");
+    await search.getByLabel("Transaction id or order id").fill(String(refund.body.data.id));
+    await search.getByRole("button", { name: "Find" }).click();
+    await expect
+      .poll(() => detail.innerText().catch(() => ""))
+      .toContain(`Refund of\ntransaction ${order.transactionId}`);
   });
 
   it("refunds all that remains when the amount is left empty, then offers no more", async () => {

@@ -76,6 +76,8 @@ export const transactionQuery = graphql(`
       amount
       commission
       currencyCode
+      refundOf
+      refunded
       processingPay {
         paymentId
         transactionId

@@ -14,8 +14,9 @@ function outcome(detail: Detail): string {
 
 /**
  * Everything GET /api/transaction/show answers for one transaction (GraphQL `transaction`): its
- * amount (what moved: 0.00 for a checkout that ended unpaid), fee, type, status, order id and the
- * payment record with both wallets and the amount that was asked.
+ * amount (what moved: 0.00 for a checkout that ended unpaid), fee, type, status, order id, the
+ * payment record with both wallets and the amount that was asked, and refunds: what a paid
+ * checkout gave back, or the checkout a refund gave back.
  */
 export function TransactionDetail({ detail }: { detail: Detail }) {
   const pay = detail.processingPay;
@@ -30,13 +31,20 @@ export function TransactionDetail({ detail }: { detail: Detail }) {
     ["Amount asked", displayAmount(pay.amount, detail.currencyCode)],
     ["From wallet", pay.walletFrom || "—"],
     ["To wallet", pay.walletTo || "—"],
+    // A paid checkout: what went back to its payer; a refund: the checkout it gave back.
+    ...(detail.refunded === null
+      ? []
+      : [["Refunded", displayAmount(detail.refunded, detail.currencyCode)] as [string, string]]),
+    ...(detail.refundOf === null
+      ? []
+      : [["Refund of", `transaction ${detail.refundOf}`] as [string, string]]),
   ];
   return (
     <dl class="detail" aria-label={`Transaction ${detail.id}`}>
       {rows.map(([term, value]) => (
         <div key={term}>
           <dt>{term}</dt>
-          <dd class={term.startsWith("Amount") || term.startsWith("Fee") ? "num" : "mono"}>{value}</dd>
+          <dd class={/^(Amount|Fee|Refunded)/.test(term) ? "num" : "mono"}>{value}</dd>
         </div>
       ))}
     </dl>
