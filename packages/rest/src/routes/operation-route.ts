@@ -1,4 +1,5 @@
 import { type AnyOperation, errorCatalogue, PurseError, runOperation, scopesOf } from "@purse/engine";
+import { refusedFieldName } from "@purse/http-kernel";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { actorOf, bearerAuth } from "../http/bearer.ts";
@@ -127,7 +128,9 @@ export function operationRoute<
 >(operation: Operation, contract: RouteContract<Operation, Params, Query, Body, Headers, Answer>): RestRoute {
   const scopes = scopesOf(operation.scope);
   const wireNames: Readonly<Record<string, string>> = contract.fields;
-  const wireField = (field: string) => wireNames[field] ?? snakeCase(field);
+  // A refused field that is no input field of the route (a use case's own, `walletTo` of a pair):
+  // the specification's snake_case, as every door spells it.
+  const wireField = (field: string) => wireNames[field] ?? refusedFieldName(field);
   const response = {
     200: answerSchema(contract).describe(contract.answerDescription ?? operation.description),
     ...(contract.method === "POST" ? bodyErrors : {}),
@@ -191,16 +194,6 @@ function answerSchema(contract: { answer: z.ZodType; bare?: true; message?: stri
   if (contract.bare) return contract.answer;
   if (contract.message === undefined) return envelope(contract.answer);
   return z.object({ status: z.literal(true), message: z.literal(contract.message), data: contract.answer });
-}
-
-/**
- * A refusal's field that is no input field of the route (a use case's own, `walletTo` of a pair):
- * the specification spells every field in snake_case.
- */
-function snakeCase(name: string): string {
-  return /^[a-z][A-Za-z0-9]*$/.test(name)
-    ? name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
-    : name;
 }
 
 /** What a public route may answer besides its own refusals: no 401 or 403, a 422 only on an input. */
