@@ -2,12 +2,16 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
-import { type MerchantSite, type ReceivedWebhook, startMerchantSite } from "../support/webhook-receiver.ts";
+import {
+  type MerchantSite,
+  type ReceivedWebhook,
+  startMerchantSite,
+  verifiedEvent,
+} from "../support/webhook-receiver.ts";
 
 const repository = fileURLToPath(new URL("../..", import.meta.url));
 const docs = (name: string) => fileURLToPath(new URL(`../../docs/${name}`, import.meta.url));
@@ -15,21 +19,6 @@ const docs = (name: string) => fileURLToPath(new URL(`../../docs/${name}`, impor
 /** The page as its sources are now (the build script skips a build that is up to date). */
 async function buildDashboard(): Promise<void> {
   await promisify(execFile)("node", ["packages/dashboard/scripts/build-if-stale.mjs"], { cwd: repository });
-}
-
-/** The event a receiver got, verified with the endpoint's secret as a receiver would. */
-function verified(
-  received: ReceivedWebhook,
-  secret: string,
-): { id: string; type: string; livemode: boolean } {
-  const headers = Object.fromEntries(
-    Object.entries(received.headers).map(([key, value]) => [key, String(value)]),
-  );
-  return new Webhook(secret).verify(received.body, headers) as {
-    id: string;
-    type: string;
-    livemode: boolean;
-  };
 }
 
 /** What a page must never do: break its policy, log an error, or talk to another origin. */
@@ -174,7 +163,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
       .poll(() => test.locator(".test-outcome").innerText(), { timeout: 25_000 })
       .toMatch(/^Test event evt_\S+: HTTP 200 delivered in \d+ ms\.$/);
     const [sample] = await site.waitFor("/dev", 1);
-    const sampleEvent = verified(sample as ReceivedWebhook, secret);
+    const sampleEvent = verifiedEvent(sample as ReceivedWebhook, secret);
     expect(sampleEvent).toMatchObject({ type: "checkout.succeeded", livemode: false });
     expect(await test.locator(".test-outcome").innerText()).toContain(sampleEvent.id);
 
@@ -186,7 +175,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
     });
     expect(sent.status).toBe(200);
     const delivered = await site.waitFor("/dev", 2);
-    const transferEvent = verified(delivered[1] as ReceivedWebhook, secret);
+    const transferEvent = verifiedEvent(delivered[1] as ReceivedWebhook, secret);
     expect(transferEvent).toMatchObject({ type: "transfer.sent", livemode: true });
 
     const events = page.getByRole("region", { name: "Events", exact: true });
@@ -208,7 +197,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
       .poll(() => events.locator(".replay-outcome").innerText())
       .toBe(`1 event queued for delivery again to ${id}.`);
     const replayed = await site.waitFor("/dev", 3);
-    expect(verified(replayed[2] as ReceivedWebhook, secret).id).toBe(transferEvent.id);
+    expect(verifiedEvent(replayed[2] as ReceivedWebhook, secret).id).toBe(transferEvent.id);
 
     // Replay a period (the last hour to the next, UTC): every event of the user in it, by id.
     const minute = (offset: number) => new Date(Date.now() + offset * 60_000).toISOString().slice(0, 16);
@@ -224,7 +213,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
       .toMatch(new RegExp(`^\\d+ events? queued for delivery again to ${id}\\.$`));
     const count = Number((await events.locator(".replay-outcome").innerText()).split(" ")[0]);
     const all = await site.waitFor("/dev", 3 + count);
-    const replayedIds = all.slice(3).map((received) => verified(received, secret).id);
+    const replayedIds = all.slice(3).map((received) => verifiedEvent(received, secret).id);
     expect(replayedIds).toContain(transferEvent.id);
 
     // Deliveries: every attempt, newest first, with its status, duration and the answer.
@@ -280,7 +269,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
     await test.getByLabel("To endpoint").selectOption(id);
     await test.getByRole("button", { name: "Send test event" }).click();
     const [received] = await site.waitFor("/edit", 1, 20_000);
-    expect(verified(received as ReceivedWebhook, newSecret)).toMatchObject({
+    expect(verifiedEvent(received as ReceivedWebhook, newSecret)).toMatchObject({
       type: "refund.succeeded",
       livemode: false,
     });

@@ -1,27 +1,17 @@
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 import { trpcClient, trpcOutcome } from "../support/trpc-client.ts";
-import { type MerchantSite, type ReceivedWebhook, startMerchantSite } from "../support/webhook-receiver.ts";
+import {
+  type MerchantSite,
+  type ReceivedWebhook,
+  startMerchantSite,
+  verifiedEvent,
+} from "../support/webhook-receiver.ts";
 
 /**
  * Webhook endpoints and events through the public doors of a real `purse serve` (its own event
  * worker delivering): GraphQL and tRPC, declared once in the engine (webhooks/operations/).
  */
-
-function verified(
-  received: ReceivedWebhook,
-  secret: string,
-): { id: string; type: string; livemode: boolean } {
-  const headers = Object.fromEntries(
-    Object.entries(received.headers).map(([key, value]) => [key, String(value)]),
-  );
-  return new Webhook(secret).verify(received.body, headers) as {
-    id: string;
-    type: string;
-    livemode: boolean;
-  };
-}
 
 const createMutation = `mutation ($url: String!, $events: [String!]!) {
   createWebhookEndpoint(url: $url, events: $events, description: "shop") {
@@ -62,7 +52,7 @@ describe("webhook endpoints on GraphQL and tRPC", () => {
     });
     expect(sent.status).toBe(200);
     const [delivery] = await site.waitFor("/doors", 1, 15_000);
-    const event = verified(delivery as ReceivedWebhook, endpoint.secret);
+    const event = verifiedEvent(delivery as ReceivedWebhook, endpoint.secret);
     expect(event).toMatchObject({ type: "transfer.sent", livemode: true });
 
     const attempts = await api.call("POST", "/graphql", {
@@ -84,10 +74,10 @@ describe("webhook endpoints on GraphQL and tRPC", () => {
       queued: [event.id],
     });
     const replayed = await site.waitFor("/doors", 2, 15_000);
-    expect(verified(replayed[1] as ReceivedWebhook, endpoint.secret).id).toBe(event.id);
+    expect(verifiedEvent(replayed[1] as ReceivedWebhook, endpoint.secret).id).toBe(event.id);
     const test = await trpc.sendTestWebhookEvent.mutate({ endpoint: endpoint.id, type: "checkout.canceled" });
     const all = await site.waitFor("/doors", 3, 15_000);
-    expect(verified(all[2] as ReceivedWebhook, endpoint.secret)).toMatchObject({
+    expect(verifiedEvent(all[2] as ReceivedWebhook, endpoint.secret)).toMatchObject({
       id: test.eventId,
       type: "checkout.canceled",
       livemode: false,

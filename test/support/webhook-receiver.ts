@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { Webhook } from "standardwebhooks";
 
 export interface ReceivedWebhook {
   readonly path: string;
@@ -80,5 +81,23 @@ export async function startMerchantSite(): Promise<MerchantSite> {
         // A delivery still on its way (a worker the test left running) must not hold the close.
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * An endpoint event a receiver got, verified with the endpoint's secret by the Standard Webhooks
+ * reference library, as a merchant's receiver would: it throws on a bad signature.
+ */
+export function verifiedEvent(
+  received: ReceivedWebhook,
+  secret: string,
+): { id: string; type: string; livemode: boolean } {
+  const headers = Object.fromEntries(
+    Object.entries(received.headers).map(([key, value]) => [key, String(value)]),
+  );
+  return new Webhook(secret).verify(received.body, headers) as {
+    id: string;
+    type: string;
+    livemode: boolean;
   };
 }
