@@ -1,5 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { inMode } from "../mode/data-mode.ts";
+import { clockedFor } from "../mode/test-clock.ts";
 import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
 import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
@@ -43,9 +45,10 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   if (!client || !(await verifyClientSecret(deps, request.clientId, request.clientSecret, client))) {
     throw new PurseError("OAUTH_INVALID_CLIENT");
   }
-  const token = generateOpaqueToken();
+  const token = inMode(deps.db.mode === "test", generateOpaqueToken());
   const lifetime = deps.options.tokenLifetimeSeconds;
-  const expiresAt = new Date(deps.now().getTime() + lifetime * 1000);
+  // A test token's lifetime runs on its merchant's test clock (contract: "Test clock").
+  const expiresAt = new Date((await clockedFor(deps, client.userId)).now().getTime() + lifetime * 1000);
   await storeClientToken(deps, {
     tokenHash: hashOpaqueToken(token),
     clientId: client.id,

@@ -7,8 +7,14 @@ import { migrationsList } from "./migrations/index.ts";
 import { PgPoolStatements, transactionSettings, transactOnPool } from "./pg-transaction.ts";
 import { primaryOnly } from "./primary-only-client.ts";
 import { ReadRouting } from "./read-replica.ts";
-import { createTestSchema, inTestSchema, testModeOptions, testSchema, testSearchPath } from "./test-schema.ts";
 import type { SqlRunner } from "./sql.ts";
+import {
+  createTestSchema,
+  inTestSchema,
+  testModeOptions,
+  testSchema,
+  testSearchPath,
+} from "./test-schema.ts";
 
 /** Live money, or test mode's apart from it (contract: "Test mode"). */
 export type DataMode = "live" | "test";
