@@ -84,7 +84,7 @@ export {
   type OperationScope,
   scopesOf,
 } from "./declaration/declare-operation.ts";
-export { parseContract, runOperation } from "./declaration/run-operation.ts";
+export { engineOfPublicCall, parseContract, runOperation } from "./declaration/run-operation.ts";
 export {
   defaultEngineOptions,
   type EngineDependencies,

@@ -1,6 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { announce } from "../events/index.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { setStatementClock } from "../persistence/statement-clock.ts";
 import { lockExpiredCheckouts } from "./checkout-store.ts";
 import { closeUnpaid } from "./complete-checkout.ts";
 
@@ -20,6 +21,8 @@ export async function failExpiredCheckouts(
   merchantUserId?: number,
 ): Promise<number> {
   const closed = await deps.db.em().transactional(async (em) => {
+    // On a moved test clock the FAIL transactions carry its time (persistence/statement-clock.ts).
+    if (deps.db.mode === "test") await setStatementClock(em, deps.now());
     const expired = await lockExpiredCheckouts(em, deps.now(), batchSize, merchantUserId);
     const changes = [];
     for (const checkout of expired) {

@@ -1,11 +1,23 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
+import type { Database } from "../persistence/database.ts";
+import { setStatementClock } from "../persistence/statement-clock.ts";
 import { testClockAdvance } from "./test-clock-store.ts";
 
 /** The engine on `deps`, its clock moved `advancedMs` ahead of real time (a test clock). */
 export function withTestClock(deps: EngineDependencies, advancedMs: number): EngineDependencies {
   if (advancedMs === 0) return deps;
   const realNow = deps.now;
-  return { ...deps, now: () => new Date(realNow().getTime() + advancedMs) };
+  const now = () => new Date(realNow().getTime() + advancedMs);
+  // Its ledger writes record the clock's time too (`created_at`, persistence/statement-clock.ts).
+  const db: Database = {
+    ...deps.db,
+    transact: (work) =>
+      deps.db.transact(async (tx) => {
+        await setStatementClock(tx, now());
+        return work(tx);
+      }),
+  };
+  return { ...deps, db, now };
 }
 
 /**

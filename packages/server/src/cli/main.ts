@@ -13,6 +13,7 @@ import { registerPrune } from "./commands/prune.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerStatement } from "./commands/statement.ts";
+import { registerTestMode } from "./commands/test-mode.ts";
 import { registerUsers } from "./commands/users.ts";
 import { registerWallets } from "./commands/wallets.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
@@ -62,6 +63,7 @@ registerAdmin(program);
 registerOperatorMoney(program);
 registerStatement(program);
 registerOperators(program);
+registerTestMode(program);
 
 try {
   await program.parseAsync(process.argv);
