@@ -1,4 +1,10 @@
-import { checkoutSignature, createClient, createWallet, fundTestWallet, type IssuedClient } from "@purse/engine";
+import {
+  checkoutSignature,
+  createClient,
+  createWallet,
+  fundTestWallet,
+  type IssuedClient,
+} from "@purse/engine";
 import type { TestServer } from "./test-server.ts";
 
 /** A merchant's test credentials and test wallets, made as `purse clients create --test` makes them. */
@@ -40,6 +46,7 @@ export async function createTestCheckout(
   payerWallet: string,
   amount: string,
   paymentId: string,
+  site = "https://shop.example",
 ): Promise<{ url: string; token: string; status: number; body: Record<string, unknown> }> {
   const walletTo = merchant.wallets["USD"] ?? "";
   const fields = { wallet_to: walletTo, wallet_from: payerWallet, amount, id: paymentId };
@@ -47,9 +54,9 @@ export async function createTestCheckout(
     body: {
       ...fields,
       signature: checkoutSignature(fields, merchant.client.formToken),
-      success_url: "https://shop.example/success",
-      cancel_url: "https://shop.example/cancel",
-      status_url: "https://shop.example/webhook",
+      success_url: `${site}/success`,
+      cancel_url: `${site}/cancel`,
+      status_url: `${site}/status/${paymentId}`,
       user_info: `payer-${paymentId}`,
     },
   });

@@ -37,7 +37,13 @@ describe("test mode keeps test and live data apart on every door", () => {
     expect(transfer.status).toBe(200);
     testTransferId = transfer.body.data.id;
     testCheckoutPaymentId = `test-order-${Date.now()}`;
-    const checkout = await createTestCheckout(api, acme, bolt.wallets["USD"] ?? "", "7.00", testCheckoutPaymentId);
+    const checkout = await createTestCheckout(
+      api,
+      acme,
+      bolt.wallets["USD"] ?? "",
+      "7.00",
+      testCheckoutPaymentId,
+    );
     expect(checkout.status).toBe(200);
     before = await balances();
   });
@@ -54,7 +60,9 @@ describe("test mode keeps test and live data apart on every door", () => {
   it("a test token sees only test wallets, balances and transactions, marked livemode: false", async () => {
     const wallets = await api.call("GET", "/api/wallets", { token: acme.token });
     expect(wallets.body).toMatchObject({ status: true, livemode: false });
-    expect(wallets.body.data.map((wallet: { number: string }) => wallet.number)).toEqual([acme.wallets["USD"]]);
+    expect(wallets.body.data.map((wallet: { number: string }) => wallet.number)).toEqual([
+      acme.wallets["USD"],
+    ]);
     expect(wallets.body.data[0].amount).toBe(520);
     const liveWallets = await api.call("GET", "/api/wallets", { token: live.acme });
     expect(liveWallets.body.livemode).toBeUndefined();
@@ -62,29 +70,46 @@ describe("test mode keeps test and live data apart on every door", () => {
   });
 
   // Each REST operation a bearer token may call, aimed at the other mode's data.
-  const restCalls = (token: string, other: { wallet: string; payer: string; transactionId: number; paymentId: string }) => [
-    ["GET", "/api/wallets"],
-    ["GET", `/api/wallets/search/${other.wallet}`],
-    ["GET", `/api/wallet-exists?number_to=${other.wallet}&number_from=${other.payer}`],
-    ["GET", `/api/transaction/show?id=${other.transactionId}`],
-    ["GET", `/api/transaction/show?external_id=${other.paymentId}`],
-    ["GET", "/api/transactions/histories?startDate=2020-01-01&endDate=2100-01-01"],
-    ["GET", `/api/transactions/histories?startDate=2020-01-01&endDate=2100-01-01&wallet=${other.wallet}`],
-    ["GET", "/api/transactions/export?from=2020-01-01&until=2100-01-01"],
-    ["GET", "/api/vouchers"],
-    ["GET", "/api/vouchers/activation/info?voucher_number=V-0001&voucher_code=1111-2222-3333"],
-    ["GET", "/api/user/me"],
-    ["POST", "/api/transaction/transfer", { wallet_from: other.payer, wallet_to: other.wallet, amount: "1.00" }],
-    ["POST", "/api/transaction/transfer", { wallet_from: other.wallet, wallet_to: other.payer, amount: "1.00" }],
-    ["POST", "/api/vouchers/buy", { wallet_from: other.wallet, amount: "1.00" }],
+  const restCalls = (
+    token: string,
+    other: { wallet: string; payer: string; transactionId: number; paymentId: string },
+  ) =>
     [
-      "POST",
-      "/api/vouchers/activation/confirm",
-      { voucher_number: "V-0001", voucher_code: "1111-2222-3333", wallet_to: other.wallet },
-    ],
-    ["POST", "/api/processing/refund", { transaction_id: other.transactionId, amount: "1.00" }],
-    ["POST", "/api/processing/refund", { external_id: other.paymentId }],
-  ].map(([method, path, body]) => ({ method: method as "GET" | "POST", path: path as string, body, token }));
+      ["GET", "/api/wallets"],
+      ["GET", `/api/wallets/search/${other.wallet}`],
+      ["GET", `/api/wallet-exists?number_to=${other.wallet}&number_from=${other.payer}`],
+      ["GET", `/api/transaction/show?id=${other.transactionId}`],
+      ["GET", `/api/transaction/show?external_id=${other.paymentId}`],
+      ["GET", "/api/transactions/histories?startDate=2020-01-01&endDate=2100-01-01"],
+      ["GET", `/api/transactions/histories?startDate=2020-01-01&endDate=2100-01-01&wallet=${other.wallet}`],
+      ["GET", "/api/transactions/export?from=2020-01-01&until=2100-01-01"],
+      ["GET", "/api/vouchers"],
+      ["GET", "/api/vouchers/activation/info?voucher_number=V-0001&voucher_code=1111-2222-3333"],
+      ["GET", "/api/user/me"],
+      [
+        "POST",
+        "/api/transaction/transfer",
+        { wallet_from: other.payer, wallet_to: other.wallet, amount: "1.00" },
+      ],
+      [
+        "POST",
+        "/api/transaction/transfer",
+        { wallet_from: other.wallet, wallet_to: other.payer, amount: "1.00" },
+      ],
+      ["POST", "/api/vouchers/buy", { wallet_from: other.wallet, amount: "1.00" }],
+      [
+        "POST",
+        "/api/vouchers/activation/confirm",
+        { voucher_number: "V-0001", voucher_code: "1111-2222-3333", wallet_to: other.wallet },
+      ],
+      ["POST", "/api/processing/refund", { transaction_id: other.transactionId, amount: "1.00" }],
+      ["POST", "/api/processing/refund", { external_id: other.paymentId }],
+    ].map(([method, path, body]) => ({
+      method: method as "GET" | "POST",
+      path: path as string,
+      body,
+      token,
+    }));
 
   it("REST: a live token aimed at test data and a test token aimed at live data find nothing of it", async () => {
     const attacks = [
@@ -144,7 +169,10 @@ describe("test mode keeps test and live data apart on every door", () => {
       },
     };
     // Each read first answers its own mode's data (so the attack below asks something that works).
-    const testWallets = await graphql(acme.token, "{ wallets { number } transactions(first: 5) { edges { node { id } } } checkouts { walletTo } }");
+    const testWallets = await graphql(
+      acme.token,
+      "{ wallets { number } transactions(first: 5) { edges { node { id } } } checkouts { walletTo } }",
+    );
     expect(testWallets.errors).toBeUndefined();
     expect(JSON.stringify(testWallets.data)).toContain(own.test.wallet);
     for (const [token, other, forbidden] of [
@@ -153,7 +181,9 @@ describe("test mode keeps test and live data apart on every door", () => {
     ] as const) {
       for (const query of reads(other)) {
         const answer = await graphql(token, query);
-        const validation = answer.errors?.find((error) => error.extensions?.code === "GRAPHQL_VALIDATION_FAILED");
+        const validation = answer.errors?.find(
+          (error) => error.extensions?.code === "GRAPHQL_VALIDATION_FAILED",
+        );
         expect(validation, query).toBeUndefined();
         expect(JSON.stringify(answer), query).not.toMatch(forbidden);
       }
@@ -175,7 +205,11 @@ describe("test mode keeps test and live data apart on every door", () => {
         await trpcQuery(token, "transaction", { id: other.id }),
         await trpcQuery(token, "transactions", { first: 50 }),
         await trpcQuery(token, "checkouts", {}),
-        await trpcMutation(token, "transfer", { walletFrom: other.payer, walletTo: other.wallet, amount: "1.00" }),
+        await trpcMutation(token, "transfer", {
+          walletFrom: other.payer,
+          walletTo: other.wallet,
+          amount: "1.00",
+        }),
         await trpcMutation(token, "refund", { externalId: other.paymentId }),
       ];
       for (const answer of trpcAnswers) {
@@ -197,7 +231,10 @@ describe("test mode keeps test and live data apart on every door", () => {
       body: { query: "{ wallets { number } }" },
     });
     expect(graphql.body.extensions).toEqual({ livemode: false });
-    const liveGraphql = await api.call("POST", "/graphql", { token: live.acme, body: { query: "{ wallets { number } }" } });
+    const liveGraphql = await api.call("POST", "/graphql", {
+      token: live.acme,
+      body: { query: "{ wallets { number } }" },
+    });
     expect(liveGraphql.body.extensions).toBeUndefined();
     const trpc = await api.call("GET", "/trpc/wallets", { token: acme.token });
     expect(trpc.headers.get("purse-livemode")).toBe("false");
@@ -209,7 +246,10 @@ describe("test mode keeps test and live data apart on every door", () => {
     const query = "subscription { transactionUpdated { transactionId status } }";
     const liveStream = await graphqlSubscription(api.url, live.acme, query);
     const testStream = await graphqlSubscription(api.url, acme.token, query);
-    const heard = { live: firstEvent(liveStream, (data) => data, 4_000), test: firstEvent(testStream, (data) => data, 4_000) };
+    const heard = {
+      live: firstEvent(liveStream, (data) => data, 4_000),
+      test: firstEvent(testStream, (data) => data, 4_000),
+    };
     // Movements in test mode only, for a while: the live stream must stay silent.
     for (let round = 0; round < 5; round += 1) {
       await api.call("POST", "/api/transaction/transfer", {

@@ -3,6 +3,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { moveTestClock, testClockAdvance, withTestClock } from "../mode/index.ts";
 import { closeExpiredVouchers } from "../voucher/close-expired-vouchers.ts";
+import { bringRetriesForward } from "./due-deliveries-store.ts";
 import { testEngine } from "./test-engine.ts";
 
 /** The furthest one move may go: ten years (a typo of units should not throw a clock past 9999). */
@@ -19,7 +20,8 @@ export interface TestClockState {
  * Moves `userId`'s test clock forward by `byMs` (contract: "Test clock"; `purse test clock
  * advance`, GraphQL/tRPC `advanceTestClock`), then applies at once every time rule the move makes
  * due on that merchant's test data: checkouts whose link expired become FAIL with their FAIL
- * notification, vouchers past their expiry close. The background sweeps would reach them only when
+ * notification, vouchers past their expiry close, webhook retries scheduled within the move go
+ * out. The background sweeps would reach them only when
  * real time does; other merchants' clocks do not move.
  */
 export async function advanceTestClock(
@@ -34,6 +36,7 @@ export async function advanceTestClock(
   const advancedMs = await moveTestClock(test.db.queries(), userId, byMs);
   const clocked = withTestClock(test, advancedMs);
   await applyTimeRules(clocked, userId);
+  await bringRetriesForward(test.db.queries(), userId, byMs);
   return { now: clocked.now().toISOString(), advancedMs };
 }
 
