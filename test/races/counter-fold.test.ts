@@ -1,4 +1,4 @@
-import { auditLedger, type Database, openDatabase } from "@purse/engine";
+import { auditLedger, type Database, foldCounters, openDatabase } from "@purse/engine";
 import { dropDatabase, httpClient } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,8 @@ import {
   callerFor,
   createSeededDatabase,
   type SeededDatabase,
+  startEmbeddedServer,
+  type TestServer,
 } from "../support/test-server.ts";
 
 /**
@@ -166,4 +168,40 @@ describe("counters folded while two purse serve processes move money", () => {
     expect(await deltas()).toBe(0);
     expect(await counterBreaches(db)).toEqual([]);
   }, 30_000);
+});
+
+describe("counters folded on the embedded PGlite, with the same migration", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startEmbeddedServer();
+  }, 120_000);
+  afterAll(() => api?.close());
+
+  it("keeps the totals exact before and after a fold, and the audit clean", async () => {
+    const db = api.server.runtime.db;
+    const count = async (text: string) => Number((await db.em().execute<{ n: string }[]>(text))[0]?.n);
+    const acmeRows = () =>
+      count(`select count(*) as n from transactions where wallet_from_id in (select id from wallets where user_id = 1)
+        or wallet_to_id in (select id from wallets where user_id = 1)`);
+    const deltas = () =>
+      count("select (select count(*) from history_count_deltas) + (select count(*) from wallet_day_deltas) as n");
+    const token = await api.token("acme");
+    const total = async () =>
+      Number((await api.call("GET", historyPath, { token })).body.data.meta.total);
+    for (const amount of ["1.00", "2.00", "3.00"]) {
+      const answer = await api.call("POST", "/api/transaction/transfer", {
+        token,
+        body: { wallet_from: "U100000010", wallet_to: "U100000020", amount },
+      });
+      expect(answer.status).toBe(200);
+    }
+    expect(await total()).toBe(await acmeRows());
+    // The server's own folder (every second) empties the deltas; a fold then finds nothing.
+    const deadline = Date.now() + 10_000;
+    while ((await deltas()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await deltas()).toBe(0);
+    expect(await foldCounters(db)).toBe(0);
+    expect(await total()).toBe(await acmeRows());
+    expect(await counterBreaches(db)).toEqual([]);
+  }, 60_000);
 });
