@@ -30,6 +30,14 @@ const counterChecks = [
 const today = new Date().toISOString().slice(0, 10);
 const historyPath = `/api/transactions/histories?startDate=2000-01-01&endDate=${today}&page=1&itemsPerPage=1`;
 
+/** The deltas left once the folders have had up to 10 s to fold them all. */
+async function unfoldedAfterWaiting(deltas: () => Promise<number>): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  while ((await deltas()) > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  return deltas();
+}
+
 /** The counter checks of one audit (one repeatable-read snapshot) that found a breach. */
 async function counterBreaches(db: Database): Promise<string[]> {
   const audit = await auditLedger(db);
@@ -116,7 +124,9 @@ describe("counters folded while two purse serve processes move money", () => {
     })();
     const answers: CallResult[] = [];
     for (let round = 0; round < 8; round += 1) {
-      answers.push(...(await Promise.all(Array.from({ length: 30 }, (_, index) => transfer(round * 30 + index)))));
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 30 }, (_, index) => transfer(round * 30 + index)))),
+      );
     }
     moving = false;
     await Promise.all([folder, auditor, reader]);
@@ -130,9 +140,7 @@ describe("counters folded while two purse serve processes move money", () => {
   }, 120_000);
 
   it("leaves nothing unfolded once the processes' own folders have run, and purse audit clean", async () => {
-    const deadline = Date.now() + 10_000;
-    while ((await deltas()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await deltas()).toBe(0);
+    expect(await unfoldedAfterWaiting(deltas)).toBe(0);
     expect(await acmeTotal()).toBe(await acmeRows());
     expect(await counterBreaches(db)).toEqual([]);
     const audit = await purseCli(database, ["audit"]);
@@ -163,9 +171,7 @@ describe("counters folded while two purse serve processes move money", () => {
     } finally {
       await holder.end();
     }
-    const deadline = Date.now() + 10_000;
-    while ((await deltas()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await deltas()).toBe(0);
+    expect(await unfoldedAfterWaiting(deltas)).toBe(0);
     expect(await counterBreaches(db)).toEqual([]);
   }, 30_000);
 });
@@ -184,10 +190,11 @@ describe("counters folded on the embedded PGlite, with the same migration", () =
       count(`select count(*) as n from transactions where wallet_from_id in (select id from wallets where user_id = 1)
         or wallet_to_id in (select id from wallets where user_id = 1)`);
     const deltas = () =>
-      count("select (select count(*) from history_count_deltas) + (select count(*) from wallet_day_deltas) as n");
+      count(
+        "select (select count(*) from history_count_deltas) + (select count(*) from wallet_day_deltas) as n",
+      );
     const token = await api.token("acme");
-    const total = async () =>
-      Number((await api.call("GET", historyPath, { token })).body.data.meta.total);
+    const total = async () => Number((await api.call("GET", historyPath, { token })).body.data.meta.total);
     for (const amount of ["1.00", "2.00", "3.00"]) {
       const answer = await api.call("POST", "/api/transaction/transfer", {
         token,
@@ -197,9 +204,7 @@ describe("counters folded on the embedded PGlite, with the same migration", () =
     }
     expect(await total()).toBe(await acmeRows());
     // The server's own folder (every second) empties the deltas; a fold then finds nothing.
-    const deadline = Date.now() + 10_000;
-    while ((await deltas()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await deltas()).toBe(0);
+    expect(await unfoldedAfterWaiting(deltas)).toBe(0);
     expect(await foldCounters(db)).toBe(0);
     expect(await total()).toBe(await acmeRows());
     expect(await counterBreaches(db)).toEqual([]);

@@ -90,7 +90,10 @@ describe("migration 0015: the amount counts dropped", () => {
     );
     expect(Number(kept?.n)).toBeGreaterThanOrEqual(4);
     expect(await amountObjects()).toHaveLength(7);
-    expect(await engine.deps.db.migrate()).toEqual(["0015-drop-history-amount-counts", "0020-counter-deltas"]);
+    expect(await engine.deps.db.migrate()).toEqual([
+      "0015-drop-history-amount-counts",
+      "0020-counter-deltas",
+    ]);
     await transfer("7.00");
     await transfer("123.45");
   });

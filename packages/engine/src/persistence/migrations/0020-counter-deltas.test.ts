@@ -41,12 +41,24 @@ describe("migration 0020: the counters off the movement's statement", () => {
       where wallet_from_id in (select id from wallets where user_id = 1)
          or wallet_to_id in (select id from wallets where user_id = 1)`);
   const total = async () =>
-    (await listHistory(engine.deps, acme, { startDate: "2000-01-01", endDate: today, page: 1, itemsPerPage: 1 }))
-      .meta.total;
-  const chart = async () => (await balanceHistory(engine.deps, acme, { wallet: "U100000010" })).at(-1)?.balance;
+    (
+      await listHistory(engine.deps, acme, {
+        startDate: "2000-01-01",
+        endDate: today,
+        page: 1,
+        itemsPerPage: 1,
+      })
+    ).meta.total;
+  const chart = async () =>
+    (await balanceHistory(engine.deps, acme, { wallet: "U100000010" })).at(-1)?.balance;
   const balance = async () =>
-    (await firstRow(em(), sql<{ b: string }>`select (balance_minor / 100.0)::numeric(20, 2)::text as b
-      from wallets where number = 'U100000010'`))?.b;
+    (
+      await firstRow(
+        em(),
+        sql<{ b: string }>`select (balance_minor / 100.0)::numeric(20, 2)::text as b
+      from wallets where number = 'U100000010'`,
+      )
+    )?.b;
   const breaches = async () =>
     (await auditLedger(engine.deps.db)).checks
       .filter((check) => /counts|daily nets/.test(check.name))
@@ -114,7 +126,9 @@ describe("migration 0020: the counters off the movement's statement", () => {
     const wrongFolded = await breaches();
     expect(wrongFolded).toEqual([
       expect.stringMatching(/^the history's daily counts equal the transactions: wallet U100000010 on /),
-      expect.stringMatching(/^the history's monthly counts equal their days: wallet U100000010 in the month /),
+      expect.stringMatching(
+        /^the history's monthly counts equal their days: wallet U100000010 in the month /,
+      ),
       expect.stringMatching(/^the wallets' daily nets equal their postings: wallet U100000010 on /),
     ]);
     // Taken back, then a delta that lies: one more transaction than the movement wrote.

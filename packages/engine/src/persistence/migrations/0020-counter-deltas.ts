@@ -81,7 +81,8 @@ export class Migration0020CounterDeltas extends Migration {
       end
     $$`);
 
-    const historyColumns = "wallet_id, day, currency_id, type, status, internal, n, amount_minor, commission_minor";
+    const historyColumns =
+      "wallet_id, day, currency_id, type, status, internal, n, amount_minor, commission_minor";
     this.addSql(`create view history_counts_exact as
       select ${historyColumns} from history_counts
       union all select ${historyColumns} from history_count_deltas`);
