@@ -146,6 +146,7 @@ export {
   openDatabase,
 } from "./persistence/database.ts";
 export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
+export { migrationsList } from "./persistence/migrations/index.ts";
 export type { ReadRouting, ReadTarget, ReplicaStatus } from "./persistence/read-replica.ts";
 export * from "./rate-limit/index.ts";
 export {

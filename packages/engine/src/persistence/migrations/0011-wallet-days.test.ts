@@ -1,9 +1,4 @@
-import {
-  createTestEngine,
-  type TestEngine,
-  triggerFunctionsBefore0020,
-  undoCounterDeltas,
-} from "@purse/testing";
+import { createTestEngine, type TestEngine, undoCounterDeltas } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
@@ -11,8 +6,6 @@ import { walletStatement } from "../../transactions/wallet-statement.ts";
 import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { balanceHistory } from "../../wallet/balance-history.ts";
 import { firstRow, sql } from "../sql.ts";
-import { Migration0011WalletDays } from "./0011-wallet-days.ts";
-import { Migration0015DropHistoryAmountCounts } from "./0015-drop-history-amount-counts.ts";
 
 /**
  * The wallets' daily nets (migration 0011): the statement's opening balance and the balance chart
@@ -39,13 +32,7 @@ describe("migration 0011: a wallet's balance at any instant in O(days)", () => {
     engine = await createTestEngine();
     // Back to the schema before 0011 (and 0020, which runs again after it); a ledger written then,
     // over several days.
-    await undoCounterDeltas(
-      engine,
-      await triggerFunctionsBefore0020(engine, {
-        walletDays: Migration0011WalletDays,
-        historyCounts: Migration0015DropHistoryAmountCounts,
-      }),
-    );
+    await undoCounterDeltas(engine);
     await em().execute(`drop trigger wallet_days_insert on postings;
       drop trigger wallet_days_delete on postings;
       drop trigger wallet_days_update on postings;

@@ -6,15 +6,12 @@ import {
   midnight,
   type TestEngine,
   transferAt,
-  triggerFunctionsBefore0020,
   undoCounterDeltas,
 } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { listHistory } from "../../transactions/list-history.ts";
 import { firstRow, rows, sql } from "../sql.ts";
-import { Migration0011WalletDays } from "./0011-wallet-days.ts";
-import { Migration0015DropHistoryAmountCounts } from "./0015-drop-history-amount-counts.ts";
 
 /**
  * The history's monthly counts (migration 0012): on a ledger written before the migration they are
@@ -31,13 +28,7 @@ describe("migration 0012: the history's totals from whole months", () => {
     engine = await createTestEngine();
     // Back to the schema before 0012 (0009's function, which counts days only; and before 0020,
     // which runs again after it).
-    await undoCounterDeltas(
-      engine,
-      await triggerFunctionsBefore0020(engine, {
-        walletDays: Migration0011WalletDays,
-        historyCounts: Migration0015DropHistoryAmountCounts,
-      }),
-    );
+    await undoCounterDeltas(engine);
     await em().execute(`drop table history_month_counts;
       delete from mikro_orm_migrations where name = '0012-history-month-counts'`);
     const [definition] = await rows(

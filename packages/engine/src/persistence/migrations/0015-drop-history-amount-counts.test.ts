@@ -3,7 +3,6 @@ import {
   createTestEngine,
   shippedStatements,
   type TestEngine,
-  triggerFunctionsBefore0020,
   undoCounterDeltas,
 } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,10 +10,6 @@ import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { listHistory } from "../../transactions/list-history.ts";
 import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { firstRow, rows, sql } from "../sql.ts";
-import { Migration0011WalletDays } from "./0011-wallet-days.ts";
-import { Migration0013HistoryAmountCounts } from "./0013-history-amount-counts.ts";
-import { Migration0014HistoryAmountYearsAndLeaves } from "./0014-history-amount-years-and-leaves.ts";
-import { Migration0015DropHistoryAmountCounts } from "./0015-drop-history-amount-counts.ts";
 
 /**
  * Dropping the amount counts (migration 0015) on a ledger kept under 0014: the three tables and
@@ -64,16 +59,10 @@ describe("migration 0015: the amount counts dropped", () => {
     // Back to the schema under 0014: before 0020 (which runs again after 0015), then 0013's and
     // 0014's statements as shipped (tables, functions, backfills and 0014's trigger function,
     // which upserts the amount counts too).
-    await undoCounterDeltas(
-      engine,
-      await triggerFunctionsBefore0020(engine, {
-        walletDays: Migration0011WalletDays,
-        historyCounts: Migration0015DropHistoryAmountCounts,
-      }),
-    );
+    await undoCounterDeltas(engine);
     const shipped = [
-      ...(await shippedStatements(engine, Migration0013HistoryAmountCounts)),
-      ...(await shippedStatements(engine, Migration0014HistoryAmountYearsAndLeaves)),
+      ...(await shippedStatements(engine, "0013-history-amount-counts")),
+      ...(await shippedStatements(engine, "0014-history-amount-years-and-leaves")),
     ];
     await em().execute(`begin;
       ${shipped.join(";\n")};

@@ -1,10 +1,4 @@
-import {
-  acme,
-  createTestEngine,
-  type TestEngine,
-  triggerFunctionsBefore0020,
-  undoCounterDeltas,
-} from "@purse/testing";
+import { acme, createTestEngine, type TestEngine, undoCounterDeltas } from "@purse/testing";
 import type { RawBuilder } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
@@ -13,8 +7,6 @@ import { listHistory } from "../../transactions/list-history.ts";
 import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { balanceHistory } from "../../wallet/balance-history.ts";
 import { firstRow, sql } from "../sql.ts";
-import { Migration0011WalletDays } from "./0011-wallet-days.ts";
-import { Migration0015DropHistoryAmountCounts } from "./0015-drop-history-amount-counts.ts";
 
 /**
  * Migration 0020 on a ledger whose counters were upserted in each movement's statement: the
@@ -67,13 +59,7 @@ describe("migration 0020: the counters off the movement's statement", () => {
   beforeAll(async () => {
     engine = await createTestEngine();
     // Back to the schema before 0020: movements upsert the counters in their own statement.
-    await undoCounterDeltas(
-      engine,
-      await triggerFunctionsBefore0020(engine, {
-        walletDays: Migration0011WalletDays,
-        historyCounts: Migration0015DropHistoryAmountCounts,
-      }),
-    );
+    await undoCounterDeltas(engine);
     await transfer("1.01");
     await transfer("2.02");
   });
