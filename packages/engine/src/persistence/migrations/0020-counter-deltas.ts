@@ -1,4 +1,5 @@
 import { Migration } from "@mikro-orm/migrations";
+import { walletSidesSql } from "./0009-history-counts.ts";
 
 /**
  * The counters off the movement's statement (issue 40, item 1). Until now the statement triggers
@@ -158,7 +159,7 @@ export class Migration0020CounterDeltas extends Migration {
  * Appends each of `signed`'s transactions (a row of `transactions` and a sign) to its wallets'
  * deltas, grouped by counter key: each transaction on its sending wallet, and on its receiving
  * wallet unless that is the same one, `internal` when the two have one owner (migration 0009's
- * sides, written out: a migration holds its own SQL). An update that moves nothing appends nothing.
+ * shipped text, as 0012's and the audit's). An update that moves nothing appends nothing.
  */
 function historyDeltas(signed: string): string {
   return `insert into history_count_deltas
@@ -166,13 +167,7 @@ function historyDeltas(signed: string): string {
     select side.wallet_id, (t.created_at at time zone 'UTC')::date, t.currency_id, t.type, t.status,
       side.internal, sum(t.sign), sum(t.sign * t.amount_minor), sum(t.sign * t.commission_minor)
     from (${signed}) as t
-    left join wallets wf on wf.id = t.wallet_from_id
-    left join wallets wt on wt.id = t.wallet_to_id
-    cross join lateral (values
-      (t.wallet_from_id, false),
-      (case when t.wallet_to_id is distinct from t.wallet_from_id then t.wallet_to_id end,
-       coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, internal)
-    where side.wallet_id is not null
+    ${walletSidesSql}
     group by 1, 2, 3, 4, 5, 6
     having sum(t.sign) <> 0 or sum(t.sign * t.amount_minor) <> 0 or sum(t.sign * t.commission_minor) <> 0`;
 }
