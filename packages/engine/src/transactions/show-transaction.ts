@@ -7,7 +7,6 @@ import { transactionStatusName, transactionTypeName } from "../ledger/transactio
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
 import type { QueryValue } from "./history-filter.ts";
-import { movedAmountMinor } from "./moved-amount.ts";
 import { type DetailRow, findTransactionDetail } from "./transaction-store.ts";
 
 export interface TransactionDetailView {
@@ -72,7 +71,7 @@ function detailView(row: DetailRow): TransactionDetailView {
   const precession = Number(row.precession);
   // The payment's own amount (what was asked), as its notification says; the detail's is what moved.
   const asked = formatMinor(toBigInt(row.amount_minor), precession);
-  const amount = formatMinor(movedAmountMinor(Number(row.status), toBigInt(row.amount_minor)), precession);
+  const amount = formatMinor(toBigInt(row.moved_minor), precession);
   const status = transactionStatusName(Number(row.status));
   const id = toId(row.id);
   return {

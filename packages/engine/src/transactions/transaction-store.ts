@@ -1,11 +1,15 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, sql } from "../persistence/sql.ts";
+import { movedAmount } from "./moved-amount-store.ts";
 
 /** One transaction with its currency, both wallet numbers and the checkout signature that paid it. */
 export interface DetailRow {
   id: string;
   external_id: string | null;
+  /** What the payment asked for. */
   amount_minor: string;
+  /** What it moved (moved-amount-store.ts): 0 for a checkout that ended unpaid. */
+  moved_minor: string;
   commission_minor: string;
   type: number;
   status: number;
@@ -37,7 +41,7 @@ export function findTransactionDetail(
   return firstRow(
     em,
     sql<DetailRow>`
-      select t.id, t.external_id, t.amount_minor, t.commission_minor, t.type, t.status, t.currency_id,
+      select t.id, t.external_id, t.amount_minor, ${movedAmount("t")} as moved_minor, t.commission_minor, t.type, t.status, t.currency_id,
         c.code, c.precession, wf.number as wallet_from, wt.number as wallet_to, ck.signature,
         t.refund_of,
         case when ck.id is not null and t.status = 3 then
