@@ -24,7 +24,9 @@ export function DetailRefunds({
           <thead>
             <tr>
               <th scope="col">Refund</th>
-              <th scope="col">Amount</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
               <th scope="col">Time (UTC)</th>
             </tr>
           </thead>
@@ -79,7 +81,9 @@ export function DetailDeliveries({ deliveries }: { deliveries: Deliveries }) {
             <tr>
               <th scope="col">Time (UTC)</th>
               <th scope="col">Webhook</th>
-              <th scope="col">Attempt</th>
+              <th scope="col" class="num">
+                Attempt
+              </th>
               <th scope="col">HTTP status</th>
               <th scope="col">Delivery</th>
             </tr>
