@@ -3,7 +3,7 @@ import { createCheckout } from "@purse/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { launchBrowser, signedInDashboard } from "../support/browser.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 import { trpcClient } from "../support/trpc-client.ts";
 import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
@@ -25,28 +25,18 @@ describe("a paid checkout's refunds and webhook deliveries in the dashboard", { 
   const refundIds: number[] = [];
   const errors: string[] = [];
 
-  async function open(
-    login: string,
-    viewport: { width: number; height: number },
-    phone = false,
-  ): Promise<Page> {
-    const context = await browser.newContext({
+  const open = (login: string, viewport: { width: number; height: number }, phone = false) =>
+    signedInDashboard(browser, api.url, login, {
       viewport,
-      ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
+      phone,
+      watch: (page) => {
+        page.on("pageerror", (error) => errors.push(error.message));
+        page.on("console", (message) => {
+          if (message.type() === "error" && !/status of 401/.test(message.text()))
+            errors.push(message.text());
+        });
+      },
     });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !/status of 401/.test(message.text())) errors.push(message.text());
-    });
-    await page.goto(`${api.url}/dashboard`);
-    await page.getByLabel("Login", { exact: true }).fill(login);
-    await page.getByLabel("Password", { exact: true }).fill(`${login}-pass`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("region", { name: "Balances" }).waitFor();
-    return page;
-  }
 
   async function find(page: Page, text: string): Promise<void> {
     const search = page.getByRole("form", { name: "Find a transaction" });
@@ -84,8 +74,23 @@ describe("a paid checkout's refunds and webhook deliveries in the dashboard", { 
     }
     await site.waitFor("/webhook", 1);
     await site.waitFor("/events", 3);
-    // The worker records an attempt just after its answer arrives.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The worker records an attempt just after its answer arrives: wait until the API lists them.
+    const attempted = async (id: number) => {
+      const answer = await api.call("POST", "/graphql", {
+        token: acme,
+        body: {
+          query: "query ($id: Int) { transaction(id: $id) { deliveries { attempts { attempt } } } }",
+          variables: { id },
+        },
+      });
+      const deliveries = (answer.body.data?.transaction?.deliveries ?? []) as { attempts: unknown[] }[];
+      return deliveries.length > 0 && deliveries.every((delivery) => delivery.attempts.length > 0);
+    };
+    const deadline = Date.now() + 15_000;
+    while (!((await attempted(paidId)) && (await attempted(refundIds[0] ?? 0)))) {
+      if (Date.now() > deadline) throw new Error("the delivery attempts were not recorded in 15 s");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

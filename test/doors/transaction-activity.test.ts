@@ -33,6 +33,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 
 interface Delivery {
   kind: string;
+  messageId: string;
   url: string;
   eventType: string | null;
   status: string;
