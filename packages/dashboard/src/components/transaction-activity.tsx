@@ -1,5 +1,8 @@
+import type { transactionQuery } from "../api/documents.ts";
+import type { ResultOf } from "../api/graphql.ts";
 import { displayAmount } from "../format/amount.ts";
-import type { Detail } from "./transaction-detail.tsx";
+
+type Detail = NonNullable<ResultOf<typeof transactionQuery>["transaction"]>;
 
 type Refunds = NonNullable<Detail["refunds"]>;
 type Deliveries = NonNullable<Detail["deliveries"]>;
