@@ -95,7 +95,8 @@ export interface CountedRow {
  * decides as a transaction's does) and fees per currency of what `matched(userId, filter)` finds, without
  * reading what it finds: the months from `history_month_counts` (migration 0012), at most half a
  * month of days at either end from `history_counts` (migration 0009; a few rows per wallet and
- * day; `wholeMonths`), the partial days at the ends from the transactions (at most half a day's
+ * day; `wholeMonths`), each with its deltas not folded yet (migration 0020, the `*_exact` views),
+ * the partial days at the ends from the transactions (at most half a day's
  * rows per wallet). O(months + 31 days) per wallet whatever the history's size.
  *
  * Not under amount bounds: no counter says how many transactions of an amount there are; those
@@ -146,8 +147,11 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
     group by currency_id`;
 }
 
-/** The counter table of each grain (migrations 0009 and 0012). */
-const countsTables = { day: "history_counts", month: "history_month_counts" } as const;
+/**
+ * What each grain is read from (migrations 0009 and 0012): the folded counter rows plus the deltas
+ * not folded yet (migration 0020), in the statement's one snapshot, so every total is exact.
+ */
+const countsTables = { day: "history_counts_exact", month: "history_month_counts_exact" } as const;
 
 /** `[from, until)` in whole UTC days; null is unbounded on that side. */
 interface DateSpan {
@@ -241,7 +245,7 @@ export function countedDays(userId: number, filter: TransactionFilter) {
   const scanned = scannedWallets(userId, walletNumber);
   return sql<{ day: string; n: string }>`
     select to_char(h.day, 'YYYY-MM-DD') as day, sum(h.n)::text as n
-    from ${scanned} as s join history_counts h on h.wallet_id = s.id
+    from ${scanned} as s join history_counts_exact h on h.wallet_id = s.id
     where s.own
       and h.day >= coalesce(${isoDay(filter.from)}::date, '-infinity') and h.day <= coalesce(${isoDay(filter.until)}::date, 'infinity')
       and (${type}::smallint is null or h.type = ${type}::smallint)

@@ -1,4 +1,4 @@
-import { closeExpiredVouchers, failAllExpiredCheckouts, pruneTables } from "@purse/engine";
+import { closeExpiredVouchers, failAllExpiredCheckouts, foldCounters, pruneTables } from "@purse/engine";
 import type { FastifyBaseLogger } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 
@@ -10,6 +10,12 @@ export const jobIntervalsMs = {
   checkoutSweep: 5_000,
   /** Dead tokens, old delivered webhook attempts and spent Idempotency-Keys are deleted (PURSE_PRUNE_*). */
   prune: 3_600_000,
+  /**
+   * The movements' counter deltas are folded into the history's counts and the wallets' daily nets
+   * (migration 0020; one folder at a time across processes). Reads are exact either way; folding
+   * often keeps the deltas they add to a second's worth.
+   */
+  counterFold: 1_000,
 };
 
 /**
@@ -18,6 +24,8 @@ export const jobIntervalsMs = {
  */
 export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): () => Promise<void> {
   const jobs = [
+    // Also at start: the deltas left by a process that stopped are folded without waiting.
+    every(jobIntervalsMs.counterFold, () => foldCounters(runtime.db), log, "counter fold", { atStart: true }),
     every(jobIntervalsMs.voucherSweep, () => closeExpiredVouchers(runtime.db), log, "voucher sweep"),
     every(
       jobIntervalsMs.checkoutSweep,
