@@ -1,5 +1,6 @@
 -- The history counters' cost per movement (docs/benchmark.md): 2 000 single-row inserts into
--- `transactions`, each firing the statement triggers that upsert the counts and each its own
+-- `transactions`, each firing the statement triggers that keep the counts (since migration 0020 they
+-- append deltas, folded later by `fold_counters`; before it they upserted the counts) and each its own
 -- committed transaction (a procedure that commits in its loop), as movements are: counter rows
 -- that every insert updates are pruned between transactions instead of growing a chain of versions
 -- inside one. The 2 000 rows are deleted afterwards (the triggers take their counts back).

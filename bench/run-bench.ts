@@ -104,9 +104,9 @@ async function purseTargets(servers: readonly PurseProcess[], runId: string): Pr
 
 async function purseDatabase(): Promise<ScratchDatabase> {
   const database = await createBenchDatabase("purse_bench");
-  // PURSE_BENCH_WITHOUT_HISTORY_COUNTS=1: the transfer phase without the daily history counts'
-  // trigger (migration 0009), to measure what keeping them costs a transfer (docs/benchmark.md);
-  // the audit then reports the counts as breached.
+  // PURSE_BENCH_WITHOUT_HISTORY_COUNTS=1: the transfer phase without the history counts' trigger
+  // (migration 0009; since 0020 it appends deltas), to measure what keeping them costs a transfer
+  // (docs/benchmark.md); the audit then reports the counts as breached.
   if (process.env["PURSE_BENCH_WITHOUT_HISTORY_COUNTS"])
     await database.sql("alter table transactions disable trigger history_counts_insert");
   // PURSE_BENCH_WITHOUT_WALLET_DAYS=1: likewise without the wallets' daily nets (migration 0011).

@@ -123,6 +123,7 @@ export {
   secretBoxFromKeys,
 } from "./keys/secret-keyring.ts";
 export { type AuditCheck, type AuditReport, auditLedger } from "./ledger/audit-ledger.ts";
+export { foldCounters } from "./ledger/fold-counters.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
 export {
@@ -146,6 +147,7 @@ export {
   openDatabase,
 } from "./persistence/database.ts";
 export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
+export { migrationsList } from "./persistence/migrations/index.ts";
 export type { ReadRouting, ReadTarget, ReplicaStatus } from "./persistence/read-replica.ts";
 export * from "./rate-limit/index.ts";
 export {

@@ -1,4 +1,4 @@
-import { type Actor, transferFunds } from "@purse/engine";
+import { type Actor, migrationsList, transferFunds } from "@purse/engine";
 import type { TestEngine } from "./test-engine.ts";
 
 /** The sample world's merchant whose history the history migrations' tests read. */
@@ -23,4 +23,38 @@ export async function transferAt(engine: TestEngine, amount: string, at: Date): 
   await engine.deps.db
     .em()
     .execute(`update transactions set created_at = '${at.toISOString()}' where id = ${id}`);
+}
+
+/** The statements the shipped migration `name` runs (to put a test database back under it). */
+export async function shippedStatements(engine: TestEngine, name: string): Promise<string[]> {
+  const shipped = migrationsList.find((migration) => migration.name === name);
+  if (!shipped) throw new Error(`no migration ${name}`);
+  const orm = engine.deps.db.orm;
+  const made = new shipped.class(orm.em.getDriver() as never, orm.config as never);
+  await made.up();
+  return made.getQueries().map(String);
+}
+
+/**
+ * Puts a test database back under the schema before migration 0020 (counters upserted in the
+ * movement's statement): the deltas folded into the counters, 0020's views, fold function and
+ * delta tables dropped, the two trigger functions as they were before it (0015's for the history,
+ * 0011's for the wallets' days), and 0020 no longer recorded: migrating again runs it after
+ * whatever else the test took back.
+ */
+export async function undoCounterDeltas(engine: TestEngine): Promise<void> {
+  const walletDays = (await shippedStatements(engine, "0011-wallet-days"))
+    .filter((statement) => statement.startsWith("create function wallet_days_apply"))
+    .map((statement) => statement.replace("create function", "create or replace function"));
+  const historyCounts = (await shippedStatements(engine, "0015-drop-history-amount-counts")).filter(
+    (statement) => statement.startsWith("create or replace function history_counts_apply"),
+  );
+  await engine.deps.db.em().execute(`begin;
+    select fold_counters(2147483647);
+    drop view history_counts_exact, history_month_counts_exact, wallet_days_exact;
+    drop function fold_counters(integer);
+    drop table history_count_deltas, wallet_day_deltas;
+    ${[...walletDays, ...historyCounts].join(";\n")};
+    delete from mikro_orm_migrations where name = '0020-counter-deltas';
+    commit`);
 }

@@ -1,4 +1,4 @@
-import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
+import { foldCounters, openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
 import { sampleFixture } from "./sample-fixture.ts";
 import { copyTemplateDatabase } from "./test-database.ts";
 
@@ -14,6 +14,8 @@ export async function createSampleWorldTemplate(template: string, secretKey: str
   const db = await openDatabase({ kind: "postgres", url }, { poolSize: 2 });
   try {
     await seedFixture(db, secretBoxFromKey(secretKey), sampleFixture());
+    // The seeding's counter deltas folded (migration 0020), as a running server would have.
+    await foldCounters(db);
   } finally {
     // No connection may stay open on a template: PostgreSQL copies only a database nobody is in.
     await db.close();

@@ -38,7 +38,8 @@ const breachesShown = 50;
  * every posting is in its wallet's currency, the history's daily counts count the transactions
  * (migration 0009: a drift would make totals wrong while every page looks right) and each month's
  * counts their days (migration 0012), the wallets' daily nets equal their postings (migration 0011:
- * statements' opening balances), every refund points at a paid checkout and no checkout is
+ * statements' opening balances), each counter as its folded rows plus the deltas not folded yet
+ * (migration 0020, the same snapshot), every refund points at a paid checkout and no checkout is
  * refunded beyond what was paid (migration 0016), and the hash chains verify (ledger/verify-chains.ts):
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */

@@ -166,10 +166,12 @@ export interface HistoryCountMismatchRow {
 }
 
 /**
- * `history_counts` recounted from the transactions, as its triggers keep it: each transaction on
- * its sending wallet, and on its receiving wallet unless that is the same wallet (`internal` when
- * the two wallets have one owner), with the triggers' own text (migration 0009's walletSidesSql). Every key whose count, amounts or fees differ; a row the
- * triggers brought back to nothing is as good as no row.
+ * `history_counts` with its deltas not folded yet (migration 0020: folded and unfolded together
+ * are the count, so a wrong folded row is a wrong count) recounted from the transactions: each
+ * transaction on its sending wallet, and on its receiving wallet unless that is the same wallet
+ * (`internal` when the two wallets have one owner), with the triggers' own text (migration 0009's
+ * walletSidesSql). Every key whose count, amounts or fees differ; a key brought back to nothing is
+ * as good as no row.
  */
 export async function historyCountMismatchRows(
   em: SqlEntityManager,
@@ -185,7 +187,10 @@ export async function historyCountMismatchRows(
         ${walletSides}
         group by 1, 2, 3, 4, 5, 6
       ), kept as (
-        select * from history_counts where n <> 0 or amount_minor <> 0 or commission_minor <> 0
+        select wallet_id, day, currency_id, type, status, internal, sum(n) as n,
+          sum(amount_minor) as amount_minor, sum(commission_minor) as commission_minor
+        from history_counts_exact group by 1, 2, 3, 4, 5, 6
+        having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(commission_minor) <> 0
       ), differing as (
         select coalesce(e.wallet_id, k.wallet_id) as wallet_id, coalesce(e.day, k.day) as day,
           coalesce(e.type, k.type) as type, coalesce(e.status, k.status) as status,
@@ -214,8 +219,8 @@ export interface WalletDayMismatchRow {
 }
 
 /**
- * `wallet_days` recomputed from the wallet postings, per wallet and UTC day of `created_at`, as
- * its triggers keep it: every day whose net differs; a row the triggers brought back to zero is
+ * `wallet_days` with its deltas not folded yet (migration 0020) recomputed from the wallet
+ * postings, per wallet and UTC day of `created_at`: every day whose net differs; a row the triggers brought back to zero is
  * as good as no row.
  */
 export async function walletDayMismatchRows(
@@ -231,7 +236,8 @@ export async function walletDayMismatchRows(
       ), differing as (
         select coalesce(e.wallet_id, k.wallet_id) as wallet_id, coalesce(e.day, k.day) as day,
           coalesce(k.net_minor, 0) as kept, coalesce(e.net, 0) as expected
-        from expected e full join (select * from wallet_days where net_minor <> 0) k
+        from expected e full join (select wallet_id, day, sum(net_minor) as net_minor from wallet_days_exact
+            group by 1, 2 having sum(net_minor) <> 0) k
           on k.wallet_id = e.wallet_id and k.day = e.day
         where coalesce(k.net_minor, 0) <> coalesce(e.net, 0)
       )
@@ -255,7 +261,7 @@ export interface HistoryMonthMismatchRow {
 
 /**
  * `history_month_counts` against its month's `history_counts` rows (themselves checked against the
- * transactions): every key whose count, amounts or fees differ; rows brought back to nothing on
+ * transactions), each with the deltas not folded yet (migration 0020; the same deltas on both sides): every key whose count, amounts or fees differ; rows brought back to nothing on
  * either side are as good as no row.
  */
 export async function historyMonthMismatchRows(
@@ -268,10 +274,13 @@ export async function historyMonthMismatchRows(
       with expected as (
         select wallet_id, date_trunc('month', day::timestamp)::date as month, currency_id, type, status,
           internal, sum(n) as n, sum(amount_minor) as amount_minor, sum(commission_minor) as commission_minor
-        from history_counts group by 1, 2, 3, 4, 5, 6
+        from history_counts_exact group by 1, 2, 3, 4, 5, 6
         having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(commission_minor) <> 0
       ), kept as (
-        select * from history_month_counts where n <> 0 or amount_minor <> 0 or commission_minor <> 0
+        select wallet_id, month, currency_id, type, status, internal, sum(n) as n,
+          sum(amount_minor) as amount_minor, sum(commission_minor) as commission_minor
+        from history_month_counts_exact group by 1, 2, 3, 4, 5, 6
+        having sum(n) <> 0 or sum(amount_minor) <> 0 or sum(commission_minor) <> 0
       )
       select w.number, coalesce(e.wallet_id, k.wallet_id)::text as wallet_id,
         coalesce(e.month, k.month)::text as month, coalesce(e.type, k.type) as type,

@@ -1,5 +1,6 @@
 import { sql } from "../persistence/sql.ts";
 import { matched, scannedWallets } from "./matched-transactions-store.ts";
+import { movedAmount } from "./moved-amount-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 const dayMs = 86_400_000;
@@ -90,10 +91,12 @@ export interface CountedRow {
 }
 
 /**
- * The count, amounts and fees per currency of what `matched(userId, filter)` finds, without
+ * The count, amounts (as the rows show them: moved-amount-store.ts, which a counter row's status
+ * decides as a transaction's does) and fees per currency of what `matched(userId, filter)` finds, without
  * reading what it finds: the months from `history_month_counts` (migration 0012), at most half a
  * month of days at either end from `history_counts` (migration 0009; a few rows per wallet and
- * day; `wholeMonths`), the partial days at the ends from the transactions (at most half a day's
+ * day; `wholeMonths`), each with its deltas not folded yet (migration 0020, the `*_exact` views),
+ * the partial days at the ends from the transactions (at most half a day's
  * rows per wallet). O(months + 31 days) per wallet whatever the history's size.
  *
  * Not under amount bounds: no counter says how many transactions of an amount there are; those
@@ -105,7 +108,7 @@ export interface CountedRow {
  */
 export function countedTotals(userId: number, filter: TransactionFilter) {
   const everyMatch = (part: TransactionFilter, sign: 1 | -1 = 1) =>
-    sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * t.amount_minor as amount_minor,
+    sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * ${movedAmount("t")} as amount_minor,
         ${sign}::integer * t.commission_minor as commission_minor
       from ${matched(userId, part)} as m join transactions t on t.id = m.id`;
   const { fromDay, untilDay, edges } = splitPeriod(filter);
@@ -119,7 +122,7 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
   // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `grain`.
   const kept = ({ grain, span, sign }: SignedSpan) => {
     // The sign is a parameter: one text whether an end's days are added or taken away.
-    const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * h.amount_minor as amount_minor,
+    const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * ${movedAmount("h")} as amount_minor,
       ${sign}::integer * h.commission_minor as commission_minor`;
     const from = sql`coalesce(${isoDay(span.from)}::date, '-infinity')`;
     const until = sql`coalesce(${isoDay(span.until)}::date, 'infinity')`;
@@ -144,8 +147,11 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
     group by currency_id`;
 }
 
-/** The counter table of each grain (migrations 0009 and 0012). */
-const countsTables = { day: "history_counts", month: "history_month_counts" } as const;
+/**
+ * What each grain is read from (migrations 0009 and 0012): the folded counter rows plus the deltas
+ * not folded yet (migration 0020), in the statement's one snapshot, so every total is exact.
+ */
+const countsTables = { day: "history_counts_exact", month: "history_month_counts_exact" } as const;
 
 /** `[from, until)` in whole UTC days; null is unbounded on that side. */
 interface DateSpan {
@@ -239,7 +245,7 @@ export function countedDays(userId: number, filter: TransactionFilter) {
   const scanned = scannedWallets(userId, walletNumber);
   return sql<{ day: string; n: string }>`
     select to_char(h.day, 'YYYY-MM-DD') as day, sum(h.n)::text as n
-    from ${scanned} as s join history_counts h on h.wallet_id = s.id
+    from ${scanned} as s join history_counts_exact h on h.wallet_id = s.id
     where s.own
       and h.day >= coalesce(${isoDay(filter.from)}::date, '-infinity') and h.day <= coalesce(${isoDay(filter.until)}::date, 'infinity')
       and (${type}::smallint is null or h.type = ${type}::smallint)

@@ -14,8 +14,9 @@ const dayMs = 86_400_000;
 
 /**
  * The wallet and its balance at `from`, in O(days): the days before `from`'s UTC day from
- * `wallet_days` (migration 0011), plus the postings of the part of that day before `from`, or less
- * those of the part after it, whichever is the shorter half (through `postings_wallet_created_idx`).
+ * `wallet_days` (migration 0011) with the deltas not folded into it yet (`wallet_days_exact`,
+ * migration 0020), plus the postings of the part of that day before `from`, or less those of the
+ * part after it, whichever is the shorter half (through `postings_wallet_created_idx`).
  * It read every posting of the wallet before `from` until then: a scan of its whole history.
  */
 export async function findStatementWallet(
@@ -31,7 +32,7 @@ export async function findStatementWallet(
     em,
     sql<{ id: string; user_id: string; code: string; precession: number; opening: string }>`
           select w.id, w.user_id, c.code, c.precession,
-            ((select coalesce(sum(d.net_minor), 0) from wallet_days d
+            ((select coalesce(sum(d.net_minor), 0) from wallet_days_exact d
               where d.wallet_id = w.id and d.day < ${daysBefore}::date)
              + ${early ? 1 : -1}::integer * (select coalesce(sum(p.amount_minor), 0) from postings p
               where p.wallet_id = w.id and p.created_at >= ${partFrom} and p.created_at < ${partUntil}))::text as opening

@@ -13,8 +13,10 @@ export interface BalanceHistoryRows {
 
 /**
  * Reads the wallet's net change per UTC day from `wallet_days` (migration 0011: one row per day
- * the wallet moved), those inside [from, to) per day and those from `to` on summed, with the
- * balance row, in one statement so they agree. `from` and `to` are whole UTC days, so no posting
+ * the wallet moved) with the deltas not folded into it yet (`wallet_days_exact`, migration 0020:
+ * a day may have a folded row and deltas, summed here), those inside [from, to) per day and those
+ * from `to` on summed, with the balance row, in one statement so they agree (one snapshot: the
+ * balance, the folded days and the unfolded deltas all as of the same commits). `from` and `to` are whole UTC days, so no posting
  * is read: O(days) whatever the wallet's history.
  */
 export async function findBalanceHistoryRows(
@@ -28,10 +30,12 @@ export async function findBalanceHistoryRows(
     em,
     sql<{ user_id: string; precession: number; closing: string; deltas: [string, string][] | null }>`
       select w.user_id, c.precession,
-        (w.balance_minor - (select coalesce(sum(d.net_minor), 0) from wallet_days d
+        (w.balance_minor - (select coalesce(sum(d.net_minor), 0) from wallet_days_exact d
            where d.wallet_id = w.id and d.day >= ${day(to)}::date))::text as closing,
-        (select json_agg(json_build_array(to_char(d.day, 'YYYY-MM-DD'), d.net_minor::text)) from wallet_days d
-           where d.wallet_id = w.id and d.day >= ${day(from)}::date and d.day < ${day(to)}::date) as deltas
+        (select json_agg(json_build_array(to_char(d.day, 'YYYY-MM-DD'), d.net::text))
+         from (select d.day, sum(d.net_minor) as net from wallet_days_exact d
+           where d.wallet_id = w.id and d.day >= ${day(from)}::date and d.day < ${day(to)}::date
+           group by d.day) d) as deltas
       from wallets w join currencies c on c.id = w.currency_id
       where w.number = ${number}`,
   );

@@ -1,5 +1,11 @@
-import type { EngineDependencies } from "@purse/engine";
-import { closeExpiredVouchers, failAllExpiredCheckouts, pruneTables, sweepTestClocks } from "@purse/engine";
+import {
+  closeExpiredVouchers,
+  type EngineDependencies,
+  failAllExpiredCheckouts,
+  foldCounters,
+  pruneTables,
+  sweepTestClocks,
+} from "@purse/engine";
 import type { FastifyBaseLogger } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 
@@ -11,6 +17,12 @@ export const jobIntervalsMs = {
   checkoutSweep: 5_000,
   /** Dead tokens, old delivered webhook attempts and spent Idempotency-Keys are deleted (PURSE_PRUNE_*). */
   prune: 3_600_000,
+  /**
+   * The movements' counter deltas are folded into the history's counts and the wallets' daily nets
+   * (migration 0020; one folder at a time across processes). Reads are exact either way; folding
+   * often keeps the deltas they add to a second's worth.
+   */
+  counterFold: 1_000,
 };
 
 /**
@@ -25,6 +37,10 @@ export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): (
     if (test) await work(test);
   };
   const jobs = [
+    // Also at start: the deltas left by a process that stopped are folded without waiting.
+    every(jobIntervalsMs.counterFold, () => bothModes((deps) => foldCounters(deps.db)), log, "counter fold", {
+      atStart: true,
+    }),
     every(
       jobIntervalsMs.voucherSweep,
       () => bothModes((deps) => closeExpiredVouchers(deps.db)),

@@ -1,4 +1,4 @@
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { createTestEngine, type TestEngine, undoCounterDeltas } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
@@ -21,8 +21,9 @@ describe("migration 0009 on a ledger written before it", () => {
     engine = await createTestEngine();
     const em = () => engine.deps.db.em();
     // Back to the schema before 0009 (and without the later migrations that build on its counts,
-    // 0012 to 0015, which run again after it: 0015 dropped 0013's and 0014's amount counts), then
-    // transactions written as the writer did then.
+    // 0012 to 0015 and 0020, which run again after it: 0015 dropped 0013's and 0014's amount
+    // counts), then transactions written as the writer did then.
+    await undoCounterDeltas(engine);
     await em().execute(`drop table history_month_counts;
       delete from mikro_orm_migrations where name in ('0012-history-month-counts', '0013-history-amount-counts',
         '0014-history-amount-years-and-leaves', '0015-drop-history-amount-counts');
@@ -56,6 +57,7 @@ describe("migration 0009 on a ledger written before it", () => {
       "0013-history-amount-counts",
       "0014-history-amount-years-and-leaves",
       "0015-drop-history-amount-counts",
+      "0020-counter-deltas",
     ]);
   });
   afterAll(() => engine?.close());

@@ -1,4 +1,4 @@
-import { createTestEngine, type TestEngine } from "@purse/testing";
+import { createTestEngine, type TestEngine, undoCounterDeltas } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor.ts";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
@@ -30,7 +30,9 @@ describe("migration 0011: a wallet's balance at any instant in O(days)", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema before 0011; a ledger written then, over several days.
+    // Back to the schema before 0011 (and 0020, which runs again after it); a ledger written then,
+    // over several days.
+    await undoCounterDeltas(engine);
     await em().execute(`drop trigger wallet_days_insert on postings;
       drop trigger wallet_days_delete on postings;
       drop trigger wallet_days_update on postings;
@@ -40,7 +42,7 @@ describe("migration 0011: a wallet's balance at any instant in O(days)", () => {
     await em().execute(`update postings set created_at = now() - interval '40 days';
       update transactions set created_at = now() - interval '40 days'`);
     await move((await transfer("1.01")).id, new Date(midnight - 3 * dayMs + 3_600_000));
-    expect(await engine.deps.db.migrate()).toEqual(["0011-wallet-days"]);
+    expect(await engine.deps.db.migrate()).toEqual(["0011-wallet-days", "0020-counter-deltas"]);
     // Written after it: early and late in past days, and today.
     await move((await transfer("2.02")).id, new Date(midnight - 3 * dayMs + 20 * 3_600_000));
     await move((await transfer("3.03")).id, new Date(midnight - 2 * dayMs + 1_000));

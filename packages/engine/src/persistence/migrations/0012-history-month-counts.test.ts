@@ -6,6 +6,7 @@ import {
   midnight,
   type TestEngine,
   transferAt,
+  undoCounterDeltas,
 } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
@@ -25,7 +26,9 @@ describe("migration 0012: the history's totals from whole months", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema before 0012 (0009's function, which counts days only).
+    // Back to the schema before 0012 (0009's function, which counts days only; and before 0020,
+    // which runs again after it).
+    await undoCounterDeltas(engine);
     await em().execute(`drop table history_month_counts;
       delete from mikro_orm_migrations where name = '0012-history-month-counts'`);
     const [definition] = await rows(
@@ -44,7 +47,7 @@ describe("migration 0012: the history's totals from whole months", () => {
       end $$`);
     await transfer("1.01", day(70));
     await transfer("2.02", day(40));
-    expect(await engine.deps.db.migrate()).toEqual(["0012-history-month-counts"]);
+    expect(await engine.deps.db.migrate()).toEqual(["0012-history-month-counts", "0020-counter-deltas"]);
     await transfer("3.03", day(40));
     await transfer("4.04", day(35));
     await transfer("5.05", day(3));

@@ -1,12 +1,15 @@
-import type { AbstractSqlDriver } from "@mikro-orm/sql";
-import { acme, createTestEngine, type TestEngine } from "@purse/testing";
+import {
+  acme,
+  createTestEngine,
+  shippedStatements,
+  type TestEngine,
+  undoCounterDeltas,
+} from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../../ledger/audit-ledger.ts";
 import { listHistory } from "../../transactions/list-history.ts";
 import { transferFunds } from "../../transfer/transfer-funds.ts";
 import { firstRow, rows, sql } from "../sql.ts";
-import { Migration0013HistoryAmountCounts } from "./0013-history-amount-counts.ts";
-import { Migration0014HistoryAmountYearsAndLeaves } from "./0014-history-amount-years-and-leaves.ts";
 
 /**
  * Dropping the amount counts (migration 0015) on a ledger kept under 0014: the three tables and
@@ -53,17 +56,14 @@ describe("migration 0015: the amount counts dropped", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema under 0014: 0013's and 0014's statements as shipped (tables, functions,
-    // backfills and 0014's trigger function, which upserts the amount counts too).
-    const orm = engine.deps.db.orm;
-    const driver = orm.em.getDriver() as AbstractSqlDriver;
+    // Back to the schema under 0014: before 0020 (which runs again after 0015), then 0013's and
+    // 0014's statements as shipped (tables, functions, backfills and 0014's trigger function,
+    // which upserts the amount counts too).
+    await undoCounterDeltas(engine);
     const shipped = [
-      new Migration0013HistoryAmountCounts(driver, orm.config),
-      new Migration0014HistoryAmountYearsAndLeaves(driver, orm.config),
-    ].flatMap((migration) => {
-      migration.up();
-      return migration.getQueries().map(String);
-    });
+      ...(await shippedStatements(engine, "0013-history-amount-counts")),
+      ...(await shippedStatements(engine, "0014-history-amount-years-and-leaves")),
+    ];
     await em().execute(`begin;
       ${shipped.join(";\n")};
       delete from mikro_orm_migrations where name = '0015-drop-history-amount-counts';
@@ -79,7 +79,10 @@ describe("migration 0015: the amount counts dropped", () => {
     );
     expect(Number(kept?.n)).toBeGreaterThanOrEqual(4);
     expect(await amountObjects()).toHaveLength(7);
-    expect(await engine.deps.db.migrate()).toEqual(["0015-drop-history-amount-counts"]);
+    expect(await engine.deps.db.migrate()).toEqual([
+      "0015-drop-history-amount-counts",
+      "0020-counter-deltas",
+    ]);
     await transfer("7.00");
     await transfer("123.45");
   });
@@ -91,7 +94,8 @@ describe("migration 0015: the amount counts dropped", () => {
       em(),
       sql<{ body: string }>`select prosrc as body from pg_proc where proname = 'history_counts_apply'`,
     );
-    expect(trigger?.body).toContain("history_month_counts");
+    // 0020's function after 0015's: the deltas alone.
+    expect(trigger?.body).toContain("history_count_deltas");
     expect(trigger?.body).not.toContain("history_amount");
   });
 

@@ -17,6 +17,7 @@ import { Migration0016Refunds } from "./0016-refunds.ts";
 import { Migration0017WebhookEndpointsAndEvents } from "./0017-webhook-endpoints-and-events.ts";
 import { Migration0018CheckoutLinkSealed } from "./0018-checkout-link-sealed.ts";
 import { Migration0019TestMode } from "./0019-test-mode.ts";
+import { Migration0020CounterDeltas } from "./0020-counter-deltas.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -42,4 +43,5 @@ export const migrationsList = [
   { name: "0017-webhook-endpoints-and-events", class: Migration0017WebhookEndpointsAndEvents },
   { name: "0018-checkout-link-sealed", class: Migration0018CheckoutLinkSealed },
   { name: "0019-test-mode", class: Migration0019TestMode },
+  { name: "0020-counter-deltas", class: Migration0020CounterDeltas },
 ];
