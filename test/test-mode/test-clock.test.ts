@@ -14,7 +14,10 @@ describe("a merchant's test clock drives every time rule of their test data", ()
   let acme: TestAccount;
   let bolt: TestAccount;
   let orders = 0;
-  const order = () => `clock-order-${process.pid}-${(orders += 1)}`;
+  const order = () => {
+    orders += 1;
+    return `clock-order-${process.pid}-${orders}`;
+  };
   const graphql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
     (await api.call("POST", "/graphql", { token, body: { query, variables } })).body;
   const advance = async (token: string, duration: string) => {
@@ -174,7 +177,7 @@ describe("a merchant's test clock drives every time rule of their test data", ()
     expect(listed.status).toBe(2);
     // Activation checks expiry itself, by the clock too.
     const activated = await api.call("POST", "/api/vouchers/activation/confirm", {
-      token: bolt.token,
+      token: payer,
       body: {
         voucher_number: voucher.voucherNumber,
         voucher_code: voucher.secret,
