@@ -381,12 +381,13 @@ async function openEmbeddedTestMode(live: MikroORM): Promise<MikroORM> {
   const { MikroORM, PgliteConnection } = await import("@mikro-orm/pglite");
   const connection = live.em.getConnection();
   if (!(connection instanceof PgliteConnection)) throw new Error("the embedded database is not PGlite");
-  const pglite = await connection.getNativeClient();
   return new MikroORM({
     ...sharedOptions,
     ...testModeOptions,
     dbName: live.config.get("dbName"),
-    driverOptions: { pglite: inTestSchema(pglite) },
+    // Asked for on first use, as the live handle opens its own: a directory that holds no
+    // database is refused by the live handle's first statement, with its own message.
+    driverOptions: { pglite: async () => inTestSchema(await connection.getNativeClient()) },
   });
 }
 
