@@ -1,7 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { engineFor } from "../mode/caller.ts";
 import { inMode } from "../mode/data-mode.ts";
+import { engineFor } from "../mode/engine-for.ts";
 import { clockedFor } from "../mode/test-clock.ts";
 import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";

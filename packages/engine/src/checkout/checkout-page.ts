@@ -1,6 +1,6 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
-import { engineFor } from "../mode/caller.ts";
+import { engineFor } from "../mode/engine-for.ts";
 import { clockedFor } from "../mode/test-clock.ts";
 import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";

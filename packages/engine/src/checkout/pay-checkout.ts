@@ -5,7 +5,7 @@ import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
-import { engineFor } from "../mode/caller.ts";
+import { engineFor } from "../mode/engine-for.ts";
 import { clockedFor } from "../mode/test-clock.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../payment/index.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";

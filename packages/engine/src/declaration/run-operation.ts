@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { contractRefusal } from "../input/contract-refusal.ts";
-import { engineFor } from "../mode/caller.ts";
+import { engineFor } from "../mode/engine-for.ts";
 import type {
   CallContext,
   InputContract,

@@ -4,7 +4,7 @@ import { findLiveToken } from "../auth/credential-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
-import { isTestCredential } from "./data-mode.ts";
+import { engineFor } from "./engine-for.ts";
 import { withTestClock } from "./test-clock.ts";
 import { testClockAdvance } from "./test-clock-store.ts";
 
@@ -12,14 +12,6 @@ import { testClockAdvance } from "./test-clock-store.ts";
 export interface Caller {
   readonly deps: EngineDependencies;
   readonly actor: Actor;
-}
-
-/**
- * The engine of the mode a credential names: test mode's for a `test_` one, the live one for any
- * other. A deployment without test mode looks a `test_` credential up live, where it is unknown.
- */
-export function engineFor(deps: EngineDependencies, credential: unknown): EngineDependencies {
-  return isTestCredential(credential) && deps.testMode ? deps.testMode : deps;
 }
 
 /**

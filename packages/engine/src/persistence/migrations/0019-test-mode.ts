@@ -1,5 +1,4 @@
 import { Migration } from "@mikro-orm/migrations";
-import { testSchema } from "../test-schema.ts";
 
 /**
  * Test mode (contract: "Test mode"). Every migration runs twice: in the live schema, then in test
@@ -15,6 +14,9 @@ import { testSchema } from "../test-schema.ts";
  * table a second time. The migration test in test-mode/ runs every migration on an empty
  * database in both schemas and catches one that does not.
  */
+/** Frozen with the migration: persistence/test-schema.ts names the same schema for the connections. */
+const testSchema = "purse_test";
+
 export class Migration0019TestMode extends Migration {
   override name = "0019-test-mode";
 
