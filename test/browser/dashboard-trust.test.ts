@@ -3,10 +3,10 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createCheckout, sampleFixture } from "@purse/testing";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { launchBrowser, signedInDashboard } from "../support/browser.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
 const repository = fileURLToPath(new URL("../..", import.meta.url));
@@ -37,28 +37,15 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   let paidOrder: string;
   let open42: { url: string; paymentId: string };
 
-  async function open(
-    login: string,
-    password: string,
-    viewport: { width: number; height: number },
-    phone = false,
-  ): Promise<Page> {
-    const context = await browser.newContext({
+  const open = (login: string, viewport: { width: number; height: number }, phone = false) =>
+    signedInDashboard(browser, api.url, login, {
       viewport,
-      ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
+      phone,
+      watch: (page) =>
+        page.on("pageerror", (error) => {
+          throw error;
+        }),
     });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${api.url}/dashboard`);
-    await page.getByLabel("Login", { exact: true }).fill(login);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("region", { name: "Balances" }).waitFor();
-    return page;
-  }
 
   beforeAll(async () => {
     await ensureDashboardBuilt();
@@ -90,7 +77,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   });
 
   it("shows amounts with their direction, totals as in, out and net, and a cancelled checkout at 0.00 everywhere", async () => {
-    const page = await open("acme", "acme-pass", { width: 1366, height: 900 });
+    const page = await open("acme", { width: 1366, height: 900 });
     const table = page.getByRole("table", { name: "Transactions" });
     await table.locator(`tr[data-id="${cancelledId}"]`).waitFor();
     // What a reader sees: the words before the sign are for screen readers ("in", "out").
@@ -121,7 +108,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   });
 
   it("finds a transaction by order id or id, and says in words when none is found", async () => {
-    const page = await open("acme", "acme-pass", { width: 1366, height: 900 });
+    const page = await open("acme", { width: 1366, height: 900 });
     const search = page.getByRole("form", { name: "Find a transaction" });
     await search.getByLabel("Transaction id or order id").fill(paidOrder);
     await search.getByRole("button", { name: "Find" }).click();
@@ -142,7 +129,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
 
   for (const width of [1366, 1440]) {
     it(`fits the Checkout links table in its panel at ${width} px, keyboard-scrollable, axe clean`, async () => {
-      const page = await open("acme", "acme-pass", { width, height: 900 });
+      const page = await open("acme", { width, height: 900 });
       const section = page.getByRole("region", { name: "Checkout links", exact: true });
       await section.locator("tbody tr").first().waitFor();
       const sizes = await section
@@ -174,7 +161,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   }
 
   it("shows an open checkout's payment link with a button that copies it; a closed one has none", async () => {
-    const page = await open("acme", "acme-pass", { width: 1366, height: 900 });
+    const page = await open("acme", { width: 1366, height: 900 });
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: api.url });
     const section = page.getByRole("region", { name: "Checkout links", exact: true });
     const row = section.locator("tbody tr", { hasText: open42.paymentId });
@@ -192,7 +179,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   });
 
   it("draws the y-axis of a 1.2 million balance without clipping its labels", async () => {
-    const page = await open("acme", "acme-pass", { width: 1366, height: 900 });
+    const page = await open("acme", { width: 1366, height: 900 });
     const chart = page.getByRole("img", { name: /^Balance over time, E100000011/ });
     await chart.locator("canvas").waitFor();
     const ink = await chart.locator("canvas").evaluate((canvas: HTMLCanvasElement) => {
@@ -214,7 +201,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   });
 
   it("lists transactions on a phone as compact rows of at most three lines, axe clean", async () => {
-    const page = await open("acme", "acme-pass", { width: 390, height: 844 }, true);
+    const page = await open("acme", { width: 390, height: 844 }, true);
     const rows = page.getByRole("table", { name: "Transactions" }).locator("tbody tr");
     await rows.first().waitFor();
     const heights = await rows.evaluateAll((items) =>
@@ -232,7 +219,7 @@ describe("a dashboard a merchant can trust, in a browser", { timeout: 90_000 }, 
   });
 
   it("shows a partner what a partner may see, in words, never a raw refusal or a button that cannot work", async () => {
-    const page = await open("bolt", "bolt-pass", { width: 1366, height: 900 });
+    const page = await open("bolt", { width: 1366, height: 900 });
     await page.getByRole("region", { name: "Checkout links", exact: true }).waitFor();
     await page
       .getByRole("img", { name: /^Balance over time/ })

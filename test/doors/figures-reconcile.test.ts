@@ -127,6 +127,84 @@ describe("figures that reconcile across REST, GraphQL, tRPC and the CSV export",
     expect(page.nodes.find((node) => node.id === cancelled.id)?.amount).toBe("0.00");
   });
 
+  it("bounds and totals a cancelled checkout by the amount its rows show, 0.00, on REST, GraphQL and tRPC", async () => {
+    const trpc = trpcClient(api.url, acme);
+    type Bounds = { minAmount?: string; maxAmount?: string };
+    const rest = async (bounds: Bounds) => {
+      const query = new URLSearchParams({
+        startDate: today,
+        endDate: today,
+        page: "1",
+        itemsPerPage: "100",
+        ...bounds,
+      });
+      const answer = await api.call("GET", `/api/transactions/histories?${query}`, { token: acme });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const { items, meta } = answer.body.data as { items: HistoryItem[]; meta: { total: number } };
+      return { ids: items.map((item) => item.id), total: meta.total };
+    };
+    interface Page {
+      nodes: { id: number; amount: string; currency: string }[];
+      totals: { currency: string; count: number; amount: string }[];
+    }
+    const viaGraphql = async (bounds: Bounds): Promise<Page> => {
+      const { transactions } = await graphql<{
+        transactions: {
+          edges: { node: { id: number; amount: string; currency: { code: string } } }[];
+          totals: Page["totals"];
+        };
+      }>(
+        `query ($filter: TransactionFilter) {
+          transactions(first: 100, filter: $filter) {
+            edges { node { id amount currency { code } } } totals { currency count amount }
+          }
+        }`,
+        { filter: { from: today, until: today, ...bounds } },
+      );
+      return {
+        nodes: transactions.edges.map(({ node }) => ({ ...node, currency: node.currency.code })),
+        totals: transactions.totals,
+      };
+    };
+    const viaTrpc = async (bounds: Bounds): Promise<Page> =>
+      trpc.transactions.query({ first: 100, from: today, until: today, ...bounds });
+    // Each currency's count and amount are those of the rows listed, as they show them.
+    const totalsOf = (nodes: Page["nodes"]) =>
+      [...new Set(nodes.map((node) => node.currency))].sort().map((currency) => {
+        const mine = nodes.filter((node) => node.currency === currency);
+        return { currency, count: mine.length, amount: sumDecimals(mine.map((node) => node.amount)) };
+      });
+    const bounded: Record<string, Bounds> = {
+      none: {},
+      "the amount it asked": { minAmount: "63.25", maxAmount: "63.25" },
+      "at least what it asked": { minAmount: "63.25" },
+      "at most 0.00": { maxAmount: "0.00" },
+      "from 0.01": { minAmount: "0.01" },
+    };
+    const found: Record<string, boolean> = {};
+    for (const [name, bounds] of Object.entries(bounded)) {
+      const history = await rest(bounds);
+      expect(history.total, name).toBe(history.ids.length);
+      for (const page of [await viaGraphql(bounds), await viaTrpc(bounds)]) {
+        expect(page.nodes.map((node) => node.id).sort(), name).toEqual([...history.ids].sort());
+        expect(
+          page.totals.map(({ currency, count, amount }) => ({ currency, count, amount })),
+          name,
+        ).toEqual(totalsOf(page.nodes));
+      }
+      found[name] = history.ids.includes(cancelled.id);
+    }
+    // Found exactly by the bounds 0.00 falls in, never by the 63.25 it asked.
+    expect(found).toEqual({
+      none: true,
+      "the amount it asked": false,
+      "at least what it asked": false,
+      "at most 0.00": true,
+      "from 0.01": false,
+    });
+    expect((await rest(bounded["the amount it asked"] ?? {})).ids).toEqual([]);
+  });
+
   it("totals money in, money out and net per currency of the completed transactions, as history and the CSV add up", async () => {
     const { transactions } = await graphql<{
       transactions: {

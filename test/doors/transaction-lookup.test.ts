@@ -140,6 +140,9 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
       },
       refundOf: null,
       refunded: null,
+      // The caller made it: its own transfer's webhooks (none here), no refunds (no checkout).
+      refunds: null,
+      deliveries: [],
     };
     expect(await trpcClient(api.url, token).transaction.query({ id })).toEqual(engine);
     const graphql = await api.call("POST", "/graphql", {
@@ -147,7 +150,7 @@ describe("transaction show validates with one contract on GraphQL and tRPC", () 
       body: {
         query: `query ($id: Int) { transaction(id: $id) { id externalId amount commission type status currencyCode
           currency { id code precession } processingPay { paymentId signature transactionId walletFrom walletTo
-          currencyTo currencyFrom amount status cancel } refundOf refunded } }`,
+          currencyTo currencyFrom amount status cancel } refundOf refunded refunds { id } deliveries { kind } } }`,
         variables: { id },
       },
     });

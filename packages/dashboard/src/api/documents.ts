@@ -78,6 +78,24 @@ export const transactionQuery = graphql(`
       currencyCode
       refundOf
       refunded
+      refunds {
+        id
+        amount
+        createdAt
+      }
+      deliveries {
+        kind
+        messageId
+        url
+        eventType
+        status
+        attempts {
+          attempt
+          attemptedAt
+          statusCode
+          error
+        }
+      }
       processingPay {
         paymentId
         transactionId

@@ -92,7 +92,7 @@ export function FindTransaction({
           {problem}
         </p>
       ) : null}
-      {detail && !problem ? <TransactionDetail detail={detail} /> : null}
+      {detail && !problem ? <TransactionDetail detail={detail} onLookup={onLookup} /> : null}
     </section>
   );
 }

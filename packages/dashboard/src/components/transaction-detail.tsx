@@ -1,6 +1,7 @@
 import type { transactionQuery } from "../api/documents.ts";
 import type { ResultOf } from "../api/graphql.ts";
 import { displayAmount } from "../format/amount.ts";
+import { DetailDeliveries, DetailRefunds } from "./transaction-activity.tsx";
 import { label } from "./transaction-filters.tsx";
 
 export type Detail = NonNullable<ResultOf<typeof transactionQuery>["transaction"]>;
@@ -16,9 +17,10 @@ function outcome(detail: Detail): string {
  * Everything GET /api/transaction/show answers for one transaction (GraphQL `transaction`): its
  * amount (what moved: 0.00 for a checkout that ended unpaid), fee, type, status, order id, the
  * payment record with both wallets and the amount that was asked, and refunds: what a paid
- * checkout gave back, or the checkout a refund gave back.
+ * checkout gave back, or the checkout a refund gave back (a link to its detail). To its owner
+ * only, the API adds a paid checkout's refunds one by one and the webhooks the transaction sent.
  */
-export function TransactionDetail({ detail }: { detail: Detail }) {
+export function TransactionDetail({ detail, onLookup }: { detail: Detail; onLookup(text: string): void }) {
   const pay = detail.processingPay;
   const rows: [string, string][] = [
     ["Transaction id", String(detail.id)],
@@ -35,18 +37,32 @@ export function TransactionDetail({ detail }: { detail: Detail }) {
     ...(detail.refunded === null
       ? []
       : [["Refunded", displayAmount(detail.refunded, detail.currencyCode)] as [string, string]]),
-    ...(detail.refundOf === null
-      ? []
-      : [["Refund of", `transaction ${detail.refundOf}`] as [string, string]]),
   ];
+  const refundOf = detail.refundOf;
   return (
-    <dl class="detail" aria-label={`Transaction ${detail.id}`}>
-      {rows.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd class={/^(Amount|Fee|Refunded)/.test(term) ? "num" : "mono"}>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl class="detail" aria-label={`Transaction ${detail.id}`}>
+        {rows.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd class={/^(Amount|Fee|Refunded)/.test(term) ? "num" : "mono"}>{value}</dd>
+          </div>
+        ))}
+        {refundOf === null ? null : (
+          <div>
+            <dt>Refund of</dt>
+            <dd class="mono">
+              <button type="button" class="link" onClick={() => onLookup(String(refundOf))}>
+                transaction {refundOf}
+              </button>
+            </dd>
+          </div>
+        )}
+      </dl>
+      {detail.refunds ? (
+        <DetailRefunds refunds={detail.refunds} currency={detail.currencyCode} onLookup={onLookup} />
+      ) : null}
+      {detail.deliveries ? <DetailDeliveries deliveries={detail.deliveries} /> : null}
+    </>
   );
 }

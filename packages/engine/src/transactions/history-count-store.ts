@@ -1,5 +1,6 @@
 import { sql } from "../persistence/sql.ts";
 import { matched, scannedWallets } from "./matched-transactions-store.ts";
+import { movedAmount } from "./moved-amount-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 const dayMs = 86_400_000;
@@ -90,7 +91,8 @@ export interface CountedRow {
 }
 
 /**
- * The count, amounts and fees per currency of what `matched(userId, filter)` finds, without
+ * The count, amounts (as the rows show them: moved-amount-store.ts, which a counter row's status
+ * decides as a transaction's does) and fees per currency of what `matched(userId, filter)` finds, without
  * reading what it finds: the months from `history_month_counts` (migration 0012), at most half a
  * month of days at either end from `history_counts` (migration 0009; a few rows per wallet and
  * day; `wholeMonths`), each with its deltas not folded yet (migration 0020, the `*_exact` views),
@@ -106,7 +108,7 @@ export interface CountedRow {
  */
 export function countedTotals(userId: number, filter: TransactionFilter) {
   const everyMatch = (part: TransactionFilter, sign: 1 | -1 = 1) =>
-    sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * t.amount_minor as amount_minor,
+    sql`select t.currency_id, ${sign}::integer as n, ${sign}::integer * ${movedAmount("t")} as amount_minor,
         ${sign}::integer * t.commission_minor as commission_minor
       from ${matched(userId, part)} as m join transactions t on t.id = m.id`;
   const { fromDay, untilDay, edges } = splitPeriod(filter);
@@ -120,7 +122,7 @@ export function countedTotals(userId: number, filter: TransactionFilter) {
   // The counter rows of the caller's wallets (or the one asked) in `[from, until)` of `grain`.
   const kept = ({ grain, span, sign }: SignedSpan) => {
     // The sign is a parameter: one text whether an end's days are added or taken away.
-    const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * h.amount_minor as amount_minor,
+    const signed = sql`h.currency_id, ${sign}::integer * h.n as n, ${sign}::integer * ${movedAmount("h")} as amount_minor,
       ${sign}::integer * h.commission_minor as commission_minor`;
     const from = sql`coalesce(${isoDay(span.from)}::date, '-infinity')`;
     const until = sql`coalesce(${isoDay(span.until)}::date, 'infinity')`;

@@ -1,4 +1,5 @@
 import { sql } from "../persistence/sql.ts";
+import { movedAmount } from "./moved-amount-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 /**
@@ -28,9 +29,9 @@ function rowConditions(filter: TransactionFilter) {
     and t.created_at < coalesce(${until}::timestamptz + ${untilStep}::interval, 'infinity')
     and (${type}::smallint is null or t.type = ${type}::smallint)
     and (${status}::smallint is null or t.status = ${status}::smallint)
-    -- Exact: numeric arithmetic, no float anywhere.
-    and (${minAmount}::numeric is null or t.amount_minor >= ${inMinor(minAmount, "ceil")})
-    and (${maxAmount}::numeric is null or t.amount_minor <= ${inMinor(maxAmount, "floor")})`;
+    -- Exact: numeric arithmetic, no float anywhere. On the amount the rows show (moved-amount-store.ts).
+    and (${minAmount}::numeric is null or ${movedAmount("t")} >= ${inMinor(minAmount, "ceil")})
+    and (${maxAmount}::numeric is null or ${movedAmount("t")} <= ${inMinor(maxAmount, "floor")})`;
 }
 
 /**
@@ -99,8 +100,9 @@ export function matched(userId: number, filter: TransactionFilter, page?: PageBo
 
 /**
  * The same matches as `matched(userId, filter)`, each once without a `union`'s deduplication, as
- * `(id, currency_id, amount_minor, commission_minor)`, in no particular order: so that a `limit` above
- * it stops the scans after that many rows (a `union` reads every candidate before answering one).
+ * `(id, currency_id, amount_minor, commission_minor)` (`amount_minor` as the rows show it:
+ * moved-amount-store.ts), in no particular order: so that a `limit` above it stops the scans after
+ * that many rows (a `union` reads every candidate before answering one).
  * A transaction the receiving side finds is left to the sending side when its sending wallet is
  * one of the scanned wallets the caller owns, which is exactly when `matched`'s sending side
  * finds it too (a scanned wallet the caller does not own only finds transactions with the
@@ -115,7 +117,8 @@ export function matchedOnce(userId: number, filter: TransactionFilter) {
     other: "wallet_from_id" | "wallet_to_id",
     alsoWhere: ReturnType<typeof sql>,
   ) => sql`select x.id, x.currency_id, x.amount_minor, x.commission_minor from ${scanned} as s
-      cross join lateral (select t.id, t.currency_id, t.amount_minor, t.commission_minor from transactions t
+      cross join lateral (select t.id, t.currency_id, ${movedAmount("t")} as amount_minor, t.commission_minor
+        from transactions t
         where t.${sql.raw(column)} = s.id and (s.own or t.${sql.raw(other)} in ${owned}) and ${where}
           and ${alsoWhere}) as x`;
   const notFoundBySender = sql`(t.wallet_from_id is null

@@ -5,10 +5,14 @@ import { PurseError } from "../errors/index.ts";
 import { refuseNul } from "../input/text-fields.ts";
 import { transactionStatusName, transactionTypeName } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import { formatTimestamp } from "../output/timestamps.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
+import {
+  findTransactionDeliveries,
+  type TransactionDeliveryRecord,
+} from "../webhooks/transaction-deliveries-store.ts";
 import type { QueryValue } from "./history-filter.ts";
-import { movedAmountMinor } from "./moved-amount.ts";
-import { type DetailRow, findTransactionDetail } from "./transaction-store.ts";
+import { type DetailRow, findTransactionDetail, refundRecords } from "./transaction-store.ts";
 
 export interface TransactionDetailView {
   readonly id: number;
@@ -36,6 +40,30 @@ export interface TransactionDetailView {
   readonly refundOf: number | null;
   /** What was refunded of a paid checkout (exact decimal); null for anything else. */
   readonly refunded: string | null;
+  /** A paid checkout's refunds one by one, oldest first, for its owner only; null otherwise. */
+  readonly refunds: TransactionRefundView[] | null;
+  /** The webhooks the transaction sent its owner, oldest first, for its owner only; null otherwise. */
+  readonly deliveries: TransactionDeliveryView[] | null;
+}
+
+export interface TransactionRefundView {
+  readonly id: number;
+  readonly amount: string;
+  readonly createdAt: string;
+}
+
+export interface TransactionDeliveryView {
+  readonly kind: "STATUS_URL" | "ENDPOINT";
+  readonly messageId: string;
+  readonly url: string;
+  readonly eventType: string | null;
+  readonly status: "pending" | "delivered" | "failed";
+  readonly attempts: {
+    readonly attempt: number;
+    readonly attemptedAt: string;
+    readonly statusCode: number | null;
+    readonly error: string | null;
+  }[];
 }
 
 /**
@@ -52,14 +80,17 @@ export async function showTransaction(
   const externalId = refuseNul(text(query.externalId), "externalId");
   if (id === null && externalId === null) throw new PurseError("BLANK", "id");
   if (id !== null && !/^\d{1,15}$/.test(id)) throw new PurseError("NOT_FOUND");
-  const row = await deps.db.fresh((em) =>
-    findTransactionDetail(em, actor.userId, {
+  const found = await deps.db.fresh(async (em) => {
+    const row = await findTransactionDetail(em, actor.userId, {
       id: id === null ? null : Number(id),
       externalId,
-    }),
-  );
-  if (!row) throw new PurseError("NOT_FOUND");
-  return detailView(row);
+    });
+    // Its webhooks for its owner only: one more statement, for the owner's lookups alone.
+    const deliveries = row?.owned ? await findTransactionDeliveries(em, actor.userId, toId(row.id)) : null;
+    return row ? { row, deliveries } : undefined;
+  });
+  if (!found) throw new PurseError("NOT_FOUND");
+  return detailView(found.row, found.deliveries);
 }
 
 function text(value: QueryValue): string | null {
@@ -68,11 +99,11 @@ function text(value: QueryValue): string | null {
   return trimmed === "" ? null : trimmed;
 }
 
-function detailView(row: DetailRow): TransactionDetailView {
+function detailView(row: DetailRow, deliveries: TransactionDeliveryRecord[] | null): TransactionDetailView {
   const precession = Number(row.precession);
   // The payment's own amount (what was asked), as its notification says; the detail's is what moved.
   const asked = formatMinor(toBigInt(row.amount_minor), precession);
-  const amount = formatMinor(movedAmountMinor(Number(row.status), toBigInt(row.amount_minor)), precession);
+  const amount = formatMinor(toBigInt(row.moved_minor), precession);
   const status = transactionStatusName(Number(row.status));
   const id = toId(row.id);
   return {
@@ -97,5 +128,21 @@ function detailView(row: DetailRow): TransactionDetailView {
     },
     refundOf: row.refund_of === null ? null : toId(row.refund_of),
     refunded: row.refunded_minor === null ? null : formatMinor(toBigInt(row.refunded_minor), precession),
+    refunds:
+      row.refunds === null
+        ? null
+        : refundRecords(row.refunds).map((refund) => ({
+            id: refund.id,
+            amount: formatMinor(refund.amountMinor, precession),
+            createdAt: formatTimestamp(refund.createdAt),
+          })),
+    deliveries:
+      deliveries?.map((delivery) => ({
+        ...delivery,
+        attempts: delivery.attempts.map((attempt) => ({
+          ...attempt,
+          attemptedAt: formatTimestamp(attempt.attemptedAt),
+        })),
+      })) ?? null,
   };
 }

@@ -3,6 +3,7 @@ import { cappedTotals } from "./capped-totals-store.ts";
 import { flowTotals } from "./flow-totals-store.ts";
 import { countedDays, countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
+import { movedAmount } from "./moved-amount-store.ts";
 import { hasAmountBounds, type TransactionFilter } from "./transaction-filter.ts";
 
 /** A transaction as the search lists it. */
@@ -12,7 +13,8 @@ export interface SearchNodeRow {
   type: number;
   status: number;
   label: string;
-  amount_minor: string;
+  /** What it moved (moved-amount-store.ts): 0 for a checkout that ended unpaid. */
+  moved_minor: string;
   commission_minor: string;
   amount_from_minor: string;
   amount_to_minor: string;
@@ -43,7 +45,7 @@ export function findSearchPage(
   const bound = { limit: page.limit, afterId: page.afterId ?? null };
   return rows(
     em,
-    sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, t.amount_minor, t.commission_minor,
+    sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, ${movedAmount("t")} as moved_minor, t.commission_minor,
         t.amount_from_minor, t.amount_to_minor, t.currency_id, c.code as currency_code, c.precession,
         t.wallet_from_id, t.wallet_to_id, wf.number as wallet_from_number, wt.number as wallet_to_number,
         t.description, t.refund_of, t.created_at

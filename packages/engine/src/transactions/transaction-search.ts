@@ -12,7 +12,6 @@ import {
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { movedAmountMinor } from "./moved-amount.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 import { findSearchPage, findSearchTotals, type SearchTotalRow } from "./transaction-search-store.ts";
 
@@ -113,7 +112,7 @@ export async function searchTransactions(
         type: transactionTypeName(Number(row.type)),
         status: transactionStatusName(Number(row.status)),
         label: row.label,
-        amount: formatMinor(movedAmountMinor(Number(row.status), toBigInt(row.amount_minor)), precession),
+        amount: formatMinor(toBigInt(row.moved_minor), precession),
         commission: formatMinor(toBigInt(row.commission_minor), precession),
         amountFrom: formatMinor(toBigInt(row.amount_from_minor), precession),
         amountTo: formatMinor(toBigInt(row.amount_to_minor), precession),

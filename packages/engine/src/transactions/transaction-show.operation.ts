@@ -22,7 +22,13 @@ export const transactionShowOperation = defineOperation({
     field: "transaction",
     type: "TransactionDetail",
     nullable: true,
-    nested: { currency: "TransactionDetailCurrency", processingPay: "ProcessingPay" },
+    nested: {
+      currency: "TransactionDetailCurrency",
+      processingPay: "ProcessingPay",
+      refunds: "TransactionRefund",
+      deliveries: "TransactionDelivery",
+      "deliveries.attempts": "TransactionDeliveryAttempt",
+    },
     enums: {
       type: "TransactionType",
       status: "TransactionStatus",
