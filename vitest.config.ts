@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Workspace packages export their build by default and their TypeScript under "source": tests
-// always run the sources (and spawned `purse` processes too, through PURSE_SOURCE).
+// run the sources in process. A spawned `purse` runs the bundle (PURSE_SOURCE=0), as it ships: the
+// global set-up rebuilds it from these sources before any test runs (turbo: only when they changed),
+// and it starts in a fraction of what compiling the sources through tsx costs each process.
 const conditions = ["source", "module", "node", "development|production"];
 
 const root = fileURLToPath(new URL(".", import.meta.url));
@@ -59,7 +61,10 @@ export default defineConfig({
     // its own databases, Redis prefix and free ports), and most of a file's time is spent waiting
     // on PostgreSQL or a child process, so two run side by side.
     maxWorkers: 2,
-    env: { PURSE_SOURCE: "1" },
+    // Cheap password and secret hashes (packages/engine/src/secrets/hash-cost.ts): every stored hash
+    // carries its cost, so the code verifies them as it verifies production's. The tests of the
+    // hashes themselves unset it; `PURSE_HASH_COST=production npm test` runs everything at full cost.
+    env: { PURSE_SOURCE: "0", PURSE_HASH_COST: process.env["PURSE_HASH_COST"] ?? "test" },
     // `npx vitest run --project unit` (or database, end-to-end) runs one kind.
     projects: [
       { extends: true, test: { name: "unit", include: unitTests, pool: "threads" } },

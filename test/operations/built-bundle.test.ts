@@ -10,7 +10,7 @@ import { callerFor, createSeededDatabase, type SeededDatabase } from "../support
 import { startServe, waitUntil } from "./purse-process.ts";
 
 const bundled = existsSync(new URL("../../packages/server/dist/bundle/main.js", import.meta.url));
-/** Every other test runs the sources (PURSE_SOURCE=1); these run what `npm run build` made. */
+/** What every spawned `purse` of the suite runs (vitest.config.ts), said here for these tests' sake. */
 const builtCode = { PURSE_SOURCE: "0" };
 
 /**

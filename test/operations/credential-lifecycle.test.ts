@@ -2,6 +2,7 @@ import { checkoutSignature, verifyWebhookSignature } from "@purse/engine";
 import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purseCli } from "../support/purse-cli.ts";
+import { queryDatabase } from "../support/query-database.ts";
 import { type SpawnedServer, spawnPurseServe } from "../support/spawned-server.ts";
 import {
   type CallResult,
@@ -11,7 +12,8 @@ import {
 } from "../support/test-server.ts";
 import { type MerchantSite, startMerchantSite } from "../support/webhook-receiver.ts";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The overlap the rotations below give the old value. */
+const overlapMs = 3_000;
 
 describe("rotating and revoking a client's credentials with the purse command", () => {
   let database: SeededDatabase;
@@ -35,6 +37,24 @@ describe("rotating and revoking a client's credentials with the purse command", 
     if (database) await dropDatabase(database.name);
   });
 
+  /**
+   * Waits until acme's overlap in `until` has ended by the database's clock, the one the server
+   * compares with (`previous_..._until > now()`), rather than sleeping past it: as before, at most
+   * the overlap and a half second from here.
+   */
+  const overlapEnded = (until: "previous_secret_until" | "previous_form_token_until") =>
+    expect
+      .poll(
+        async () => {
+          const [row] = await queryDatabase<{ ended: boolean }>(
+            database.url,
+            `select ${until} <= now() as ended from clients where client_id = 'acme'`,
+          );
+          return row?.ended;
+        },
+        { timeout: overlapMs + 500, interval: 100 },
+      )
+      .toBe(true);
   const token = (secret: string): Promise<CallResult> =>
     call("POST", "/token", {
       body: { grant_type: "client_credentials", client_id: "acme", client_secret: secret, scope: "api" },
@@ -60,14 +80,14 @@ describe("rotating and revoking a client's credentials with the purse command", 
       "rotate-secret",
       "acme",
       "--overlap",
-      "3s",
+      `${overlapMs / 1_000}s`,
     ]);
     expect(rotated.code, rotated.stderr).toBe(0);
     const { client_secret: fresh } = JSON.parse(rotated.stdout) as { client_secret: string };
     expect(fresh).toMatch(/^[\w-]{32}$/);
     expect((await token("acme-secret")).status).toBe(200);
     expect((await token(fresh)).status).toBe(200);
-    await sleep(3_500);
+    await overlapEnded("previous_secret_until");
     const old = await token("acme-secret");
     expect(old.status).toBe(401);
     expect(old.body).toMatchObject({ error: "invalid_client" });
@@ -117,14 +137,14 @@ describe("rotating and revoking a client's credentials with the purse command", 
       "rotate-form-token",
       "acme",
       "--overlap",
-      "3s",
+      `${overlapMs / 1_000}s`,
     ]);
     expect(rotated.code, rotated.stderr).toBe(0);
     const { form_token: fresh } = JSON.parse(rotated.stdout) as { form_token: string };
     expect((await checkout("acme-form-token")).status).toBe(200);
     const created = await checkout(fresh);
     expect(created.status).toBe(200);
-    await sleep(3_500);
+    await overlapEnded("previous_form_token_until");
     const old = await checkout("acme-form-token");
     expect(old.status).toBe(422);
     expect(old.body).toMatchObject({ status: false, errors: { signature: expect.any(Array) } });

@@ -31,7 +31,8 @@ function traceparent(traceId: string, parentId: string): string {
  * they load; the traced bundle leaves them in node_modules for that, scripts/bundle.mjs).
  */
 const layouts: { name: string; env: Record<string, string>; skip: boolean }[] = [
-  { name: "the sources", env: {}, skip: false },
+  // The one spawned `purse` of the suite that runs the TypeScript through tsx, as an unbuilt checkout does.
+  { name: "the sources", env: { PURSE_SOURCE: "1" }, skip: false },
   { name: "the bundled build", env: { PURSE_SOURCE: "0" }, skip: !bundled },
 ];
 for (const layout of layouts) {

@@ -1,6 +1,7 @@
 import { dropDatabase } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryDatabase } from "../support/query-database.ts";
 import {
   createSeededDatabase,
   type SeededDatabase,
@@ -62,7 +63,17 @@ describe("a transfer beside rows that reference its wallets", () => {
     await session.query("begin");
     expect(await lockWallet(20, "share")).toBe("locked");
     const sent = transfer();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The transfer has locked wallet 10 and waits for 20 (held here): PostgreSQL shows it waiting.
+    await expect
+      .poll(async () => {
+        const [row] = await queryDatabase<{ waiting: number }>(
+          database.url,
+          "select count(*)::int as waiting from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'",
+          [database.name],
+        );
+        return row?.waiting;
+      })
+      .toBeGreaterThan(0);
     // Now a cycle: the transfer holds wallet 10 and waits for 20; this session waits for 10.
     const second = lockWallet(10, "share");
     const result = await second;

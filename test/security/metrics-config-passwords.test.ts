@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { readConfig } from "@purse/server";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import {
   createSeededDatabase,
@@ -45,6 +45,18 @@ describe("PURSE_SECRET_KEY under NODE_ENV=production", () => {
     expect(attempt).toThrow(expect.objectContaining({ name: "ConfigError" }));
     expect(attempt).toThrow(/^PURSE_SECRET_KEY="": required when NODE_ENV=production/);
     expect(readConfig({ NODE_ENV: "production", PURSE_SECRET_KEY: "k".repeat(32) }).secretKey).toBeDefined();
+  });
+
+  it("refuses the tests' cheap hashes (PURSE_HASH_COST=test) under NODE_ENV=production, and nothing but production or test", () => {
+    const production = { NODE_ENV: "production", PURSE_SECRET_KEY: "k".repeat(32) };
+    expect(() => readConfig({ ...production, PURSE_HASH_COST: "test" })).toThrow(
+      /^PURSE_HASH_COST="test": not when NODE_ENV=production/,
+    );
+    expect(() => readConfig({ ...production, PURSE_HASH_COST: "production" })).not.toThrow();
+    expect(() => readConfig({ PURSE_HASH_COST: "test" })).not.toThrow();
+    expect(() => readConfig({ PURSE_HASH_COST: "cheap" })).toThrow(
+      /^PURSE_HASH_COST="cheap": must be production or test/,
+    );
   });
 
   it("never echoes the password of a rejected URL, and refuses non-web or credentialed addresses", () => {
@@ -128,6 +140,8 @@ describe("a payer whose password was hashed with the old scrypt cost", () => {
   };
 
   beforeAll(async () => {
+    // The upgrade is to production's cost, not the suite's cheap one (PURSE_HASH_COST=test).
+    vi.stubEnv("PURSE_HASH_COST", undefined);
     database = await createSeededDatabase();
     // Written from node:crypto directly, in the format Purse used before argon2id (N=2^14).
     const salt = randomBytes(16);
@@ -140,6 +154,7 @@ describe("a payer whose password was hashed with the old scrypt cost", () => {
     api = await startTestServer({ database });
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await api.close();
     const { dropDatabase } = await import("@purse/testing");
     await dropDatabase(database.name);

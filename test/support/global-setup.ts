@@ -14,11 +14,11 @@ import { testSecretKey } from "./test-secret-key.ts";
 const repository = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * What a few tests run as it ships (the bundled `purse`, the dashboard's page, purse-client's
- * tarball) is built here, so a fresh clone's `npm test` needs no other step, and a checkout built
- * before a change is not tested on its old build (a dashboard fix tested against a stale page
- * passed once without being there). turbo rebuilds only what is missing or whose sources changed:
- * a few seconds when nothing did.
+ * What tests run as it ships (the bundled `purse` every spawned process runs, the dashboard's
+ * page, purse-client's tarball) is built here, so a fresh clone's `npm test` needs no other step,
+ * and a checkout built before a change is not tested on its old build (a dashboard fix tested
+ * against a stale page passed once without being there). turbo rebuilds only what is missing or
+ * whose sources changed: a few seconds when nothing did.
  */
 const builds = [
   "packages/server/dist/bundle/main.js",
@@ -42,11 +42,15 @@ async function buildWhatIsStale(): Promise<void> {
  * (one per secret key the tests seal under); every test file copies one of them (createTestDatabase).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The sample world's password and client-secret hashes at the tests' cost (vitest.config.ts).
+  process.env["PURSE_HASH_COST"] ??= project.config.env["PURSE_HASH_COST"];
   const [template] = await Promise.all([createTemplateDatabase(), buildWhatIsStale()]);
   const [engine, server] = await Promise.all([
     createSampleWorldTemplate(template, testEngineSecretKey),
     createSampleWorldTemplate(template, testSecretKey),
   ]);
+  // In watch mode a rerun follows an edit: the spawned `purse` must run the bundle of the edit.
+  project.onTestsRerun(buildWhatIsStale);
   project.provide("templateDatabase", template);
   project.provide("sampleWorldTemplates", { engine, server });
   return async () => {

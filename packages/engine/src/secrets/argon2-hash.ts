@@ -1,11 +1,12 @@
 import { type Algorithm, hash, verify } from "@node-rs/argon2";
+import { argon2Cost } from "./hash-cost.ts";
 
 /**
  * argon2id with OWASP's minimum parameters (Password Storage Cheat Sheet): 19 MiB of memory, two
- * passes, one lane. The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`) carries its
- * parameters, so they can be raised later while older hashes keep verifying.
+ * passes, one lane (cheap ones under `PURSE_HASH_COST=test`, hash-cost.ts). The PHC string
+ * (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`) carries its parameters, so they can be raised
+ * later while older hashes keep verifying.
  */
-export const argon2Cost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 // The package's `Algorithm` is a const enum, which isolated modules cannot read: 2 is Argon2id.
 const argon2id = 2 as Algorithm;
@@ -16,7 +17,7 @@ const phcPattern =
 const bounds = { maxMemoryKiB: 262_144, maxTime: 10, maxParallelism: 8 } as const;
 
 export function argon2Hash(secret: string): Promise<string> {
-  return hash(secret.normalize("NFC"), { algorithm: argon2id, ...argon2Cost });
+  return hash(secret.normalize("NFC"), { algorithm: argon2id, ...argon2Cost() });
 }
 
 /** False for a wrong secret or an encoding it refuses to read; never throws. */

@@ -1,6 +1,14 @@
 import { randomBytes, scryptSync } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword, needsRehash, verifyPassword } from "./password-hash.ts";
+
+// These are production's hashes: the suite's cheap ones (PURSE_HASH_COST=test) are hash-cost.test.ts's.
+beforeAll(() => {
+  vi.stubEnv("PURSE_HASH_COST", undefined);
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 /** A scrypt hash as Purse wrote them before argon2id (N=2^14), built from node:crypto directly. */
 function oldScryptHash(password: string): string {

@@ -1,4 +1,5 @@
-import { argon2Cost, argon2Hash, argon2Parameters, verifyArgon2Hash } from "./argon2-hash.ts";
+import { argon2Hash, argon2Parameters, verifyArgon2Hash } from "./argon2-hash.ts";
+import { argon2Cost } from "./hash-cost.ts";
 import { verifyScryptHash } from "./scrypt-hash.ts";
 
 /**
@@ -20,10 +21,11 @@ export function verifyPassword(password: string, storedHash: string): Promise<bo
 /** True when the stored hash is weaker than what `hashPassword` makes today (another scheme or cost). */
 export function needsRehash(storedHash: string): boolean {
   const cost = argon2Parameters(storedHash);
+  const today = argon2Cost();
   return (
     cost === null ||
-    cost.memoryCost < argon2Cost.memoryCost ||
-    cost.timeCost < argon2Cost.timeCost ||
-    cost.parallelism < argon2Cost.parallelism
+    cost.memoryCost < today.memoryCost ||
+    cost.timeCost < today.timeCost ||
+    cost.parallelism < today.parallelism
   );
 }

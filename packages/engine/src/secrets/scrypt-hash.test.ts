@@ -1,6 +1,14 @@
 import { randomBytes, scryptSync } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scryptHash, verifyScryptHash } from "./scrypt-hash.ts";
+
+// These are production's hashes: the suite's cheap ones (PURSE_HASH_COST=test) are hash-cost.test.ts's.
+beforeAll(() => {
+  vi.stubEnv("PURSE_HASH_COST", undefined);
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 /** An encoding written by hand from node:crypto directly: the format, not our code, is the reference. */
 function handMade(secret: string, N: number, r: number, p: number, keyLength = 32): string {

@@ -1,11 +1,12 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
+import { scryptCost } from "./hash-cost.ts";
 
 /**
  * Slow, salted, memory-hard hashes for secrets that are only ever compared, never read back.
  * Self-describing, `scrypt$N$r$p$<salt>$<hash>` (base64url), so the cost can be raised later while
- * hashes made with the old cost keep verifying.
+ * hashes made with the old cost keep verifying. N=2^14, r=8, p=1 (cheap under
+ * `PURSE_HASH_COST=test`, hash-cost.ts).
  */
-const cost = { N: 16_384, r: 8, p: 1 } as const;
 const saltBytes = 16;
 const keyBytes = 32;
 
@@ -17,6 +18,7 @@ const bounds = { maxN: 2 ** 17, maxR: 16, maxP: 4, minKeyBytes: 16, maxKeyBytes:
 
 export async function scryptHash(secret: string): Promise<string> {
   const salt = randomBytes(saltBytes);
+  const cost = scryptCost();
   const key = await derive(secret, salt, keyBytes, cost);
   return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
@@ -52,9 +54,14 @@ function parseEncoded(encoded: string) {
   return sane ? { options, salt: Buffer.from(saltText, "base64url"), key } : null;
 }
 
-function derive(secret: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+function derive(
+  secret: string,
+  salt: Buffer,
+  length: number,
+  options: Required<Pick<ScryptOptions, "N" | "r" | "p">>,
+): Promise<Buffer> {
   // scrypt needs 128·N·r bytes; Node's default ceiling (32 MiB) is below what the bounds allow.
-  const maxmem = 128 * (options.N ?? cost.N) * (options.r ?? cost.r) + 1024 * 1024;
+  const maxmem = 128 * options.N * options.r + 1024 * 1024;
   return new Promise((resolve, reject) => {
     // NFC: the same password typed on two keyboards can arrive composed or decomposed.
     scrypt(secret.normalize("NFC"), salt, length, { ...options, maxmem }, (error, key) =>

@@ -99,6 +99,8 @@ const environmentSchema = z.object({
   PURSE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters of random text").optional(),
   NODE_ENV: z.string().optional(),
   PURSE_TRUST_PROXY: trustProxySetting.optional(),
+  // Cheap password and secret hashes for test suites (engine: secrets/hash-cost.ts); refused in production.
+  PURSE_HASH_COST: z.enum(["production", "test"], { message: "must be production or test" }).optional(),
   PURSE_REDIS_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits or : . _ -")
@@ -192,6 +194,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
     // Without it the key would be generated into the very database whose secrets it protects.
     throw new ConfigError([
       'PURSE_SECRET_KEY="": required when NODE_ENV=production (at least 32 characters of random text, e.g. openssl rand -base64 32)',
+    ]);
+  }
+  if (value.NODE_ENV === "production" && value.PURSE_HASH_COST === "test") {
+    throw new ConfigError([
+      'PURSE_HASH_COST="test": not when NODE_ENV=production (test hashes take microseconds to guess against)',
     ]);
   }
   if (value.DATABASE_READ_URL && !value.DATABASE_URL) {
