@@ -34,20 +34,12 @@ describe("the committed packages/rest/openapi.json", () => {
   it("names a server, and gives every operation that takes a body an example on each content type", async () => {
     const document = JSON.parse(await readCommittedOpenApi()) as Document;
     expect(document.servers).toEqual([expect.objectContaining({ url: "http://localhost:3000" })]);
+    // Which operations take a body, the committed document says (the test above pins it to the
+    // routes); each of them needs its example (http/openapi-examples.ts), with no list kept here.
     const withBodies = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
       .filter((operation) => operation.requestBody);
-    expect(withBodies.map((operation) => operation.operationId).sort()).toEqual([
-      "buyVoucher",
-      "buyVoucherByConfirm",
-      "confirmVoucherActivation",
-      "createCheckout",
-      "issueToken",
-      "payCheckout",
-      "refundCheckout",
-      "revokeToken",
-      "transferFunds",
-    ]);
+    expect(withBodies.length).toBeGreaterThan(0);
     for (const operation of withBodies) {
       for (const media of Object.values(operation.requestBody?.content ?? {})) {
         expect(media.example, operation.operationId).toEqual(expect.any(Object));

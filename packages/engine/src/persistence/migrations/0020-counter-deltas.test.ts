@@ -103,6 +103,28 @@ describe("migration 0020: the counters off the movement's statement", () => {
     expect(await breaches()).toEqual([]);
   });
 
+  it("folds a status change and a deletion as they happened: the counts move and come back", async () => {
+    const inserted = await firstRow(
+      em(),
+      sql<{ id: string }>`insert into transactions (user_id, type, status, wallet_from_id, wallet_to_id,
+          currency_id, amount_minor, created_at, updated_at)
+        values (1, 1, 1, 10, 20, 1, 700, now() - interval '40 days', now() - interval '40 days')
+        returning id::text as id`,
+    );
+    await foldCounters(engine.deps.db);
+    await em().execute(`update transactions set status = 3 where id = ${inserted?.id}`);
+    expect(await total()).toBe(await acmeRows());
+    await foldCounters(engine.deps.db);
+    expect(await breaches()).toEqual([]);
+    await em().execute(`delete from transactions where id = ${inserted?.id}`);
+    expect(await total()).toBe(await acmeRows());
+    await foldCounters(engine.deps.db);
+    expect(await deltas()).toBe(0);
+    expect(await total()).toBe(await acmeRows());
+    expect(await folded()).toBe(await acmeRows());
+    expect(await breaches()).toEqual([]);
+  });
+
   it("is audited as folded plus unfolded: a wrong folded counter and a wrong delta are both breaches", async () => {
     await em().execute(`update history_counts set n = n + 1 where (wallet_id, day, type, status, internal,
       currency_id) in (select wallet_id, day, type, status, internal, currency_id from history_counts
