@@ -79,15 +79,16 @@ describe("the test-mode walkthrough in docs/test-mode.md", () => {
     expect(out).not.toContain("U100000010");
     // Step 5: the hosted page says Test payment; the payment went through.
     expect(out).toContain("Test payment");
-    const [paid] = await site.waitFor("/status");
-    expect(JSON.parse(paid?.body ?? "{}")).toMatchObject({ payment_id: "order-1", status: "SUCCESS" });
     // Step 6: the abandoned checkout is FAIL at once on the moved clock, its merchant notified.
     expect(out).toMatch(/^FAIL$/m);
-    const notifications = await site.waitFor("/status", 2);
-    expect(JSON.parse(notifications[1]?.body ?? "{}")).toMatchObject({
-      payment_id: "order-2",
-      status: "FAIL",
-    });
+    // Each notification on its own worker: they may arrive in either order.
+    const notifications = (await site.waitFor("/status", 2)).map((received) => JSON.parse(received.body));
+    expect(notifications).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ payment_id: "order-1", status: "SUCCESS" }),
+        expect.objectContaining({ payment_id: "order-2", status: "FAIL" }),
+      ]),
+    );
     // Steps 4 and 7: checkout.succeeded, checkout.failed, and checkout.failed again by the replay.
     const endpoint = JSON.parse(await readFile(join(workDir, "endpoint.json"), "utf8"));
     const secret = endpoint.data.createWebhookEndpoint.data.secret as string;
@@ -95,12 +96,14 @@ describe("the test-mode walkthrough in docs/test-mode.md", () => {
       id: event.headers["webhook-id"],
       ...verifiedEvent(event, secret),
     }));
-    expect(events.map((event) => [event.type, event.livemode])).toEqual([
+    expect(events.map((event) => [event.type, event.livemode]).sort()).toEqual([
+      ["checkout.failed", false],
+      ["checkout.failed", false],
       ["checkout.succeeded", false],
-      ["checkout.failed", false],
-      ["checkout.failed", false],
     ]);
-    expect(events[2]?.id).toBe(events[1]?.id);
+    // The replay is the same event again: the same webhook-id, so a receiver can drop it.
+    const failed = events.filter((event) => event.type === "checkout.failed");
+    expect(failed[1]?.id).toBe(failed[0]?.id);
     // Step 8: each mode's ledger holds.
     expect(out).toContain("The ledger is balanced.");
   });
