@@ -33,6 +33,8 @@ const engineLayers = [
       "settings",
       "signature",
       "auth",
+      // Test mode's mark, its engine per call and its clocks (what every door asks first).
+      "mode",
       "webhooks",
       // The operation declaration's type (`defineOperation`), which every area's operations use.
       "declaration",
@@ -45,6 +47,8 @@ const engineLayers = [
   { name: "ledger and payment rules", rooms: ["ledger", "payment"] },
   { name: "areas", rooms: ["transfer", "checkout", "voucher", "transactions", "user"] },
   { name: "operator verbs", rooms: ["admin", "fixture", "retention"] },
+  // Test mode's own verbs (fund a test wallet, move a test clock), over the operator's credit and the sweeps.
+  { name: "test mode", rooms: ["test-mode"] },
   // The public face, and the list of declared operations, which gathers every area's.
   { name: "public face", rooms: ["operations", "index.ts"], shared: true },
 ];

@@ -659,6 +659,11 @@ export interface operations {
                             /** @description YYYY-MM-DD HH:MM:SS, UTC; the link works until then */
                             expired_at: string;
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -771,6 +776,11 @@ export interface operations {
                             /** @description success_url or cancel_url */
                             redirect_url: string;
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -901,6 +911,11 @@ export interface operations {
                             /** @description What of the checkout may still be refunded, exact decimal */
                             refundable: string;
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1031,6 +1046,11 @@ export interface operations {
                             /** @description Confirmation of success */
                             message: string;
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1268,6 +1288,11 @@ export interface operations {
                             /** @description YYYY-MM-DD HH:MM:SS, UTC */
                             expired_at: string;
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1361,6 +1386,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["PurchasedVoucher"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1481,6 +1511,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["PurchasedVoucher"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1594,6 +1629,11 @@ export interface operations {
                                 last_page: number;
                             };
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1699,6 +1739,11 @@ export interface operations {
                                 total_exact?: boolean;
                             };
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1853,6 +1898,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["TransactionDetail"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -1932,6 +1982,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["Wallet"][];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -2015,6 +2070,11 @@ export interface operations {
                             number_from: string;
                             currency: components["schemas"]["LookupCurrency"];
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -2101,6 +2161,11 @@ export interface operations {
                             number: string;
                             currency: components["schemas"]["LookupCurrency"];
                         };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -2180,6 +2245,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["Rate"][];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -2223,6 +2293,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["CurrencyListItem"][];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -2296,6 +2371,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["CurrencyListItem"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };
@@ -2375,6 +2455,11 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: components["schemas"]["UserProfile"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
                     };
                 };
             };

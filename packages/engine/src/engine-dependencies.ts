@@ -26,6 +26,12 @@ export interface EngineDependencies {
   readonly verifiedSecrets?: VerifiedSecretsPort;
   /** Money moved and refusals, for /metrics (metrics/engine-metrics.ts); without it nothing is counted. */
   readonly metrics?: EngineMetrics;
+  /**
+   * Test mode's engine beside this live one (contract: "Test mode"): `db.testMode` and ports of its
+   * own, chosen per call by the credential's `test_` mark (mode/caller.ts). Absent on test mode's
+   * engine itself, and where a deployment runs without test mode.
+   */
+  readonly testMode?: EngineDependencies;
 }
 
 /** What `/token` asks of the memory of verified client secrets. */

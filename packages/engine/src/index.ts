@@ -84,7 +84,7 @@ export {
   type OperationScope,
   scopesOf,
 } from "./declaration/declare-operation.ts";
-export { parseContract, runOperation } from "./declaration/run-operation.ts";
+export { engineOfPublicCall, parseContract, runOperation } from "./declaration/run-operation.ts";
 export {
   defaultEngineOptions,
   type EngineDependencies,
@@ -133,6 +133,7 @@ export {
   type RefusalReason,
   refusalReason,
 } from "./metrics/index.ts";
+export * from "./mode/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
 export * from "./operations/index.ts";
 export { csvLines, csvText } from "./output/csv.ts";
@@ -164,6 +165,7 @@ export {
   verifyWebhookSignature,
   webhookSignature,
 } from "./signature/index.ts";
+export * from "./test-mode/index.ts";
 export { eventsWhileAuthorized } from "./transactions/events-while-authorized.ts";
 export { exportTransactions, transactionCsvHeader } from "./transactions/export-transactions.ts";
 export type { HistoryInput, QueryValue } from "./transactions/history-filter.ts";

@@ -1,4 +1,12 @@
-import { type Actor, authenticate, type EngineDependencies, PurseError } from "@purse/engine";
+import {
+  type Actor,
+  type Caller,
+  type EngineDependencies,
+  engineFor,
+  PurseError,
+  resolveCaller,
+  testEngineOf,
+} from "@purse/engine";
 import { GraphQLError } from "graphql";
 
 /** Sets and clears the dashboard's session cookie on this request's answer. */
@@ -12,6 +20,10 @@ export interface SessionCookie {
  * too, kept by the dataloader plugin on the types that load (Currency, WalletRef).
  */
 export interface GraphQLContext {
+  /**
+   * The engine of the mode the token names, on real time: for what needs no caller (sign-in,
+   * currencies, a public operation's own mode). Whatever acts for the caller takes `caller()`'s.
+   */
   readonly deps: EngineDependencies;
   /** The caller's address as the host resolved it (PURSE_TRUST_PROXY), for the abuse limits. */
   readonly clientAddress: string | null;
@@ -25,7 +37,11 @@ export interface GraphQLContext {
   /** The caller authenticated by the dashboard's session cookie (checked for CSRF already). */
   readonly session: boolean;
   readonly sessionCookie: SessionCookie;
+  /** The dashboard's test-mode switch is on: a session reads and acts on its test data. */
+  readonly testMode: boolean;
   actor(): Promise<Actor>;
+  /** The caller and the engine of their mode (on their test clock in test mode), resolved once. */
+  caller(): Promise<Caller>;
 }
 
 export interface ContextRequest {
@@ -34,26 +50,38 @@ export interface ContextRequest {
   readonly clientAddress?: string | null;
   readonly idempotencyKey?: string | null;
   readonly sessionCookie?: SessionCookie;
+  /**
+   * The dashboard's switch (`Purse-Mode: test`): honoured for its session cookie only, never for a
+   * bearer token, so a live API token can never reach test data, nor a test one live data.
+   */
+  readonly testMode?: boolean;
 }
 
 const noCookies: SessionCookie = { set: async () => undefined, clear: async () => undefined };
 
-export function createContext(deps: EngineDependencies, request: ContextRequest): GraphQLContext {
-  let actor: Promise<Actor> | undefined;
-  const resolveActor = () => {
-    actor ??= authenticate(deps, request.token).catch((error: unknown) => {
-      throw PurseError.is(error) ? unauthenticated() : error;
-    });
-    return actor;
+export function createContext(live: EngineDependencies, request: ContextRequest): GraphQLContext {
+  const testMode = request.session === true && request.testMode === true;
+  let caller: Promise<Caller> | undefined;
+  const resolve = () => {
+    caller ??= resolveCaller(live, request.token)
+      .then(async (found) =>
+        testMode ? { actor: found.actor, deps: await testEngineOf(live, found.actor.userId) } : found,
+      )
+      .catch((error: unknown) => {
+        throw PurseError.is(error) ? unauthenticated() : error;
+      });
+    return caller;
   };
   return {
-    deps,
+    deps: engineFor(live, request.token),
     clientAddress: request.clientAddress ?? null,
     idempotencyKey: request.idempotencyKey ?? null,
     token: request.token,
     session: request.session ?? false,
     sessionCookie: request.sessionCookie ?? noCookies,
-    actor: resolveActor,
+    testMode,
+    actor: async () => (await resolve()).actor,
+    caller: resolve,
   };
 }
 

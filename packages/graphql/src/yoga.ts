@@ -9,6 +9,7 @@ import { boundRequests } from "./limits/bound-requests.ts";
 import { boundedDocumentCache, noErrorCache } from "./limits/document-cache.ts";
 import { limitOperations } from "./limits/limit-operations.ts";
 import { graphqlPath } from "./limits/query-bounds.ts";
+import { markTestMode } from "./mode/mark-test-mode.ts";
 import { purseSchema } from "./schema.ts";
 import { credentialOf, refuseForgedSessionRequests } from "./session/session-guard.ts";
 
@@ -70,6 +71,8 @@ export function createGraphQLHandler(
         clientAddress: typeof clientAddress === "string" ? clientAddress : null,
         idempotencyKey: request.headers.get("idempotency-key"),
         sessionCookie: sessionCookieOf(request, options.production),
+        // The dashboard's test-mode switch (same origin only: not a CORS-allowed header).
+        testMode: request.headers.get("purse-mode") === "test",
       });
     },
     maskedErrors: { maskError },
@@ -78,6 +81,7 @@ export function createGraphQLHandler(
       ...(graphiql ? [graphiqlPolicyHeader()] : []),
       useCookies(),
       refuseForgedSessionRequests(),
+      markTestMode(),
       boundRequests(),
       limitOperations(deps, {
         openIntrospection: options.openIntrospection && !options.production,

@@ -1,13 +1,15 @@
 import {
   type Actor,
   asPurseError,
-  authenticate,
   bearerToken,
   type EngineDependencies,
   type ErrorKind,
+  engineFor,
   PurseError,
   requireScope,
+  resolveCaller,
   ruleRefusal,
+  testEngineOf,
 } from "@purse/engine";
 import { refusedFieldName } from "@purse/http-kernel";
 import { initTRPC, type TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
@@ -32,6 +34,11 @@ export interface TrpcContext {
   readonly clientAddress?: string | null;
   /** The request's `Idempotency-Key` header: money-moving mutations whose input names no key use it. */
   readonly idempotencyKey?: string | null;
+  /**
+   * The dashboard's test-mode switch (`Purse-Mode: test`): honoured with its session cookie only,
+   * never with a bearer token, so no API token crosses modes.
+   */
+  readonly testMode?: boolean;
 }
 
 /** Engine error kinds to tRPC codes; a new kind without a code here does not compile. */
@@ -148,8 +155,12 @@ export const publicProcedure = t.procedure.use(socketBounds).use(engineErrors);
 const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const bearer = ctx.authorization === null ? null : bearerToken(ctx.authorization);
   const token = bearer ?? ctx.sessionToken ?? null;
-  const actor: Actor = await authenticate(ctx.deps, token);
-  return next({ ctx: { ...ctx, actor, token } });
+  const caller = await resolveCaller(ctx.deps, token);
+  const actor: Actor = caller.actor;
+  const session = bearer === null && ctx.testMode === true;
+  // The caller's mode's engine (on their test clock); `liveDeps` verifies the token again later.
+  const deps = session ? await testEngineOf(ctx.deps, actor.userId) : caller.deps;
+  return next({ ctx: { ...ctx, deps, liveDeps: engineFor(ctx.deps, token), actor, token } });
 });
 
 /**

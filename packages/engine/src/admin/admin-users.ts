@@ -3,6 +3,7 @@ import { userIdByLogin } from "../auth/user-store.ts";
 import { PurseError } from "../errors/index.ts";
 import { formTokenBinding, webhookSecretBinding } from "../keys/sealed-columns.ts";
 import type { SecretBox } from "../keys/secret-keyring.ts";
+import { inMode, isTestCredential } from "../mode/data-mode.ts";
 import type { Database } from "../persistence/database.ts";
 import { isUniqueViolation } from "../persistence/sql.ts";
 import { generateWebhookSecret, hashPassword, hashSecret } from "../secrets/index.ts";
@@ -36,10 +37,14 @@ export interface IssuedClient {
 /** A new API client for a user; the secrets are returned once and stored only hashed or sealed. */
 export async function createClient(db: Database, secretBox: SecretBox, login: string): Promise<IssuedClient> {
   const userId = await userIdByLogin(db, login);
+  // Test mode's credentials carry its mark (contract: "Test mode"); a live one never does, so a
+  // login that happens to start with it gets a neutral lead.
+  const test = db.mode === "test";
+  const name = `${login}-${randomBytes(4).toString("hex")}`;
   const issued: IssuedClient = {
-    clientId: `${login}-${randomBytes(4).toString("hex")}`,
-    clientSecret: randomBytes(24).toString("base64url"),
-    formToken: randomBytes(24).toString("base64url"),
+    clientId: test ? inMode(true, name) : isTestCredential(name) ? `client-${name}` : name,
+    clientSecret: inMode(test, randomBytes(24).toString("base64url")),
+    formToken: inMode(test, randomBytes(24).toString("base64url")),
     webhookSecret: generateWebhookSecret(),
   };
   await insertClient(db.em(), {

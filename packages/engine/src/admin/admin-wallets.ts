@@ -5,6 +5,7 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { inMode, isTestCredential } from "../mode/data-mode.ts";
 import { formatMinor, parseAmount } from "../money/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { WalletStatus, type WalletStatusName } from "../wallet/wallet-status.ts";
@@ -24,8 +25,12 @@ export async function createWallet(
   const userId = await userIdByLogin(db, wallet.login);
   const currency = await findCurrencyByCode(db.em(), wallet.currency);
   if (!currency) throw new PurseError("NOT_FOUND", "currency");
+  // A test wallet's number carries test mode's mark, so a checkout names its mode by `wallet_to`.
+  const test = db.mode === "test";
   const number =
-    wallet.number ?? `${wallet.currency.slice(0, 1)}${String(randomInt(100_000_000, 999_999_999))}`;
+    wallet.number ??
+    inMode(test, `${wallet.currency.slice(0, 1)}${String(randomInt(100_000_000, 999_999_999))}`);
+  if (isTestCredential(number) !== test) throw new PurseError("INVALID_VALUE", "number");
   const limit = parseAmount(wallet.amountLimit, currency.precession, "amountLimit");
   await insertWallet(db.em(), { userId, number, currencyId: currency.id, amountLimitMinor: limit });
   return number;

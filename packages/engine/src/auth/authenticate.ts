@@ -35,7 +35,11 @@ async function lookUpToken(
 ): Promise<VerifiedToken | undefined> {
   // On the replica while the primary is down: reads keep answering through an outage.
   const row = await deps.db.lookUp((runner) => findLiveToken(runner, tokenHash, now));
-  if (!row) return undefined;
+  return row && verifiedToken(row);
+}
+
+/** A live token's row as the caller it stands for and its expiry. */
+export function verifiedToken(row: NonNullable<Awaited<ReturnType<typeof findLiveToken>>>): VerifiedToken {
   return {
     actor: {
       userId: toId(row.user_id),

@@ -1,5 +1,8 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { inMode } from "../mode/data-mode.ts";
+import { engineFor } from "../mode/engine-for.ts";
+import { clockedFor } from "../mode/test-clock.ts";
 import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
 import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
@@ -43,9 +46,10 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   if (!client || !(await verifyClientSecret(deps, request.clientId, request.clientSecret, client))) {
     throw new PurseError("OAUTH_INVALID_CLIENT");
   }
-  const token = generateOpaqueToken();
+  const token = inMode(deps.db.mode === "test", generateOpaqueToken());
   const lifetime = deps.options.tokenLifetimeSeconds;
-  const expiresAt = new Date(deps.now().getTime() + lifetime * 1000);
+  // A test token's lifetime runs on its merchant's test clock (contract: "Test clock").
+  const expiresAt = new Date((await clockedFor(deps, client.userId)).now().getTime() + lifetime * 1000);
   await storeClientToken(deps, {
     tokenHash: hashOpaqueToken(token),
     clientId: client.id,
@@ -62,10 +66,12 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
  * refusal with its wait (RFC 6749's `temporarily_unavailable`, with Retry-After).
  */
 export async function requestToken(
-  deps: EngineDependencies,
+  live: EngineDependencies,
   request: TokenRequest,
   clientAddress: string,
 ): Promise<IssuedToken | TokenRefusal> {
+  // A test client (`test_…`) is test mode's, with limits of its own (contract: "Test mode").
+  const deps = engineFor(live, request.clientId);
   const admission = await admitTokenRequest(deps, request, clientAddress);
   if ("retryAfterSeconds" in admission) return admission;
   let token: IssuedToken;
@@ -103,7 +109,8 @@ async function verifyClientSecret(
 }
 
 /** RFC 7009: revoking an unknown or already revoked token is not an error. */
-export async function revokeToken(deps: EngineDependencies, token: string): Promise<void> {
+export async function revokeToken(live: EngineDependencies, token: string): Promise<void> {
+  const deps = engineFor(live, token);
   const tokenHash = hashOpaqueToken(token);
   await revokeTokenByHash(deps.db.em(), tokenHash);
   await announceRevocation(deps, { tokenHash });

@@ -25,6 +25,7 @@ export const checkoutCreateOperation = defineOperation({
     "USER_BLOCKED",
     "RATE_LIMITED",
   ],
+  modeFrom: "walletTo",
   run: (deps, _nobody, input, call) =>
     createCheckout(deps, {
       ...input,

@@ -89,11 +89,14 @@ export async function lockExpiredCheckouts(
   em: SqlEntityManager,
   now: Date,
   limit: number,
+  merchantUserId?: number,
 ): Promise<CheckoutRecord[]> {
+  // One merchant's only when a test clock moved (test-mode/advance-test-clock.ts).
+  const ofMerchant = merchantUserId === undefined ? sql`` : sql`and k.merchant_user_id = ${merchantUserId}`;
   const found = await rows(
     em,
     sql<CheckoutRow>`${checkoutSelect}
-      where k.status = 1 and k.expired_at <= ${now}
+      where k.status = 1 and k.expired_at <= ${now} ${ofMerchant}
       order by k.expired_at, k.id
       limit ${limit}
       for update of k skip locked`,

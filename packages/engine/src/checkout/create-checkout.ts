@@ -2,6 +2,8 @@ import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { optionalWebUrl } from "../input/web-url.ts";
 import { checkoutLinkBinding, formTokenBinding } from "../keys/sealed-columns.ts";
+import { inMode } from "../mode/data-mode.ts";
+import { clockedFor } from "../mode/test-clock.ts";
 import { amountInMinorUnits } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair, splitPayment } from "../payment/index.ts";
@@ -80,8 +82,10 @@ export async function createCheckout(
   checkOperationLimits("checkout", currency, amountMinor, receiver, split.creditMinor);
   checkFunds("checkout", sender, split.debitMinor);
 
-  const token = generateOpaqueToken("chk");
-  const expiresAt = new Date(deps.now().getTime() + deps.options.checkoutLifetimeMs);
+  const token = inMode(deps.db.mode === "test", generateOpaqueToken("chk"));
+  // A test checkout expires by its merchant's test clock (contract: "Test clock").
+  const createdAt = (await clockedFor(deps, receiver.userId)).now();
+  const expiresAt = new Date(createdAt.getTime() + deps.options.checkoutLifetimeMs);
   const tokenHash = hashOpaqueToken(token);
   await insertCheckout(em, {
     tokenHash,

@@ -1,6 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { announce } from "../events/index.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { setStatementClock } from "../persistence/statement-clock.ts";
 import { lockExpiredCheckouts } from "./checkout-store.ts";
 import { closeUnpaid } from "./complete-checkout.ts";
 
@@ -14,9 +15,15 @@ export type SweepDependencies = Pick<EngineDependencies, "db" | "secretBox" | "n
  * may sweep at once and each checkout is closed (and reported) exactly once; a payer holding the
  * row at that moment is skipped and left for the next sweep. Returns how many were closed.
  */
-export async function failExpiredCheckouts(deps: SweepDependencies, batchSize = 100): Promise<number> {
+export async function failExpiredCheckouts(
+  deps: SweepDependencies,
+  batchSize = 100,
+  merchantUserId?: number,
+): Promise<number> {
   const closed = await deps.db.em().transactional(async (em) => {
-    const expired = await lockExpiredCheckouts(em, deps.now(), batchSize);
+    // On a moved test clock the FAIL transactions carry its time (persistence/statement-clock.ts).
+    if (deps.db.mode === "test") await setStatementClock(em, deps.now());
+    const expired = await lockExpiredCheckouts(em, deps.now(), batchSize, merchantUserId);
     const changes = [];
     for (const checkout of expired) {
       const transactionId = await closeUnpaid(deps, em, checkout, TransactionStatus.FAIL, "Expired unpaid");
@@ -33,11 +40,18 @@ export async function failExpiredCheckouts(deps: SweepDependencies, batchSize = 
   return closed.length;
 }
 
-/** Sweeps until no expired checkout is left (a backlog after downtime is closed in batches). */
-export async function failAllExpiredCheckouts(deps: SweepDependencies, batchSize = 100): Promise<number> {
+/**
+ * Sweeps until no expired checkout is left (a backlog after downtime is closed in batches); only
+ * `merchantUserId`'s when given (a test clock that moved: only that merchant's time changed).
+ */
+export async function failAllExpiredCheckouts(
+  deps: SweepDependencies,
+  batchSize = 100,
+  merchantUserId?: number,
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const closed = await failExpiredCheckouts(deps, batchSize);
+    const closed = await failExpiredCheckouts(deps, batchSize, merchantUserId);
     total += closed;
     if (closed < batchSize) return total;
   }

@@ -5,6 +5,8 @@ import { PurseError } from "../errors/index.ts";
 import { recordMovement } from "../ledger/record-movement.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
+import { engineFor } from "../mode/engine-for.ts";
+import { clockedFor } from "../mode/test-clock.ts";
 import { checkFunds, checkOperationLimits, checkWalletPair } from "../payment/index.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { limitPayerSignIn } from "../rate-limit/abuse-limits.ts";
@@ -39,10 +41,11 @@ const labels = { merchant: "Deposit", partner: "Sell Funds" } as const;
  * checkout completed and the webhook written to the outbox. Cancelling moves no money.
  */
 export async function payCheckout(
-  deps: EngineDependencies,
+  live: EngineDependencies,
   input: PayCheckoutInput,
 ): Promise<PayCheckoutResult> {
   const { token, login, password, action } = input;
+  const deps = await checkoutEngine(live, token);
   // Before the captcha and the password hash; per address, so nobody else can lock the payer out.
   await limitPayerSignIn(deps, login, input.clientAddress);
   return runMovement(deps, {
@@ -141,4 +144,15 @@ async function cancel(
     "Cancelled by the payer",
   );
   return { status: "CANCEL", transactionId, redirectUrl: checkout.cancelUrl };
+}
+
+/**
+ * The engine a link is paid in: its mode by the link's mark; a test link on its merchant's test
+ * clock (its expiry and the payment's time follow that clock).
+ */
+async function checkoutEngine(live: EngineDependencies, token: string): Promise<EngineDependencies> {
+  const engine = engineFor(live, token);
+  if (engine.db.mode === "live") return engine;
+  const checkout = await engine.db.fresh((em) => findCheckoutByToken(em, token, { lock: false }));
+  return checkout ? clockedFor(engine, checkout.merchantUserId) : engine;
 }

@@ -156,6 +156,12 @@ export interface OperationDeclaration<
   readonly idempotencyKey?: string;
   /** The refusals beyond the scope's own (no token 401, no scope 403), by catalogue code. */
   readonly errors: readonly ErrorCode[];
+  /**
+   * A public operation's input field whose value names its mode (contract: "Test mode"): a
+   * checkout's `walletTo`, a `test_…` number for test mode's. An operation with a scope takes its
+   * mode from the caller's token instead (mode/caller.ts).
+   */
+  readonly modeFrom?: string;
   // A method, not a function property: declarations of different inputs then share one list type.
   run(
     deps: EngineDependencies,

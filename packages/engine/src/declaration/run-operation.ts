@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { contractRefusal } from "../input/contract-refusal.ts";
+import { engineFor } from "../mode/engine-for.ts";
 import type {
   CallContext,
   InputContract,
@@ -43,4 +44,18 @@ export async function runOperation<Output extends z.ZodType>(
 ): Promise<z.input<Output>> {
   const input = parseOperationInput(operation.input, sent);
   return operation.run(deps, actor, input, call);
+}
+
+/**
+ * The engine a public operation runs in: test mode's when the input field it names (`modeFrom`)
+ * carries test mode's mark, the live one otherwise. Operations with a scope run in their caller's
+ * (`resolveCaller`).
+ */
+export function engineOfPublicCall(
+  deps: EngineDependencies,
+  operation: Pick<OperationDeclaration, "modeFrom">,
+  sent: unknown,
+): EngineDependencies {
+  if (operation.modeFrom === undefined || typeof sent !== "object" || sent === null) return deps;
+  return engineFor(deps, (sent as Record<string, unknown>)[operation.modeFrom]);
 }

@@ -171,6 +171,12 @@ export const errorCatalogue = {
   /** The activating user is blocked (voucher confirm). */
   USER_BLOCKED: { message: "User is blocked", status: 422, kind: "validation" },
   NOT_FOUND: { message: "Not found", status: 404, kind: "not_found" },
+  /** A test-mode verb (fund a test wallet, move a test clock) called with a live token. */
+  TEST_MODE_ONLY: {
+    message: "Only a test token (test_…) may do this: it acts on test data only.",
+    status: 403,
+    kind: "forbidden",
+  },
   /** PostgreSQL cannot be reached (refused, shut down, connection lost, pool exhausted): retry. */
   DATABASE_UNAVAILABLE: {
     message: "Service temporarily unavailable, try again shortly.",

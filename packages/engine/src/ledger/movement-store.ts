@@ -7,6 +7,7 @@ import {
   sendAhead,
   sql,
 } from "../persistence/sql.ts";
+import { statementNow } from "../persistence/statement-clock.ts";
 import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
 import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
 import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
@@ -240,7 +241,7 @@ function movementInsert({
           ${movement.operator ?? null}::text as operator,
           ${movement.reversesTransactionId ?? null}::bigint as reverses_transaction_id,
           ${movement.refundOf ?? null}::bigint as refund_of,
-          now() as created_at
+          ${statementNow} as created_at
       ), tx as (
         insert into transactions (
           id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,

@@ -8,6 +8,16 @@ import { PgPoolStatements, transactionSettings, transactOnPool } from "./pg-tran
 import { primaryOnly } from "./primary-only-client.ts";
 import { ReadRouting } from "./read-replica.ts";
 import type { SqlRunner } from "./sql.ts";
+import {
+  createTestSchema,
+  inTestSchema,
+  testModeOptions,
+  testSchema,
+  testSearchPath,
+} from "./test-schema.ts";
+
+/** Live money, or test mode's apart from it (contract: "Test mode"). */
+export type DataMode = "live" | "test";
 
 /** Where the data lives: a PostgreSQL server, or an embedded PGlite directory (the demo default). */
 export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embedded"; dataDir: string };
@@ -15,6 +25,14 @@ export type DatabaseLocation = { kind: "postgres"; url: string } | { kind: "embe
 export interface Database {
   readonly orm: MikroORM;
   readonly location: DatabaseLocation;
+  /** Whose data this handle reaches: live money, or test mode's schema (test-mode/test-schema.ts). */
+  readonly mode: DataMode;
+  /**
+   * The test-mode data beside this live database, in the same database but its own schema
+   * (`purse_test`, test-mode/test-schema.ts): the same migrations, the same SQL, on other tables.
+   * Null on the test handle itself.
+   */
+  readonly testMode: Database | null;
   /** A fresh EntityManager for one unit of work (never the global one), on the primary. */
   em(): SqlEntityManager;
   /**
@@ -60,6 +78,7 @@ export interface Database {
    * answer through a primary outage (read-replica.ts, `lookUp`). Never for money.
    */
   lookUp<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T>;
+  /** Applies the pending migrations: the live schema's, then test mode's (named `test:<name>`). */
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
   pendingMigrations(): Promise<string[]>;
@@ -97,6 +116,8 @@ export interface OpenDatabaseOptions {
 interface PoolOptions extends OpenDatabaseOptions {
   /** A read replica's pool: read-only nodes are what it expects. */
   replica?: boolean;
+  /** Test mode's pool: its connections' search_path finds test mode's schema first. */
+  testMode?: boolean;
 }
 
 /**
@@ -136,48 +157,77 @@ export async function openDatabase(
     location.kind === "postgres"
       ? await openPostgres(location.url, options)
       : await openEmbedded(location.dataDir);
-  const em = () => orm.em.fork() as SqlEntityManager;
   let replicaOrm: MikroORM | null = null;
-  if (location.kind === "postgres" && options.readUrl) {
-    try {
+  let testOrms: Orms | null = null;
+  try {
+    if (location.kind === "postgres" && options.readUrl) {
       replicaOrm = await openPostgres(options.readUrl, { ...options, replica: true });
-    } catch (error) {
-      await orm.close();
-      throw error;
     }
+    testOrms =
+      location.kind === "postgres"
+        ? {
+            orm: await openPostgres(location.url, { ...options, testMode: true }),
+            replicaOrm: options.readUrl
+              ? await openPostgres(options.readUrl, { ...options, replica: true, testMode: true })
+              : null,
+          }
+        : { orm: await openEmbeddedTestMode(orm), replicaOrm: null };
+  } catch (error) {
+    await replicaOrm?.close();
+    await testOrms?.orm.close();
+    await orm.close();
+    throw error;
   }
+  const testMode = databaseOn(location, testOrms, options, "test", null);
+  return databaseOn(location, { orm, replicaOrm }, options, "live", testMode);
+}
+
+interface Orms {
+  readonly orm: MikroORM;
+  readonly replicaOrm: MikroORM | null;
+}
+
+function databaseOn(
+  location: DatabaseLocation,
+  { orm, replicaOrm }: Orms,
+  options: OpenDatabaseOptions,
+  mode: DataMode,
+  testMode: Database | null,
+): Database {
+  const em = () => orm.em.fork() as SqlEntityManager;
   const replica = replicaOrm && new ReadRouting(replicaOrm, em);
   const paths = location.kind === "postgres" ? pgPaths(orm, replicaOrm, replica, options) : pglitePaths(em);
+  const migrationsTable = mode === "test" ? `${testSchema}.mikro_orm_migrations` : "mikro_orm_migrations";
   return {
     orm,
     location,
+    mode,
+    testMode,
     em,
     read: replica ? (work) => replica.read(work) : (work) => work(em()),
     fresh: replica ? (work) => replica.fresh(work) : (work) => work(em()),
     replica,
     ...paths,
     async migrate() {
-      if (location.kind === "embedded") {
-        // One process holds an embedded directory at a time, and PGlite has a single connection:
-        // the migrator's own bookkeeping outside the transaction below would wait on it forever.
-        return (await orm.migrator.up()).map((migration) => migration.name);
-      }
-      await assertDatabaseExists(orm);
-      return migrateUnderLock(orm);
+      const applied = await migrateSchema(orm, location, mode);
+      const tested = (await testMode?.migrate()) ?? [];
+      return [...applied, ...tested.map((name) => `test:${name}`)];
     },
     async pendingMigrations() {
       const em = orm.em.fork() as SqlEntityManager;
       const [found] = await em.execute<{ name: string | null }[]>(
-        "select to_regclass('mikro_orm_migrations')::text as name",
+        `select to_regclass('${migrationsTable}')::text as name`,
       );
       const applied = found?.name
         ? new Set(
-            (await em.execute<{ name: string }[]>("select name from mikro_orm_migrations")).map(
+            (await em.execute<{ name: string }[]>(`select name from ${migrationsTable}`)).map(
               (row) => row.name,
             ),
           )
         : new Set<string>();
-      return migrationsList.map((migration) => migration.name).filter((name) => !applied.has(name));
+      const pending = migrationsList.map((migration) => migration.name).filter((name) => !applied.has(name));
+      const testPending = (await testMode?.pendingMigrations()) ?? [];
+      return [...pending, ...testPending.map((name) => `test:${name}`)];
     },
     async ping() {
       try {
@@ -188,10 +238,22 @@ export async function openDatabase(
       }
     },
     async close() {
+      await testMode?.close();
       await replica?.close();
       await orm.close();
     },
   };
+}
+
+async function migrateSchema(orm: MikroORM, location: DatabaseLocation, mode: DataMode): Promise<string[]> {
+  if (mode === "test") await createTestSchema(orm);
+  if (location.kind === "embedded") {
+    // One process holds an embedded directory at a time, and PGlite has a single connection:
+    // the migrator's own bookkeeping outside the transaction below would wait on it forever.
+    return (await orm.migrator.up()).map((migration) => migration.name);
+  }
+  if (mode === "live") await assertDatabaseExists(orm);
+  return migrateUnderLock(orm, mode);
 }
 
 async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM> {
@@ -203,6 +265,7 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
   return new MikroORM({
     ...sharedOptions,
     extensions: [Migrator, ExistingDatabaseSchemaGenerator],
+    ...(options.testMode ? testModeOptions : {}),
     clientUrl: url,
     pool: { min: 0, max: options.poolSize ?? defaultPoolSize },
     driverOptions: {
@@ -214,6 +277,9 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
       // sends what nobody waits for ahead of its next statement (pg-transaction.ts). Kysely awaits
       // each statement before the next, so MikroORM's own use of the connections is unchanged.
       pipeline: true,
+      // Test mode's connections find its tables first (a startup parameter, so a named statement
+      // prepared on one of them can never run on a live connection, nor the reverse).
+      ...(options.testMode ? { options: `-c search_path=${testSearchPath}` } : {}),
     },
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });
@@ -307,6 +373,25 @@ async function openEmbedded(dataDir: string): Promise<MikroORM> {
 }
 
 /**
+ * Test mode on the embedded PGlite: the live handle's one instance, each statement and
+ * transaction of this handle run in a transaction of PGlite's own that finds test mode's schema
+ * first (`inTestSchema`), so the live handle never sees that search_path.
+ */
+async function openEmbeddedTestMode(live: MikroORM): Promise<MikroORM> {
+  const { MikroORM, PgliteConnection } = await import("@mikro-orm/pglite");
+  const connection = live.em.getConnection();
+  if (!(connection instanceof PgliteConnection)) throw new Error("the embedded database is not PGlite");
+  return new MikroORM({
+    ...sharedOptions,
+    ...testModeOptions,
+    dbName: live.config.get("dbName"),
+    // Asked for on first use, as the live handle opens its own: a directory that holds no
+    // database is refused by the live handle's first statement, with its own message.
+    driverOptions: { pglite: async () => inTestSchema(await connection.getNativeClient()) },
+  });
+}
+
+/**
  * Several `purse serve` processes starting together on one PostgreSQL each migrate. They take one
  * advisory lock first, so exactly one applies the migrations while the others wait, then find
  * nothing left to do.
@@ -318,10 +403,10 @@ async function openEmbedded(dataDir: string): Promise<MikroORM> {
  * its `mikro_orm_migrations` table on a separate pooled connection just before, but only once this
  * process holds the lock, so that is serialised too.
  */
-async function migrateUnderLock(orm: MikroORM): Promise<string[]> {
+async function migrateUnderLock(orm: MikroORM, mode: DataMode): Promise<string[]> {
   const em = orm.em.fork() as SqlEntityManager;
   return em.transactional(async (tx) => {
-    await tx.execute("select pg_advisory_xact_lock(hashtext('purse:migrate'))");
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('purse:migrate:${mode}'))`);
     const applied = await orm.migrator.up({ transaction: tx.getTransactionContext() });
     return applied.map((migration) => migration.name);
   });

@@ -42,9 +42,9 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.#calls.size;
   }
 
-  async attempt(key: string | number, route: string): Promise<RateLimitVerdict> {
+  async attempt(key: string | number, route: string, atMs?: number): Promise<RateLimitVerdict> {
     const id = `${route}:${key}`;
-    const now = Date.now();
+    const now = atMs ?? Date.now();
     this.#sweep(now);
     const since = now - this.#windowMs;
     const recent = (this.#calls.get(id) ?? []).filter((at) => at > since);
@@ -75,8 +75,8 @@ export class MemoryRateLimiter implements RateLimiter {
     if (times && index >= 0) times.splice(index, 1);
   }
 
-  consume(key: string | number, route: string): Promise<void> {
-    return consumeOrThrow(this, key, route);
+  consume(key: string | number, route: string, atMs?: number): Promise<void> {
+    return consumeOrThrow(this, key, route, atMs);
   }
 
   async close(): Promise<void> {

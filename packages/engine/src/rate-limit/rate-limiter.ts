@@ -16,10 +16,13 @@ export type RateLimitVerdict =
  * address before (see abuse-limits.ts).
  */
 export interface RateLimiter {
-  /** Counts one call; refused calls are not counted, so a caller that waits gets back in. */
-  attempt(key: string | number, route: string): Promise<RateLimitVerdict>;
+  /**
+   * Counts one call; refused calls are not counted, so a caller that waits gets back in. `atMs`:
+   * the call's time when it is not now (a test clock's, mode/test-clock.ts).
+   */
+  attempt(key: string | number, route: string, atMs?: number): Promise<RateLimitVerdict>;
   /** Counts one call; throws RATE_LIMITED when the key already used the route's budget. */
-  consume(key: string | number, route: string): Promise<void>;
+  consume(key: string | number, route: string, atMs?: number): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -39,8 +42,9 @@ export async function consumeOrThrow(
   limiter: Pick<RateLimiter, "attempt">,
   key: string | number,
   route: string,
+  atMs?: number,
 ): Promise<void> {
-  const verdict = await limiter.attempt(key, route);
+  const verdict = await limiter.attempt(key, route, atMs);
   if (!verdict.admitted) {
     throw new PurseError(
       "RATE_LIMITED",

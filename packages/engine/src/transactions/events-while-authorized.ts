@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/actor.ts";
 import { authenticate, requireAccess } from "../auth/authenticate.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
+import type { TransactionEventBus } from "../events/transaction-event-types.ts";
 import type { TransactionEvent } from "../events/transaction-events.ts";
 
 /**
@@ -15,10 +16,12 @@ export async function* eventsWhileAuthorized(
   token: string | null,
   subscriber: Actor,
   signal?: AbortSignal,
+  /** Whose events: the token's own mode's, or test mode's for the dashboard's test-mode switch. */
+  events: TransactionEventBus = deps.events,
 ): AsyncGenerator<TransactionEvent> {
   // The caller's own events need the api scope, as every REST route does (an operator token has not).
   requireAccess(subscriber);
-  for await (const event of deps.events.subscribe(subscriber.userId, signal)) {
+  for await (const event of events.subscribe(subscriber.userId, signal)) {
     const actor = await authenticate(deps, token).catch(() => null);
     if (actor?.userId !== subscriber.userId) return;
     yield event;

@@ -120,11 +120,16 @@ export async function markVoucherActivated(
 }
 
 /** Closes every pending voucher whose `expired_at` is at or before `now`; returns how many. */
-export async function closeVouchersExpiredBy(em: SqlEntityManager, now: Date): Promise<number> {
+export async function closeVouchersExpiredBy(
+  em: SqlEntityManager,
+  now: Date,
+  creatorUserId?: number,
+): Promise<number> {
+  const ofCreator = creatorUserId === undefined ? sql`` : sql`and creator_user_id = ${creatorUserId}`;
   const closed = await rows(
     em,
-    sql<{ id: string }>`update vouchers set status = ${VoucherStatus.CLOSED}, updated_at = now()
-      where status = ${VoucherStatus.PENDING} and expired_at <= ${now} returning id`,
+    sql<{ id: string }>`update vouchers set status = ${VoucherStatus.CLOSED}, updated_at = ${now}
+      where status = ${VoucherStatus.PENDING} and expired_at <= ${now} ${ofCreator} returning id`,
   );
   return closed.length;
 }

@@ -3,7 +3,7 @@ import { GraphQLError } from "graphql";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
 import type { AnyObjectRef } from "./contract-object.ts";
-import { actorFor, authScopesOf, callOf, type Published } from "./declared-access.ts";
+import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
 
 type Values = Record<string, unknown>;
 interface Edge {
@@ -91,10 +91,11 @@ export function mountConnection(operation: Published, page: CursorPage, types: C
           [page.size]: (sent[page.size] as number | null | undefined) ?? types.defaultSize,
           [page.after]: decodeCursor(page, sent.after),
         };
+        const { deps, actor } = await callerFor(operation, ctx, input);
         const { nodes, hasNextPage, ...others } = (await runOperation(
           operation,
-          ctx.deps,
-          await actorFor(operation, ctx),
+          deps,
+          actor,
           input,
           callOf(ctx),
         )) as { nodes: (Values & { id: number })[]; hasNextPage: boolean };

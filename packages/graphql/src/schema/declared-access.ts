@@ -1,5 +1,13 @@
 // What every declared field asks of the request: who may call it, the caller, the call context.
-import { type AnyOperation, type CallContext, type GraphqlBinding, scopesOf } from "@purse/engine";
+import {
+  type Actor,
+  type AnyOperation,
+  type CallContext,
+  type EngineDependencies,
+  engineOfPublicCall,
+  type GraphqlBinding,
+  scopesOf,
+} from "@purse/engine";
 import type { GraphQLContext } from "../context.ts";
 
 /** A declaration GraphQL publishes (`graphql` not null). */
@@ -11,9 +19,17 @@ export function authScopesOf(operation: AnyOperation) {
   return scopes ? { authScopes: Object.fromEntries(scopes.map((scope) => [scope, true])) } : {};
 }
 
-/** The caller the operation runs for: none for a public one (no token is asked for). */
-export async function actorFor(operation: AnyOperation, ctx: GraphQLContext) {
-  return scopesOf(operation.scope) ? ctx.actor() : null;
+/**
+ * The caller the operation runs for and the engine of their mode: none for a public one (no token
+ * is asked for), which runs in the mode its input names (a `test_` wallet: test mode's).
+ */
+export async function callerFor(
+  operation: AnyOperation,
+  ctx: GraphQLContext,
+  input: unknown,
+): Promise<{ deps: EngineDependencies; actor: Actor | null }> {
+  if (scopesOf(operation.scope)) return ctx.caller();
+  return { deps: engineOfPublicCall(ctx.deps, operation, input), actor: null };
 }
 
 /** The request as the operation may need it: GraphQL's input fields are text, never bare numbers. */

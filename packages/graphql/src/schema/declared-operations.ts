@@ -21,7 +21,7 @@ import {
 } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
 import { mountConnection } from "./cursor-connection.ts";
-import { actorFor, authScopesOf, callOf, type Published } from "./declared-access.ts";
+import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
 import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
 
 function isPublished(operation: AnyOperation): operation is Published {
@@ -176,14 +176,11 @@ function mountQuery(operation: Published, { type, nullable }: OutputType): void 
       ...authScopesOf(operation),
       ...(operation.graphql.errorUnion ? { errors: { types: [PurseError] } } : {}),
       args: argumentsOf(t.arg, operation),
-      resolve: async (_root, args, ctx) =>
-        runOperation(
-          operation,
-          ctx.deps,
-          await actorFor(operation, ctx),
-          operation.input ? args : undefined,
-          callOf(ctx),
-        ) as never,
+      resolve: async (_root, args, ctx) => {
+        const input = operation.input ? args : undefined;
+        const { deps, actor } = await callerFor(operation, ctx, input);
+        return runOperation(operation, deps, actor, input, callOf(ctx)) as never;
+      },
     }),
   );
 }
@@ -211,14 +208,11 @@ function mountMutation(operation: Published, { type, nullable }: OutputType): vo
       args: inputType
         ? { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) }
         : argumentsOf(t.arg, operation),
-      resolve: async (_root, args, ctx) =>
-        runOperation(
-          operation,
-          ctx.deps,
-          await actorFor(operation, ctx),
-          withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey),
-          callOf(ctx),
-        ) as never,
+      resolve: async (_root, args, ctx) => {
+        const input = withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey);
+        const { deps, actor } = await callerFor(operation, ctx, input);
+        return runOperation(operation, deps, actor, input, callOf(ctx)) as never;
+      },
     }),
   );
 }

@@ -18,11 +18,12 @@ builder.subscriptionFields((t) => ({
     authScopes: { user: true },
     description: "Committed changes to the caller's transactions, from any Purse process",
     subscribe: async function* (_root, _args, ctx) {
-      const actor = await ctx.actor();
+      const { actor, deps } = await ctx.caller();
       const abort = new AbortController();
       try {
-        // The bus hands over only this user's events, and only while the caller's token stays good.
-        yield* eventsWhileAuthorized(ctx.deps, ctx.token, actor, abort.signal);
+        // The bus hands over only this user's events, and only while the caller's token stays good;
+        // the events are of the caller's mode (test mode's with the dashboard's switch on).
+        yield* eventsWhileAuthorized(ctx.deps, ctx.token, actor, abort.signal, deps.events);
       } finally {
         abort.abort();
       }

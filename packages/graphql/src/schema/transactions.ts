@@ -13,7 +13,12 @@ export const TransactionStatus = builder.enumType("TransactionStatus", {
 const WalletRef = builder.loadableObject("WalletRef", {
   description: "A wallet a transaction touched (the other party's too: number and currency only)",
   load: async (ids: number[], ctx) => [
-    ...(await loadWalletSummaries(ctx.deps, await ctx.actor(), ids)).values(),
+    ...(
+      await (async () => {
+        const { deps, actor } = await ctx.caller();
+        return loadWalletSummaries(deps, actor, ids);
+      })()
+    ).values(),
   ],
   sort: (wallet: WalletSummary) => wallet.id,
   fields: (t) => ({

@@ -1,12 +1,12 @@
 import {
   type AccessScope,
   type Actor,
-  authenticate,
   csrfRefusalMessages,
   type EngineDependencies,
   requestCredential,
   requireAccess,
   requireScope,
+  resolveCaller,
 } from "@purse/engine";
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { errorBody } from "./error-body.ts";
@@ -15,6 +15,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set by `bearerAuth` before the body is parsed, so a bad token is 401 whatever the body. */
     actor?: Actor;
+    /** The engine of the caller's mode (test mode's for a `test_` token), set with `actor`. */
+    engine?: EngineDependencies;
   }
 }
 
@@ -30,16 +32,23 @@ export function bearerAuth(
 ): onRequestAsyncHookHandler {
   return async (request) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "");
-    const actor = await authenticate(deps, match?.[1] ?? null);
+    const { actor, deps: engine } = await resolveCaller(deps, match?.[1] ?? null);
     if (scopes) requireScope(actor, scopes);
     else requireAccess(actor);
     request.actor = actor;
+    request.engine = engine;
   };
 }
 
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw new Error("bearerAuth must run before this handler");
   return request.actor;
+}
+
+/** The engine of the caller's mode, as `bearerAuth` resolved it. */
+export function engineOf(request: FastifyRequest): EngineDependencies {
+  if (!request.engine) throw new Error("bearerAuth must run before this handler");
+  return request.engine;
 }
 
 /**
@@ -59,9 +68,13 @@ export function bearerOrSessionAuth(deps: EngineDependencies): onRequestAsyncHoo
       { requireCsrfHeader: false },
     );
     if (refusal !== null) return reply.code(403).send(errorBody(refusal, csrfRefusalMessages[refusal]));
-    const actor = await authenticate(deps, credential.kind === "none" ? null : credential.token);
+    const { actor, deps: engine } = await resolveCaller(
+      deps,
+      credential.kind === "none" ? null : credential.token,
+    );
     requireAccess(actor);
     request.actor = actor;
+    request.engine = engine;
   };
 }
 

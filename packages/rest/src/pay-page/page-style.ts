@@ -36,6 +36,8 @@ button[disabled] { opacity: .6; cursor: progress; }
 .reason { color: var(--muted); font-size: .85rem; margin-top: 4px; }
 .alert .reason { color: #7a271a; }
 .note { color: var(--muted); font-size: .85rem; margin-top: 16px; }
+.test-mode { margin: 0 0 16px; padding: 8px 12px; border-radius: 10px; background: #fffaeb; color: #7a2e0e;
+  border: 1px solid #fedf89; font-size: .9rem; }
 .status { text-align: center; padding: 8px 0; }
 .status .icon { font-size: 2.5rem; }
 .ok { color: var(--ok); }

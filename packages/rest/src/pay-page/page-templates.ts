@@ -50,6 +50,7 @@ ${scripts}
 export function checkoutPage(view: CheckoutPageView, context: PageContext, error?: PayerMessage): string {
   const action = `${context.payPath}/${encodeURIComponent(context.token)}`;
   const body = html`
+  ${view.livemode ? "" : html`<p class="test-mode" role="note"><strong>Test payment</strong>: test money only; nothing here is charged.</p>`}
   <h1>Pay ${view.merchantName}</h1>
   <p class="amount">${view.currencyPrefix}${view.amount}<span>${view.currency}</span></p>
   <dl>
@@ -112,7 +113,7 @@ export function closedPage(state: keyof typeof states, nonces: PageNonces, view?
   const reason = reasons[state];
   return layout(
     `${title} · Purse`,
-    html`<div class="status"><div class="icon ${state === "paid" ? "ok" : ""}" aria-hidden="true">${
+    html`${view && !view.livemode ? html`<p class="test-mode" role="note"><strong>Test payment</strong></p>` : ""}<div class="status"><div class="icon ${state === "paid" ? "ok" : ""}" aria-hidden="true">${
       state === "paid" ? "✓" : "ⓘ"
     }</div><h1>${title}</h1>${summary}<p>${text}</p>${
       reason ? html`<p class="reason">Reason: ${reason}</p>` : ""

@@ -1,8 +1,15 @@
-import { type AnyOperation, errorCatalogue, PurseError, runOperation, scopesOf } from "@purse/engine";
+import {
+  type AnyOperation,
+  engineOfPublicCall,
+  errorCatalogue,
+  PurseError,
+  runOperation,
+  scopesOf,
+} from "@purse/engine";
 import { refusedFieldName } from "@purse/http-kernel";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { actorOf, bearerAuth } from "../http/bearer.ts";
+import { actorOf, bearerAuth, engineOf } from "../http/bearer.ts";
 import { callContextOf } from "../http/call-context.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import {
@@ -11,9 +18,11 @@ import {
   bodyErrors,
   envelope,
   errorSchema,
+  livemodeField,
   notFound,
   ok,
   serverErrors,
+  testModeMark,
 } from "../schemas/common.ts";
 
 /** A part of the request a route reads (path, query string, body, headers): an object schema, or none. */
@@ -166,7 +175,8 @@ export function operationRoute<
             body: request.body,
             headers: request.headers,
           } as WireRequest<Params, Query, Body, Headers>);
-          const result = await runOperation(operation, deps, actor, input, callContextOf(request)).catch(
+          const engine = scopes ? engineOf(request) : engineOfPublicCall(deps, operation, input);
+          const result = await runOperation(operation, engine, actor, input, callContextOf(request)).catch(
             (error: unknown) => {
               // The engine names the contract's field; REST's answer names its own.
               if (!PurseError.is(error) || error.field === undefined) throw error;
@@ -175,9 +185,11 @@ export function operationRoute<
           );
           const data = contract.output(result as z.input<Operation["output"]>);
           if (contract.bare) return data;
+          // Test mode's answers say so (contract: "Test mode"); live ones stay as the spec shows them.
+          const mode = engine.db.mode === "test" ? testModeMark : null;
           return contract.message === undefined
-            ? ok(data)
-            : { status: true, message: contract.message, data };
+            ? { ...ok(data), ...mode }
+            : { status: true, message: contract.message, data, ...mode };
         },
       });
     }
@@ -193,7 +205,12 @@ export function operationRoute<
 function answerSchema(contract: { answer: z.ZodType; bare?: true; message?: string }): z.ZodType {
   if (contract.bare) return contract.answer;
   if (contract.message === undefined) return envelope(contract.answer);
-  return z.object({ status: z.literal(true), message: z.literal(contract.message), data: contract.answer });
+  return z.object({
+    status: z.literal(true),
+    message: z.literal(contract.message),
+    data: contract.answer,
+    livemode: livemodeField,
+  });
 }
 
 /** What a public route may answer besides its own refusals: no 401 or 403, a 422 only on an input. */

@@ -26,9 +26,21 @@ export const errorSchema = z
   })
   .meta({ id: "Error" });
 
+/**
+ * Beside `status` in every answer about test data (contract: "Test mode"): absent from live
+ * answers, which stay exactly as the specification shows them.
+ */
+export const livemodeField = z
+  .literal(false)
+  .optional()
+  .describe("false when the answer is about test data (a `test_` token or wallet); absent for live data");
+
+/** What a test-mode answer adds to its envelope. */
+export const testModeMark = { livemode: false } as const;
+
 /** `{"status": true, "data": ...}` */
 export function envelope<T extends z.ZodType>(data: T) {
-  return z.object({ status: z.literal(true), data });
+  return z.object({ status: z.literal(true), data, livemode: livemodeField });
 }
 
 /** The answer a route gives inside the envelope. */

@@ -23,7 +23,7 @@ export async function operatorEngine(
   const config = readConfig();
   const routeLock = new MemoryRouteLock();
   const rateLimiter = new MemoryRateLimiter({ limitPerMinute: 1_000_000 });
-  const deps: EngineDependencies = {
+  const live: EngineDependencies = {
     db,
     secretBox: await openSecretBox(db, config.secretKey),
     routeLock,
@@ -37,10 +37,16 @@ export async function operatorEngine(
       webhookAllowPrivate: config.webhookAllowPrivate,
     },
   };
+  // Test mode's verbs (`--test`, `purse test …`) run on its schema with locks of its own.
+  const testLock = new MemoryRouteLock();
+  const deps: EngineDependencies = db.testMode
+    ? { ...live, testMode: { ...live, db: db.testMode, routeLock: testLock } }
+    : live;
   return {
     deps,
     async close() {
       await routeLock.close();
+      await testLock.close();
       await rateLimiter.close();
     },
   };

@@ -11,6 +11,7 @@ import { registerPrune } from "./commands/prune.ts";
 import { registerSeed } from "./commands/seed.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerStatement } from "./commands/statement.ts";
+import { registerTestMode } from "./commands/test-mode.ts";
 import { registerUsers } from "./commands/users.ts";
 import { registerWallets } from "./commands/wallets.ts";
 import { registerWebhooks } from "./commands/webhooks.ts";
@@ -65,6 +66,7 @@ export function createPurseProgram(): Command {
   // After registerWallets: credit and payout join its `wallets` command.
   registerOperatorMoney(program);
   registerStatement(program);
+  registerTestMode(program);
   registerOperators(program);
   return program;
 }

@@ -63,7 +63,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.#fallback = new MemoryRateLimiter(options);
   }
 
-  async attempt(key: string | number, route: string): Promise<RateLimitVerdict> {
+  async attempt(key: string | number, route: string, atMs?: number): Promise<RateLimitVerdict> {
     const redisKey = `${this.#prefix}purse:rate:${route}:${key}`;
     // Counters live on the first node that answers; losing a node moves them to the next one.
     const limit = limitOf(this.#options, route);
@@ -71,7 +71,7 @@ export class RedisRateLimiter implements RateLimiter {
       const member = randomUUID();
       let answer: [number, number];
       try {
-        answer = await client.purseSlidingWindow(redisKey, Date.now(), this.#windowMs, limit, member);
+        answer = await client.purseSlidingWindow(redisKey, atMs ?? Date.now(), this.#windowMs, limit, member);
       } catch {
         continue;
       }
@@ -86,11 +86,11 @@ export class RedisRateLimiter implements RateLimiter {
           ),
       };
     }
-    return this.#fallback.attempt(key, route);
+    return this.#fallback.attempt(key, route, atMs);
   }
 
-  consume(key: string | number, route: string): Promise<void> {
-    return consumeOrThrow(this, key, route);
+  consume(key: string | number, route: string, atMs?: number): Promise<void> {
+    return consumeOrThrow(this, key, route, atMs);
   }
 
   async close(): Promise<void> {

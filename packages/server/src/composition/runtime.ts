@@ -37,10 +37,19 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
   try {
     await db.migrate();
     const coordination = await openCoordination(config);
+    // Test mode's locks, limits and live events apart from live ones (their own Redis prefix):
+    // its wallets and users share ids with live ones, never a lock, a window or a channel.
+    const testCoordination = await openCoordination({
+      ...config,
+      redisPrefix: config.redisPrefix ? `${config.redisPrefix}:test` : "test",
+    }).catch(async (error: unknown) => {
+      await coordination.close();
+      throw error;
+    });
     const secretBox = await openSecretBox(db, config.secretKey, config.previousSecretKeys);
     warnAboutStoredKey(config, secretBox);
     const metrics = createPurseMetrics(db, coordination);
-    const deps: EngineDependencies = {
+    const liveDeps: EngineDependencies = {
       db,
       secretBox,
       routeLock: activeTracing()?.routeLock(coordination.routeLock) ?? coordination.routeLock,
@@ -62,6 +71,10 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
       verifiedSecrets: new VerifiedSecrets({ ttlMs: verifiedSecretMs }),
     };
+    const deps: EngineDependencies = {
+      ...liveDeps,
+      testMode: testModeDependencies(liveDeps, testCoordination),
+    };
     return {
       config,
       db,
@@ -69,6 +82,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       deps,
       metrics,
       async close() {
+        await testCoordination.close();
         await coordination.close();
         await db.close();
       },
@@ -77,6 +91,25 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
     await db.close();
     throw error;
   }
+}
+
+/**
+ * Test mode's engine (contract: "Test mode"): the live one's options and secrets on test mode's
+ * schema (`db.testMode`) and its own coordination. No token cache: each test call reads its
+ * merchant's test clock anyway (mode/caller.ts), so a cache would save nothing.
+ */
+function testModeDependencies(live: EngineDependencies, coordination: Coordination): EngineDependencies {
+  const { tokenCache: _cache, testMode: _test, ...shared } = live;
+  if (!live.db.testMode) throw new Error("the database has no test mode");
+  return {
+    ...shared,
+    db: live.db.testMode,
+    // Each test movement in a transaction of its own: a batch would mix merchants' test clocks.
+    options: { ...live.options, movementBatches: null },
+    routeLock: activeTracing()?.routeLock(coordination.routeLock) ?? coordination.routeLock,
+    rateLimiter: coordination.rateLimiter,
+    events: coordination.events,
+  };
 }
 
 /**

@@ -1,4 +1,11 @@
-import { closeExpiredVouchers, failAllExpiredCheckouts, foldCounters, pruneTables } from "@purse/engine";
+import {
+  closeExpiredVouchers,
+  type EngineDependencies,
+  failAllExpiredCheckouts,
+  foldCounters,
+  pruneTables,
+  sweepTestClocks,
+} from "@purse/engine";
 import type { FastifyBaseLogger } from "fastify";
 import type { Runtime } from "../composition/runtime.ts";
 
@@ -23,20 +30,37 @@ export const jobIntervalsMs = {
  * and the next one tries again; a round never overlaps the previous one of the same job.
  */
 export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): () => Promise<void> {
+  const test = runtime.deps.testMode;
+  // Each sweep runs over both modes' data; test mode's also on every moved test clock.
+  const bothModes = async (work: (deps: EngineDependencies) => Promise<unknown>) => {
+    await work(runtime.deps);
+    if (test) await work(test);
+  };
   const jobs = [
     // Also at start: the deltas left by a process that stopped are folded without waiting.
-    every(jobIntervalsMs.counterFold, () => foldCounters(runtime.db), log, "counter fold", { atStart: true }),
-    every(jobIntervalsMs.voucherSweep, () => closeExpiredVouchers(runtime.db), log, "voucher sweep"),
+    every(jobIntervalsMs.counterFold, () => bothModes((deps) => foldCounters(deps.db)), log, "counter fold", {
+      atStart: true,
+    }),
+    every(
+      jobIntervalsMs.voucherSweep,
+      () => bothModes((deps) => closeExpiredVouchers(deps.db)),
+      log,
+      "voucher sweep",
+    ),
     every(
       jobIntervalsMs.checkoutSweep,
-      () => failAllExpiredCheckouts(runtime.deps),
+      () =>
+        bothModes(async (deps) => {
+          await failAllExpiredCheckouts(deps);
+          if (deps === test) await sweepTestClocks(deps);
+        }),
       log,
       "checkout expiry sweep",
     ),
     // Also once at start: a process restarted more often than hourly would otherwise never prune.
     every(
       jobIntervalsMs.prune,
-      () => pruneTables(runtime.db, runtime.config.retention),
+      () => bothModes((deps) => pruneTables(deps.db, runtime.config.retention)),
       log,
       "table pruning",
       { atStart: true },

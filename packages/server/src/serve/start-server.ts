@@ -51,10 +51,17 @@ export async function startServer(
     // Endpoint events have a worker of their own: a backlog of events never takes the slots of the
     // status_url notifications, nor the reverse; each endpoint counts as one receiver.
     const events = new WebhookDispatcher({ ...worker, outbox: eventOutbox(runtime.deps.secretBox) });
-    if (config.webhookWorker) {
-      dispatcher.start();
-      events.start();
-    }
+    // Test mode's deliveries from its own schema, in workers of their own: an integrator's test
+    // endpoints never take a live delivery's slot.
+    const testDb = runtime.deps.testMode?.db;
+    const testWorkers = testDb
+      ? [
+          new WebhookDispatcher({ ...worker, db: testDb }),
+          new WebhookDispatcher({ ...worker, db: testDb, outbox: eventOutbox(runtime.deps.secretBox) }),
+        ]
+      : [];
+    const dispatchers = [dispatcher, events, ...testWorkers];
+    if (config.webhookWorker) for (const each of dispatchers) each.start();
     const stopJobs = startBackgroundJobs(runtime, app.log);
     if (runtime.db.location.kind === "embedded") log(welcomeText(baseUrl, demo));
     else log(`Purse is serving on ${baseUrl} (PostgreSQL, ${runtime.coordination.mode} locks).`);
@@ -65,7 +72,7 @@ export async function startServer(
       url,
       stop: () => {
         stopping ??= closeGracefully(app)
-          .then(() => Promise.all([stopJobs(), dispatcher.stop(), events.stop()]))
+          .then(() => Promise.all([stopJobs(), ...dispatchers.map((each) => each.stop())]))
           .then(() => runtime.close())
           // The spans of the last requests, still in the batch, before the process exits.
           .then(() => tracing?.shutdown());

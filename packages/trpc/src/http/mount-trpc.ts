@@ -1,7 +1,9 @@
 import {
+  bearerToken,
   csrfHeaderName,
   csrfRefusalMessages,
   type EngineDependencies,
+  isTestCredential,
   requestCredential,
 } from "@purse/engine";
 import {
@@ -107,7 +109,13 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
         sessionToken: credential.kind === "session" ? credential.token : null,
         clientAddress: request.ip,
         idempotencyKey: headerText(request.headers["idempotency-key"]),
+        // The dashboard's test-mode switch (honoured with its session cookie only: trpc.ts).
+        testMode: headerText(request.headers["purse-mode"]) === "test",
       }),
+      // Every answer about test data says so (contract: "Test mode"): a header, as tRPC's body
+      // carries only the procedure's output.
+      responseMeta: ({ ctx }) =>
+        ctx && isTestModeCall(ctx) ? { headers: new Headers({ "purse-livemode": "false" }) } : {},
       req: request,
       res: reply,
       path,
@@ -118,6 +126,12 @@ export async function mountTrpc(app: FastifyInstance, deps: EngineDependencies):
 const connectionParamsInUrl =
   "connectionParams in a URL are refused: a token there ends up in logs and history. Use wsLink " +
   "(WebSocket) with connectionParams, or, on Purse's own origin, the dashboard's session cookie.";
+
+/** A test token's call, or the dashboard's with its test-mode switch on. */
+function isTestModeCall(ctx: TrpcContext): boolean {
+  const bearer = ctx.authorization === null ? null : bearerToken(ctx.authorization);
+  return isTestCredential(bearer) || (bearer === null && ctx.testMode === true && Boolean(ctx.sessionToken));
+}
 
 /** A header's one value (the first, if it came more than once). */
 function headerText(value: string | string[] | undefined): string | null {

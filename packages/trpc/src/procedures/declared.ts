@@ -1,4 +1,10 @@
-import { type Actor, type EngineDependencies, idempotencyKeyOf, runOperation } from "@purse/engine";
+import {
+  type Actor,
+  type EngineDependencies,
+  engineOfPublicCall,
+  idempotencyKeyOf,
+  runOperation,
+} from "@purse/engine";
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
 import {
@@ -28,6 +34,8 @@ interface DeclaredOperation {
   readonly kind: "query" | "mutation";
   readonly scope: Scope | readonly Scope[] | "public";
   readonly idempotencyKey?: string;
+  /** A public operation's input field naming its mode (a `test_` wallet: test mode's). */
+  readonly modeFrom?: string;
   readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
   readonly output: z.ZodType;
   /** Null where tRPC publishes the capability otherwise (REST's history: `transactions` here). */
@@ -107,7 +115,9 @@ export function declaredProcedures<const Operations extends readonly DeclaredOpe
           key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
         // tRPC reads JSON as JSON: a bare number arrives as a number, which the contract sees itself.
         const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
-        return runOperation(operation, ctx.deps, ctx.actor ?? null, withKey, call);
+        // A public procedure runs in the mode its input names (a `test_` wallet: test mode's).
+        const deps = ctx.actor ? ctx.deps : engineOfPublicCall(ctx.deps, operation, withKey);
+        return runOperation(operation, deps, ctx.actor ?? null, withKey, call);
       };
       return [[operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)]];
     }),

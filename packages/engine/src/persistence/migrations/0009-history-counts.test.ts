@@ -99,7 +99,7 @@ describe("migration 0009 on a ledger written before it", () => {
     const indexes = await rows(
       engine.deps.db.em(),
       sql<{ indexname: string }>`select indexname from pg_indexes
-        where tablename = 'transactions' and indexname like 'transactions_wallet_%' order by indexname`,
+        where schemaname = current_schema() and tablename = 'transactions' and indexname like 'transactions_wallet_%' order by indexname`,
     );
     // 0009's two (the old ones dropped; 0013's amount indexes, made again, dropped again by 0014).
     expect(indexes.map((index) => index.indexname)).toEqual([

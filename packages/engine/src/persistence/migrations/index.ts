@@ -16,6 +16,7 @@ import { Migration0015DropHistoryAmountCounts } from "./0015-drop-history-amount
 import { Migration0016Refunds } from "./0016-refunds.ts";
 import { Migration0017WebhookEndpointsAndEvents } from "./0017-webhook-endpoints-and-events.ts";
 import { Migration0018CheckoutLinkSealed } from "./0018-checkout-link-sealed.ts";
+import { Migration0019TestMode } from "./0019-test-mode.ts";
 import { Migration0020CounterDeltas } from "./0020-counter-deltas.ts";
 
 /**
@@ -41,5 +42,6 @@ export const migrationsList = [
   { name: "0016-refunds", class: Migration0016Refunds },
   { name: "0017-webhook-endpoints-and-events", class: Migration0017WebhookEndpointsAndEvents },
   { name: "0018-checkout-link-sealed", class: Migration0018CheckoutLinkSealed },
+  { name: "0019-test-mode", class: Migration0019TestMode },
   { name: "0020-counter-deltas", class: Migration0020CounterDeltas },
 ];

@@ -49,8 +49,8 @@ function description(value: string | null | undefined): string | null {
 }
 
 function urlRules(deps: EngineDependencies) {
-  // Every endpoint is live until test-mode credentials land; they will pass livemode: false here.
-  return { allowPrivate: deps.options.webhookAllowPrivate ?? false, livemode: true };
+  // Test mode's endpoints (made with a test token) may be `http` and private: an integrator's laptop.
+  return { allowPrivate: deps.options.webhookAllowPrivate ?? false, livemode: deps.db.mode === "live" };
 }
 
 function newEndpointId(): string {
@@ -81,7 +81,7 @@ export async function createWebhookEndpoint(
       events,
       enabled: fields.enabled ?? true,
       description: text,
-      livemode: true,
+      livemode: deps.db.mode === "live",
       secretSealed,
     });
   });

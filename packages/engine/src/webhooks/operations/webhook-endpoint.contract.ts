@@ -50,7 +50,9 @@ const endpointShape = {
   events: z.array(z.string()).describe('Event types, or ["*"] for all'),
   enabled: z.boolean(),
   description: z.string(),
-  livemode: z.boolean().describe("false for a test-mode endpoint (test mode lands later); true today"),
+  livemode: z
+    .boolean()
+    .describe("false for a test-mode endpoint (made with a test token), which receives test events"),
   previousSecretUntil: z
     .string()
     .nullable()

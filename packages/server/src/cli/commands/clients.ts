@@ -6,6 +6,7 @@ import { type ListOptions, listFilter, printPage, withListOptions } from "../lis
 import { nameArguments } from "../name-arguments.ts";
 import { parseDuration } from "../parse-duration.ts";
 import { printResult } from "../print-result.ts";
+import { databaseInMode } from "../test-mode-database.ts";
 import { withDatabase } from "../with-database.ts";
 import { registerClientCredentials } from "./client-credentials.ts";
 
@@ -15,10 +16,12 @@ export function registerClients(program: Command): void {
   clients
     .command("create")
     .requiredOption("--user <login>", "the user the client acts for")
+    .option("--test", "test credentials (test_…): they act on test data only")
     .description("issue API credentials (shown once: store them now)")
-    .action((o: { user: string }) =>
+    .action((o: { user: string; test?: boolean }) =>
       withDatabase(async (db) => {
-        const issued = await createClient(db, await openSecretBox(db, readConfig().secretKey), o.user).catch(
+        const box = await openSecretBox(db, readConfig().secretKey);
+        const issued = await createClient(databaseInMode(db, o.test), box, o.user).catch(
           nameArguments({ name: "--user", value: o.user, field: "login", names: "user" }),
         );
         printResult(

@@ -5,6 +5,7 @@ import { type ListOptions, listFilter, printPage, withListOptions } from "../lis
 import { argumentError, nameArguments } from "../name-arguments.ts";
 import { oneOf } from "../one-of.ts";
 import { printResult } from "../print-result.ts";
+import { databaseInMode } from "../test-mode-database.ts";
 import { withDatabase } from "../with-database.ts";
 
 const statuses = ["NEW", "ACTIVE", "DELETED"] as const;
@@ -20,10 +21,11 @@ export function registerWallets(program: Command): void {
     .requiredOption("--currency <code>", "an enabled currency code, e.g. USD")
     .option("--limit <amount>", "the most the wallet may hold (amountLimit), decimal", "1000000")
     .option("--number <number>", "the wallet number (default: generated)")
+    .option("--test", "a test wallet (its number starts with test_), for test credentials")
     .description("open a wallet for a user")
-    .action((o: { user: string; currency: string; limit: string; number?: string }) =>
+    .action((o: { user: string; currency: string; limit: string; number?: string; test?: boolean }) =>
       withDatabase(async (db) => {
-        const number = await createWallet(db, {
+        const number = await createWallet(databaseInMode(db, o.test), {
           login: o.user,
           currency: o.currency,
           amountLimit: o.limit,

@@ -1,0 +1,9 @@
+export {
+  advanceTestClock,
+  maxTestClockStepMs,
+  type TestClockState,
+  testClockOf,
+} from "./advance-test-clock.ts";
+export { fundTestWallet, type TestFunding } from "./fund-test-wallet.ts";
+export { sweepTestClocks } from "./sweep-test-clocks.ts";
+export { testEngine } from "./test-engine.ts";

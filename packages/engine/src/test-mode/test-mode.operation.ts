@@ -1,0 +1,70 @@
+import type { Actor } from "../auth/actor.ts";
+import { defineOperation } from "../declaration/declare-operation.ts";
+import type { EngineDependencies } from "../engine-dependencies.ts";
+import { PurseError } from "../errors/index.ts";
+import { advanceTestClock } from "./advance-test-clock.ts";
+import { fundTestWallet } from "./fund-test-wallet.ts";
+import {
+  advanceTestClockContract,
+  durationMs,
+  testClockContract,
+  testFundContract,
+  testFundResultContract,
+} from "./test-mode.contract.ts";
+
+/** Test-mode verbs answer only a test token: a live one is refused before anything is read. */
+function requireTestCaller(deps: EngineDependencies): void {
+  if (deps.db.mode !== "test") throw new PurseError("TEST_MODE_ONLY");
+}
+
+/**
+ * GraphQL/tRPC `testFund` (contract: "Test mode"): test money into one of the caller's test
+ * wallets, a deposit from test mode's equity through the movement pipeline.
+ */
+export const testFundOperation = defineOperation({
+  kind: "mutation",
+  description: "Test money credited to one of the caller's test wallets (test tokens only)",
+  scope: "user",
+  input: testFundContract,
+  output: testFundResultContract,
+  errors: ["TEST_MODE_ONLY", "WALLET_TO_NOT_EXISTS", "MAX_AMOUNT", "TOO_PRECISE"],
+  run: async (deps, actor: Actor, input) => {
+    requireTestCaller(deps);
+    const funded = await fundTestWallet(deps, {
+      wallet: input.wallet,
+      amount: input.amount,
+      ownerUserId: actor.userId,
+      operator: `user-${actor.userId}`,
+    });
+    return {
+      transactionId: funded.transactionId,
+      wallet: input.wallet,
+      amount: input.amount,
+      livemode: false,
+    };
+  },
+  graphql: { field: "testFund", type: "TestFunding", arguments: "flat" },
+  trpc: "testFund",
+});
+
+/**
+ * GraphQL/tRPC `advanceTestClock` (contract: "Test clock"): the caller's test clock moved forward,
+ * and every time rule it makes due applied at once (test-mode/advance-test-clock.ts).
+ */
+export const advanceTestClockOperation = defineOperation({
+  kind: "mutation",
+  description: "The caller's test clock moved forward, with every time rule it makes due (test tokens only)",
+  scope: "user",
+  input: advanceTestClockContract,
+  output: testClockContract,
+  errors: ["TEST_MODE_ONLY", "INVALID_VALUE"],
+  run: async (deps, actor: Actor, input) => {
+    requireTestCaller(deps);
+    const byMs = durationMs(input.duration);
+    if (byMs === null) throw new PurseError("INVALID_VALUE", "duration");
+    const state = await advanceTestClock(deps, actor.userId, byMs);
+    return { now: state.now, advancedSeconds: Math.floor(state.advancedMs / 1000), livemode: false };
+  },
+  graphql: { field: "advanceTestClock", type: "TestClock", arguments: "flat" },
+  trpc: "advanceTestClock",
+});
