@@ -50,7 +50,8 @@ function FundTestWallet({ wallets, onChanged }: { wallets: readonly Wallet[]; on
     if (!outcome.ok) return setSaid({ ok: false, text: outcome.message });
     setSaid({
       ok: true,
-      text: `Added ${outcome.data.amount} to ${chosen} (transaction ${outcome.data.transactionId}).`,
+      // The amount as typed: the API echoes it as a number ("250" for "250.00").
+      text: `Added ${amount.trim()} to ${chosen} (transaction ${outcome.data.transactionId}).`,
     });
     onChanged();
   };
