@@ -93,8 +93,8 @@ describe("the test-mode walkthrough in docs/test-mode.md", () => {
     const endpoint = JSON.parse(await readFile(join(workDir, "endpoint.json"), "utf8"));
     const secret = endpoint.data.createWebhookEndpoint.data.secret as string;
     const events = (await site.waitFor("/events", 3)).map((event) => ({
-      id: event.headers["webhook-id"],
       ...verifiedEvent(event, secret),
+      webhookId: event.headers["webhook-id"],
     }));
     expect(events.map((event) => [event.type, event.livemode]).sort()).toEqual([
       ["checkout.failed", false],
@@ -103,7 +103,7 @@ describe("the test-mode walkthrough in docs/test-mode.md", () => {
     ]);
     // The replay is the same event again: the same webhook-id, so a receiver can drop it.
     const failed = events.filter((event) => event.type === "checkout.failed");
-    expect(failed[1]?.id).toBe(failed[0]?.id);
+    expect(failed[1]?.webhookId).toBe(failed[0]?.webhookId);
     // Step 8: each mode's ledger holds.
     expect(out).toContain("The ledger is balanced.");
   });
