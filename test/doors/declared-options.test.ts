@@ -22,8 +22,14 @@ describe("declared options on every door", () => {
     api = await startTestServer();
     acme = await api.token("acme");
     const { db } = api.server.runtime;
-    operator = (await issueOperatorToken(db, { clientId: "acme", operator: "dora", lifetimeSeconds: 600 }))
-      .accessToken;
+    operator = (
+      await issueOperatorToken(db, {
+        clientId: "acme",
+        operator: "dora",
+        lifetimeSeconds: 600,
+        now: new Date(),
+      })
+    ).accessToken;
     narrow = await api.token("cafe");
     // Tokens are stored as the hex SHA-256 of their text.
     await db

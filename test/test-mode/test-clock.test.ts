@@ -141,6 +141,27 @@ describe("a merchant's test clock drives every time rule of their test data", ()
     expect(createdAt - Date.now()).toBeGreaterThan(2.9 * 86_400_000);
   });
 
+  it("an Idempotency-Key answers retries until its lifetime runs out on the clock, then is free again", async () => {
+    const key = `clock-key-${process.pid}`;
+    const transfer = (token: string) =>
+      api.call("POST", "/api/transaction/transfer", {
+        token,
+        headers: { "idempotency-key": key },
+        body: { wallet_from: bolt.wallets["USD"], wallet_to: acme.wallets["USD"], amount: "1.00" },
+      });
+    const first = await transfer(bolt.token);
+    expect(first.status).toBe(200);
+    const again = await transfer(bolt.token);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    await advance(bolt.token, "31d");
+    // A month on by bolt's clock: bolt's token lapsed with it, and the key is free.
+    const token = await api.token(bolt.client.clientId, bolt.client.clientSecret);
+    bolt = { ...bolt, token };
+    const later = await transfer(token);
+    expect(later.status).toBe(200);
+    expect(later.body.data.id).not.toBe(first.body.data.id);
+  });
+
   it("a test token lapses when its merchant's clock passes its lifetime; live tokens do not", async () => {
     const token = await api.token(acme.client.clientId, acme.client.clientSecret);
     const live = await api.token("acme");

@@ -83,6 +83,11 @@ export interface EngineOptions {
    * transaction. Absent or null: each transfer in a transaction of its own.
    */
   readonly movementBatches?: MovementBatches | null;
+  /**
+   * How many days an API Idempotency-Key answers retries (PURSE_PRUNE_IDEMPOTENCY_KEYS_AFTER_DAYS,
+   * 30 when absent): the pruning job's bound, which a test clock's move applies at once.
+   */
+  readonly idempotencyKeyDays?: number;
 }
 
 export interface MovementBatches {

@@ -157,7 +157,12 @@ describe("the GraphQL endpoint", () => {
 
     // An operator token is no user; a user's token is no operator (a PurseError result there).
     const operator = (
-      await issueOperatorToken(engine.deps.db, { clientId: "acme", operator: "olga", lifetimeSeconds: 600 })
+      await issueOperatorToken(engine.deps.db, {
+        clientId: "acme",
+        operator: "olga",
+        lifetimeSeconds: 600,
+        now: new Date(),
+      })
     ).accessToken;
     expect((await graphql("{ me { id } }", {}, operator)).errors?.[0]?.message).toBe("Sorry scope missed");
     const credit = `mutation { operatorCredit(wallet: "U100000020", amount: "1.00", key: "scope-1") {

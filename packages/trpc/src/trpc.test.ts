@@ -23,7 +23,12 @@ describe("the tRPC router", () => {
       })
     ).access_token;
     operator = (
-      await issueOperatorToken(engine.deps.db, { clientId: "acme", operator: "dora", lifetimeSeconds: 600 })
+      await issueOperatorToken(engine.deps.db, {
+        clientId: "acme",
+        operator: "dora",
+        lifetimeSeconds: 600,
+        now: new Date(),
+      })
     ).accessToken;
   }, 60_000);
   afterAll(() => engine.close());

@@ -20,7 +20,7 @@ export function isOperator(actor: Actor): boolean {
 /** Issues an operator token through an existing API client (whose user the token belongs to). */
 export async function issueOperatorToken(
   db: Database,
-  request: { clientId: string; operator: string; lifetimeSeconds: number },
+  request: { clientId: string; operator: string; lifetimeSeconds: number; now: Date },
 ): Promise<{ accessToken: string; expiresAt: Date; scope: string }> {
   const scope = `operator:${request.operator}`;
   // Refused on their fields: the operator command names the option each came from.
@@ -28,7 +28,7 @@ export async function issueOperatorToken(
   const client = await findClientIds(db.em(), request.clientId);
   if (!client) throw new PurseError("NOT_FOUND", "client");
   const accessToken = generateOpaqueToken();
-  const expiresAt = new Date(Date.now() + request.lifetimeSeconds * 1000);
+  const expiresAt = new Date(request.now.getTime() + request.lifetimeSeconds * 1000);
   await insertAccessToken(db.em(), {
     tokenHash: hashOpaqueToken(accessToken),
     clientId: client.id,

@@ -126,6 +126,7 @@ describe("the bound on a client's live tokens", () => {
       clientId: "acme",
       operator: "ops@example",
       lifetimeSeconds: 600,
+      now: deps.now(),
     });
     for (let index = 0; index <= bound; index += 1) await issue();
     expect(await works(operator.accessToken)).toBe("works");

@@ -2,8 +2,9 @@ import { failAllExpiredCheckouts } from "../checkout/fail-expired-checkouts.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { moveTestClock, testClockAdvance, withTestClock } from "../mode/index.ts";
+import { defaultRetention } from "../retention/prune-tables.ts";
 import { closeExpiredVouchers } from "../voucher/close-expired-vouchers.ts";
-import { bringRetriesForward } from "./due-deliveries-store.ts";
+import { bringRetriesForward, deleteIdempotencyKeysOf } from "./clock-move-store.ts";
 import { testEngine } from "./test-engine.ts";
 
 /** The furthest one move may go: ten years (a typo of units should not throw a clock past 9999). */
@@ -20,8 +21,8 @@ export interface TestClockState {
  * Moves `userId`'s test clock forward by `byMs` (contract: "Test clock"; `purse test clock
  * advance`, GraphQL/tRPC `advanceTestClock`), then applies at once every time rule the move makes
  * due on that merchant's test data: checkouts whose link expired become FAIL with their FAIL
- * notification, vouchers past their expiry close, webhook retries scheduled within the move go
- * out. The background sweeps would reach them only when
+ * notification, vouchers past their expiry close, Idempotency-Keys past their lifetime are freed,
+ * webhook retries scheduled within the move go out. The background sweeps would reach them only when
  * real time does; other merchants' clocks do not move.
  */
 export async function advanceTestClock(
@@ -42,8 +43,11 @@ export async function advanceTestClock(
 
 /** The time rules a sweep applies, for one merchant's test data on their clock. */
 export async function applyTimeRules(clocked: EngineDependencies, userId: number): Promise<void> {
+  const now = clocked.now();
   await failAllExpiredCheckouts(clocked, 100, userId);
-  await closeExpiredVouchers(clocked.db, clocked.now(), userId);
+  await closeExpiredVouchers(clocked.db, now, userId);
+  const keyDays = clocked.options.idempotencyKeyDays ?? defaultRetention.idempotencyKeysDays;
+  await deleteIdempotencyKeysOf(clocked.db.queries(), userId, new Date(now.getTime() - keyDays * 86_400_000));
 }
 
 /** Where `userId`'s test clock stands. */

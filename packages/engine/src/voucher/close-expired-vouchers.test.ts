@@ -33,7 +33,7 @@ describe("closeExpiredVouchers", () => {
   afterAll(() => engine.close());
 
   it("closes pending vouchers past their expiry and nothing else", async () => {
-    expect(await closeExpiredVouchers(engine.deps.db)).toBe(1);
+    expect(await closeExpiredVouchers(engine.deps.db, engine.deps.now())).toBe(1);
     const statuses = await rows(
       engine.deps.db.em(),
       sql<{ number: string; status: number }>`select number, status from vouchers order by number`,
@@ -44,6 +44,6 @@ describe("closeExpiredVouchers", () => {
       { number: "V-OLD", status: 2 },
       { number: "V-USED-OLD", status: 1 },
     ]);
-    expect(await closeExpiredVouchers(engine.deps.db)).toBe(0);
+    expect(await closeExpiredVouchers(engine.deps.db, engine.deps.now())).toBe(0);
   });
 });

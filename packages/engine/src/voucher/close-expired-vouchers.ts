@@ -6,10 +6,6 @@ import { closeVouchersExpiredBy } from "./voucher-store.ts";
  * expiry itself as well, so the sweep only keeps the stored status honest for lookups and reports.
  * Their value stays in the voucher account for the operator to settle.
  */
-export async function closeExpiredVouchers(
-  db: Database,
-  now: Date = new Date(),
-  creatorUserId?: number,
-): Promise<number> {
+export async function closeExpiredVouchers(db: Database, now: Date, creatorUserId?: number): Promise<number> {
   return closeVouchersExpiredBy(db.em(), now, creatorUserId);
 }

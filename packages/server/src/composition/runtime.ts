@@ -67,6 +67,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
         webhookAllowPrivate: config.webhookAllowPrivate,
         movementBatches: config.movementBatches,
         maxLiveTokens: config.maxLiveTokens,
+        idempotencyKeyDays: config.retention.idempotencyKeysDays,
       },
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
       verifiedSecrets: new VerifiedSecrets({ ttlMs: verifiedSecretMs }),

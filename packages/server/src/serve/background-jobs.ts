@@ -43,7 +43,7 @@ export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): (
     }),
     every(
       jobIntervalsMs.voucherSweep,
-      () => bothModes((deps) => closeExpiredVouchers(deps.db)),
+      () => bothModes((deps) => closeExpiredVouchers(deps.db, deps.now())),
       log,
       "voucher sweep",
     ),

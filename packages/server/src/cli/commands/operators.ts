@@ -28,6 +28,8 @@ export function registerOperators(program: Command): void {
           clientId: o.client,
           operator,
           lifetimeSeconds: tokenLifetime(o) / 1000,
+          // An operator's token is live, so it runs on real time.
+          now: new Date(),
         }).catch(
           nameArguments(
             { name: "--client", value: o.client, field: "client", names: "client" },

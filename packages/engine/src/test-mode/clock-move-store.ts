@@ -26,3 +26,20 @@ export async function bringRetriesForward(runner: SqlRunner, userId: number, byM
   );
   return notifications.length + events.length;
 }
+
+/**
+ * A merchant's API Idempotency-Keys recorded before `before` deleted: their lifetime ran out on the
+ * merchant's test clock, so the key is free again, as the pruning job frees live keys by real time.
+ */
+export async function deleteIdempotencyKeysOf(
+  runner: SqlRunner,
+  userId: number,
+  before: Date,
+): Promise<number> {
+  const gone = await rows(
+    runner,
+    sql<{ key: string }>`delete from idempotency_keys where user_id = ${userId} and created_at < ${before}
+      returning key`,
+  );
+  return gone.length;
+}
