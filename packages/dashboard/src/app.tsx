@@ -2,6 +2,7 @@ import { useContext, useEffect, useMemo, useState } from "preact/hooks";
 import { RequestFailed, request, SessionEnded } from "./api/client.ts";
 import { meQuery, walletsQuery } from "./api/documents.ts";
 import { watchTransactions } from "./api/live.ts";
+import { setTestModeRequests, storedTestMode, storeTestMode } from "./api/mode.ts";
 import { signOut as endSession } from "./api/session-documents.ts";
 import { SessionContext, useQuery } from "./api/use-query.ts";
 import { BalanceCharts } from "./components/balance-charts.tsx";
@@ -12,6 +13,7 @@ import { FindTransaction, type Lookup } from "./components/find-transaction.tsx"
 import { PartnerNote } from "./components/partner-note.tsx";
 import { SignIn } from "./components/sign-in.tsx";
 import { Statement } from "./components/statement.tsx";
+import { TestTools } from "./components/test-tools.tsx";
 import { Transactions } from "./components/transactions.tsx";
 
 type Screen =
@@ -42,6 +44,8 @@ function hadSessionBefore(): boolean {
 
 export function App() {
   const [screen, setScreen] = useState<Screen>({ kind: "loading" });
+  const [testMode, setTestMode] = useState(storedTestMode);
+  const [liveAnswer, setLiveAnswer] = useState(false);
 
   const identify = async (fromSignIn: boolean) => {
     try {
@@ -87,6 +91,15 @@ export function App() {
     setScreen({ kind: "signed-out", notice: "You are signed out." });
   };
 
+  const switchMode = (on: boolean) => {
+    storeTestMode(on);
+    setLiveAnswer(false);
+    setTestMode(on);
+  };
+  // Requests follow the switch only while signed in (signing in is the same in both modes); set
+  // before the page below renders, so every view's first request already carries it.
+  setTestModeRequests(screen.kind === "signed-in" && testMode, () => setLiveAnswer(true));
+
   if (screen.kind === "loading")
     return (
       <main class="sign-in" aria-busy="true">
@@ -97,12 +110,32 @@ export function App() {
     return <SignIn notice={screen.notice} onSignedIn={() => void identify(true)} />;
   return (
     <SessionContext.Provider value={session}>
-      <Dashboard name={screen.name} role={screen.role} onSignOut={signOut} />
+      {/* A new page per mode: nothing loaded in one mode stays on screen in the other. */}
+      <Dashboard
+        key={testMode ? "test" : "live"}
+        name={screen.name}
+        role={screen.role}
+        testMode={testMode}
+        liveAnswer={liveAnswer}
+        onTestMode={switchMode}
+        onSignOut={signOut}
+      />
     </SessionContext.Provider>
   );
 }
 
-function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSignOut(): void }) {
+interface DashboardProps {
+  readonly name: string;
+  readonly role: string;
+  /** The test-mode switch is on: every request reads the user's test data only. */
+  readonly testMode: boolean;
+  /** A test-mode request was answered with live data (never expected; nothing of it is shown). */
+  readonly liveAnswer: boolean;
+  onTestMode(on: boolean): void;
+  onSignOut(): void;
+}
+
+function Dashboard({ name, role, testMode, liveAnswer, onTestMode, onSignOut }: DashboardProps) {
   const [revision, setRevision] = useState(0);
   const [live, setLive] = useState(false);
   const [lastChange, setLastChange] = useState<number>();
@@ -135,7 +168,19 @@ function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSi
   const wallets = useQuery((signal) => request(walletsQuery, {}, signal), [revision]);
   const list = wallets.data?.wallets ?? [];
   return (
-    <>
+    <div class={testMode ? "mode test-mode" : "mode"}>
+      {testMode ? (
+        <p class="test-banner">
+          <strong>Test mode: test data only</strong>
+          <span>Test wallets, test money and your test clock; nothing here is live.</span>
+        </p>
+      ) : null}
+      {liveAnswer ? (
+        <p class="form-error live-answer" role="alert">
+          Purse answered with live data while test mode is on; it was not shown. Reload the page, and tell the
+          operator if it happens again.
+        </p>
+      ) : null}
       <header class="top">
         <div class="brand">
           <span class="logo" aria-hidden="true">
@@ -162,6 +207,16 @@ function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSi
           </button>
         </nav>
         <div class="who">
+          <button
+            type="button"
+            role="switch"
+            class="mode-switch"
+            aria-checked={testMode}
+            onClick={() => onTestMode(!testMode)}
+          >
+            <span class="mode-track" aria-hidden="true" />
+            Test mode
+          </button>
           <span class={live ? "live on" : "live"} role="status">
             {live ? "Live" : "Reconnecting…"}
             {lastChange === undefined ? "" : ` · last change: transaction ${lastChange}`}
@@ -174,23 +229,35 @@ function Dashboard({ name, role, onSignOut }: { name: string; role: string; onSi
       </header>
       {view === "developers" ? (
         <main class="dashboard developers">
-          <h1 class="visually-hidden">Developers: webhooks and events of {name}</h1>
+          <h1 class="visually-hidden">
+            Developers: webhooks and events of {name}
+            {testMode ? " (test mode)" : ""}
+          </h1>
           <Developers />
         </main>
       ) : (
         <main class="dashboard">
-          <h1 class="visually-hidden">Dashboard of {name}</h1>
+          <h1 class="visually-hidden">
+            Dashboard of {name}
+            {testMode ? " (test mode)" : ""}
+          </h1>
           <Balances wallets={wallets.data?.wallets} error={wallets.error} />
           <BalanceCharts wallets={list} revision={revision} />
+          {testMode ? <TestTools wallets={list} onChanged={() => setRevision((value) => value + 1)} /> : null}
           {merchant ? null : <PartnerNote />}
           <FindTransaction lookup={lookup} onLookup={look} />
           {merchant ? (
-            <Transactions wallets={list} revision={revision} onDetails={(id) => look(String(id))} />
+            <Transactions
+              wallets={list}
+              revision={revision}
+              testMode={testMode}
+              onDetails={(id) => look(String(id))}
+            />
           ) : null}
           <CheckoutLinks revision={revision} />
           <Statement wallets={list} />
         </main>
       )}
-    </>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { print } from "@0no-co/graphql.web";
 import type { TadaDocumentNode } from "./graphql.ts";
+import { liveAnswerMessage, modeHeaders, reportLiveAnswer, testModeRequests } from "./mode.ts";
 
 /** The session cookie is missing, expired or revoked: the app shows its sign-in screen. */
 export class SessionEnded extends Error {
@@ -21,6 +22,7 @@ export class RequestFailed extends Error {
 
 interface GraphQLAnswer<Result> {
   data?: Result | null;
+  extensions?: { livemode?: unknown };
   errors?: readonly { message?: unknown; extensions?: { code?: unknown } }[];
 }
 
@@ -43,6 +45,8 @@ export function request<Result, Variables>(
 
 /** One GraphQL request: the data, or SessionEnded / RequestFailed. */
 async function send<Result>(query: string, variables: unknown, signal?: AbortSignal): Promise<Result> {
+  // The mode is fixed when the request leaves: its answer is checked against the same mode.
+  const testMode = testModeRequests();
   let response: Response;
   try {
     response = await fetch(graphqlUrl, {
@@ -50,6 +54,7 @@ async function send<Result>(query: string, variables: unknown, signal?: AbortSig
       credentials: "same-origin",
       headers: {
         ...sessionHeaders,
+        ...modeHeaders(testMode),
         "content-type": "application/json",
         accept: "application/graphql-response+json, application/json",
       },
@@ -63,6 +68,11 @@ async function send<Result>(query: string, variables: unknown, signal?: AbortSig
   const answer = await readAnswer<Result>(response);
   const codes = (answer?.errors ?? []).map((error) => error.extensions?.code);
   if (response.status === 401 || codes.includes("UNAUTHORIZED")) throw new SessionEnded();
+  // A test-mode view shows test data only: an answer not marked `livemode: false` is refused whole.
+  if (testMode && answer?.extensions?.livemode !== false) {
+    reportLiveAnswer();
+    throw new RequestFailed(liveAnswerMessage, "LIVE_ANSWER_IN_TEST_MODE");
+  }
   const first = answer?.errors?.[0];
   if (first) {
     const code = typeof first.extensions?.code === "string" ? first.extensions.code : undefined;

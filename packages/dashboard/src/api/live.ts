@@ -1,6 +1,7 @@
 import { print } from "@0no-co/graphql.web";
 import { graphqlUrl, sessionHeaders } from "./client.ts";
 import { liveSubscription } from "./documents.ts";
+import { modeHeaders, testModeRequests } from "./mode.ts";
 
 export interface LiveHandlers {
   /** A committed change to one of the caller's transactions. */
@@ -47,7 +48,13 @@ async function streamOnce(
   const response = await fetch(graphqlUrl, {
     method: "POST",
     credentials: "same-origin",
-    headers: { ...sessionHeaders, "content-type": "application/json", accept: "text/event-stream" },
+    // In test mode the stream carries the same switch: it tells of test transactions only.
+    headers: {
+      ...sessionHeaders,
+      ...modeHeaders(testModeRequests()),
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body: JSON.stringify({ query: print(liveSubscription) }),
     signal,
   });

@@ -42,10 +42,13 @@ const directionWords = { in: "in", out: "out", both: "out and in", none: "" } as
 export function Transactions({
   wallets,
   revision,
+  testMode = false,
   onDetails,
 }: {
   wallets: readonly Wallet[];
   revision: number;
+  /** The CSV export is a plain download (no header rides on it): live data only, so not offered. */
+  testMode?: boolean;
   onDetails(id: number): void;
 }) {
   const [filter, setFilter] = useState<Filter>(noFilter);
@@ -81,15 +84,19 @@ export function Transactions({
     <section class="panel transactions" aria-labelledby="transactions-title">
       <div class="panel-head">
         <h2 id="transactions-title">Transactions</h2>
-        {/* biome-ignore lint/a11y/useSemanticElements: the contract names it a button; a download link lets the browser stream the whole export to disk, where a script would hold every row in memory */}
-        <a
-          class="button"
-          role="button"
-          href={`${exportPath}${exportQuery(filter)}`}
-          download="transactions.csv"
-        >
-          Export CSV
-        </a>
+        {testMode ? (
+          <span class="muted">CSV export: live data only (a test token exports test data)</span>
+        ) : (
+          // biome-ignore lint/a11y/useSemanticElements: the contract names it a button; a download link lets the browser stream the whole export to disk, where a script would hold every row in memory
+          <a
+            class="button"
+            role="button"
+            href={`${exportPath}${exportQuery(filter)}`}
+            download="transactions.csv"
+          >
+            Export CSV
+          </a>
+        )}
       </div>
       <TransactionFilters wallets={wallets} applied={filter} serverError={error} onApply={apply} />
       {connection ? <Totals totals={connection.totals} /> : null}
