@@ -1,4 +1,9 @@
+import { checkoutSignature } from "@purse/engine";
+import type { AppRouter } from "@purse/trpc";
+import { createTRPCClient, createWSClient, wsLink } from "@trpc/client";
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { firstEvent, graphqlSubscription } from "../support/event-stream.ts";
 import { createTestCheckout, openTestAccount, type TestAccount } from "../support/test-mode.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
@@ -24,6 +29,8 @@ describe("test mode keeps test and live data apart on every door", () => {
     test: (await api.call("GET", "/api/wallets", { token: acme.token })).body.data,
   });
   let before: Awaited<ReturnType<typeof balances>>;
+  /** Test transfers the WebSocket test made (each 1.00 into acme's test wallet). */
+  let testTransfersOverSockets = 0;
 
   beforeAll(async () => {
     api = await startTestServer({ env: { PURSE_RATE_LIMIT_PER_MINUTE: "10000" } });
@@ -242,6 +249,33 @@ describe("test mode keeps test and live data apart on every door", () => {
     expect(liveTrpc.headers.get("purse-livemode")).toBeNull();
   });
 
+  it("a public call into test data (a GraphQL checkout into a test wallet) says livemode: false too", async () => {
+    const fields = {
+      wallet_to: acme.wallets["USD"] ?? "",
+      wallet_from: bolt.wallets["USD"] ?? "",
+      amount: "3.00",
+      id: `gql-${Date.now()}`,
+    };
+    const answer = await api.call("POST", "/graphql", {
+      body: {
+        query: `mutation($input: CheckoutInput!) { createCheckout(input: $input) {
+          __typename ... on PurseError { message } ... on MutationCreateCheckoutSuccess { data { url } } } }`,
+        variables: {
+          input: {
+            walletTo: fields.wallet_to,
+            walletFrom: fields.wallet_from,
+            amount: fields.amount,
+            id: fields.id,
+            userInfo: `payer-${fields.id}`,
+            signature: checkoutSignature(fields, acme.client.formToken),
+          },
+        },
+      },
+    });
+    expect(answer.body.data.createCheckout.data.url).toMatch(/\/test_chk_/);
+    expect(answer.body.extensions).toEqual({ livemode: false });
+  });
+
   it("a live subscriber hears nothing of test movements, a test subscriber nothing of live ones", async () => {
     const query = "subscription { transactionUpdated { transactionId status } }";
     const liveStream = await graphqlSubscription(api.url, live.acme, query);
@@ -262,12 +296,70 @@ describe("test mode keeps test and live data apart on every door", () => {
     expect(await heard.live).toBeNull();
   });
 
+  it("over WebSocket too (graphql-ws, tRPC wsLink): a test token hears test movements, a live one none of them", async () => {
+    const wsUrl = api.url.replace(/^http/, "ws");
+    const heard = { testGraphql: [] as number[], liveGraphql: [] as number[], testTrpc: [] as number[] };
+    const graphqlClient = (token: string, into: number[]) => {
+      const client = createClient({
+        url: `${wsUrl}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+      });
+      client.subscribe<{ transactionUpdated: { transactionId: number } }>(
+        { query: "subscription { transactionUpdated { transactionId } }" },
+        {
+          next: ({ data }) => data && into.push(data.transactionUpdated.transactionId),
+          error: () => undefined,
+          complete: () => undefined,
+        },
+      );
+      return client;
+    };
+    const testGraphql = graphqlClient(acme.token, heard.testGraphql);
+    const liveGraphql = graphqlClient(live.acme, heard.liveGraphql);
+    const wsClient = createWSClient({
+      url: `${wsUrl}/trpc`,
+      WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+      connectionParams: { authorization: `Bearer ${acme.token}` },
+    });
+    const trpc = createTRPCClient<AppRouter>({ links: [wsLink({ client: wsClient })] });
+    const subscription = trpc.transactionUpdated.subscribe(undefined, {
+      onData: (update) => heard.testTrpc.push(update.transactionId),
+    });
+    try {
+      const made: number[] = [];
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const moved = await api.call("POST", "/api/transaction/transfer", {
+          token: bolt.token,
+          body: { wallet_from: bolt.wallets["USD"], wallet_to: acme.wallets["USD"], amount: "1.00" },
+        });
+        made.push(moved.body.data.id);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (
+          made.some((id) => heard.testGraphql.includes(id)) &&
+          made.some((id) => heard.testTrpc.includes(id))
+        )
+          break;
+      }
+      expect(made.some((id) => heard.testGraphql.includes(id))).toBe(true);
+      expect(made.some((id) => heard.testTrpc.includes(id))).toBe(true);
+      expect(heard.liveGraphql).toEqual([]);
+      testTransfersOverSockets = made.length;
+    } finally {
+      subscription.unsubscribe();
+      await wsClient.close();
+      await testGraphql.dispose();
+      await liveGraphql.dispose();
+    }
+  });
+
   it("after every attack, no money moved across modes: live balances as before, test ones only by test transfers", async () => {
     const after = await balances();
     expect(after.live).toEqual(before.live);
     const testUsd = (after.test as { number: string; amount: number }[])[0];
-    // 520 before the attacks, plus the subscription test's five test transfers of 1.00.
-    expect(testUsd?.amount).toBe(525);
+    // 520 before the attacks, plus the subscription tests' test transfers of 1.00 each.
+    expect(testUsd?.amount).toBe(525 + testTransfersOverSockets);
   });
 
   it("purse audit holds for each mode", async () => {

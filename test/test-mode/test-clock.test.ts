@@ -139,6 +139,17 @@ describe("a merchant's test clock drives every time rule of their test data", ()
     const createdAt = Date.parse(node.createdAt);
     expect(Math.abs(createdAt - Date.parse(moved.data.now))).toBeLessThan(60_000);
     expect(createdAt - Date.now()).toBeGreaterThan(2.9 * 86_400_000);
+    // The statement's days are the clock's: the clock's today holds the transfer, real today not.
+    const statementOf = async (day: string) =>
+      (
+        await api.call(
+          "GET",
+          `/trpc/statement?input=${encodeURIComponent(JSON.stringify({ wallet: bolt.wallets["USD"], from: day, to: day }))}`,
+          { token: bolt.token },
+        )
+      ).body.result.data.lines.map((line: { transactionId: number }) => line.transactionId);
+    expect(await statementOf(moved.data.now.slice(0, 10))).toContain(id);
+    expect(await statementOf(new Date().toISOString().slice(0, 10))).not.toContain(id);
   });
 
   it("an Idempotency-Key answers retries until its lifetime runs out on the clock, then is free again", async () => {

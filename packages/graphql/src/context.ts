@@ -42,6 +42,10 @@ export interface GraphQLContext {
   actor(): Promise<Actor>;
   /** The caller and the engine of their mode (on their test clock in test mode), resolved once. */
   caller(): Promise<Caller>;
+  /** A public operation of this request ran in test mode (a `test_` wallet): the answer says so. */
+  answeredTestData(): void;
+  /** Whether this request's answer is about test data (its token, the switch, or a public call). */
+  aboutTestData(): boolean;
 }
 
 export interface ContextRequest {
@@ -61,6 +65,8 @@ const noCookies: SessionCookie = { set: async () => undefined, clear: async () =
 
 export function createContext(live: EngineDependencies, request: ContextRequest): GraphQLContext {
   const testMode = request.session === true && request.testMode === true;
+  const deps = engineFor(live, request.token);
+  let testData = testMode || deps.db.mode === "test";
   let caller: Promise<Caller> | undefined;
   const resolve = () => {
     caller ??= resolveCaller(live, request.token)
@@ -73,7 +79,7 @@ export function createContext(live: EngineDependencies, request: ContextRequest)
     return caller;
   };
   return {
-    deps: engineFor(live, request.token),
+    deps,
     clientAddress: request.clientAddress ?? null,
     idempotencyKey: request.idempotencyKey ?? null,
     token: request.token,
@@ -82,6 +88,10 @@ export function createContext(live: EngineDependencies, request: ContextRequest)
     testMode,
     actor: async () => (await resolve()).actor,
     caller: resolve,
+    answeredTestData: () => {
+      testData = true;
+    },
+    aboutTestData: () => testData,
   };
 }
 

@@ -406,7 +406,11 @@ async function openEmbeddedTestMode(live: MikroORM): Promise<MikroORM> {
 async function migrateUnderLock(orm: MikroORM, mode: DataMode): Promise<string[]> {
   const em = orm.em.fork() as SqlEntityManager;
   return em.transactional(async (tx) => {
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('purse:migrate:${mode}'))`);
+    // The live schema's lock keeps its name from before test mode: an older process migrating
+    // beside a newer one during an upgrade still waits for it.
+    await tx.execute(
+      `select pg_advisory_xact_lock(hashtext('${mode === "live" ? "purse:migrate" : "purse:migrate:test"}'))`,
+    );
     const applied = await orm.migrator.up({ transaction: tx.getTransactionContext() });
     return applied.map((migration) => migration.name);
   });

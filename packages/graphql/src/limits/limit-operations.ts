@@ -2,7 +2,7 @@ import { costLimitRule } from "@escape.tech/graphql-armor-cost-limit";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
-import { authenticate, type EngineDependencies } from "@purse/engine";
+import { type EngineDependencies, resolveCaller } from "@purse/engine";
 import { type ASTVisitor, type DocumentNode, GraphQLError, Kind, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { queryLimits, requestRefused } from "./query-limits.ts";
@@ -34,7 +34,9 @@ export function limitOperations(deps: EngineDependencies, options: OperationLimi
       if (options.openIntrospection || !params.query?.includes("__schema")) return;
       const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? null;
       if (token === null) return;
-      const caller = await authenticate(deps, token).catch(() => null);
+      const caller = await resolveCaller(deps, token)
+        .then((caller) => caller.actor)
+        .catch(() => null);
       if (caller) mayIntrospect.add(request);
     },
     onValidate({ addValidationRule, context, params, setResult }) {

@@ -1,4 +1,4 @@
-import { authenticate, bearerToken, type EngineDependencies, PurseError } from "@purse/engine";
+import { bearerToken, type EngineDependencies, PurseError, resolveCaller } from "@purse/engine";
 import { type DocumentNode, GraphQLError, getOperationAST, OperationTypeNode } from "graphql";
 import { CloseCode, type Context, type ServerOptions } from "graphql-ws";
 import { createContext } from "../context.ts";
@@ -51,7 +51,9 @@ export function graphqlWsOptions(
   /** The socket's token while it is still good; otherwise the socket is closed (4403). */
   async function stillAuthorized(ctx: SocketContext): Promise<string | null> {
     const token = tokens.get(ctx) ?? null;
-    const actor = await authenticate(deps, token).catch(() => null);
+    const actor = await resolveCaller(deps, token)
+      .then((caller) => caller.actor)
+      .catch(() => null);
     if (actor) return token;
     closeSocket(ctx, CloseCode.Forbidden, liveCloseReasons.refusedToken);
     return null;
@@ -67,7 +69,7 @@ export function graphqlWsOptions(
         return false;
       }
       try {
-        await authenticate(deps, token);
+        await resolveCaller(deps, token).then((caller) => caller.actor);
       } catch (error) {
         if (!PurseError.is(error)) throw error;
         closeSocket(ctx, CloseCode.Forbidden, liveCloseReasons.refusedToken);

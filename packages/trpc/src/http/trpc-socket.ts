@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { WebsocketHandler } from "@fastify/websocket";
-import { authenticate, bearerToken, type EngineDependencies } from "@purse/engine";
+import { bearerToken, type EngineDependencies, resolveCaller } from "@purse/engine";
 import { liveSocketLimits } from "@purse/http-kernel";
 import { TRPCError } from "@trpc/server";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
@@ -40,9 +40,11 @@ export function trpcSocketHandler(
       const given = info.connectionParams?.["authorization"];
       const token = typeof given === "string" ? bearerToken(given) : null;
       if (token === null) throw new TRPCError({ code: "UNAUTHORIZED", message: missingToken });
-      await authenticate(deps, token).catch(() => {
-        throw new TRPCError({ code: "UNAUTHORIZED", message: "The token is invalid, expired or revoked." });
-      });
+      await resolveCaller(deps, token)
+        .then((caller) => caller.actor)
+        .catch(() => {
+          throw new TRPCError({ code: "UNAUTHORIZED", message: "The token is invalid, expired or revoked." });
+        });
       return {
         deps,
         authorization: `Bearer ${token}`,
