@@ -51,7 +51,11 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     (await api.call<{ data?: unknown; errors?: unknown }>("POST", "/graphql", { token, body: { query } }))
       .body;
 
-  async function open(viewport: { width: number; height: number }, phone = false): Promise<Page> {
+  async function open(
+    viewport: { width: number; height: number },
+    phone = false,
+    login = "acme",
+  ): Promise<Page> {
     const context = await browser.newContext({
       viewport,
       ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
@@ -60,8 +64,8 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     const page = await context.newPage();
     problems.push(watch(page, new URL(api.url).origin));
     await page.goto(`${api.url}/dashboard`);
-    await page.getByLabel("Login", { exact: true }).fill("acme");
-    await page.getByLabel("Password", { exact: true }).fill("acme-pass");
+    await page.getByLabel("Login", { exact: true }).fill(login);
+    await page.getByLabel("Password", { exact: true }).fill(`${login}-pass`);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("region", { name: "Balances", exact: true }).locator("li.wallet").first().waitFor();
     return page;
@@ -233,6 +237,43 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: docs("dashboard-test-mode-phone.png"), fullPage: true });
     await page.getByRole("switch", { name: "Test mode" }).click();
+    await page.context().close();
+  });
+
+  it("creates test credentials in Developers, shown once with copy buttons, that work at /token", async () => {
+    const page = await open({ width: 1366, height: 900 }, false, "cafe");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: api.url });
+    await page.getByRole("switch", { name: "Test mode" }).click();
+    await page.getByText("Test mode: test data only").waitFor();
+    await page
+      .getByRole("navigation", { name: "Sections" })
+      .getByRole("button", { name: "Developers" })
+      .click();
+    const panel = page.getByRole("region", { name: "Test credentials", exact: true });
+    await panel.getByRole("button", { name: "Create test credentials" }).click();
+    const shown = panel.getByRole("region", { name: /^Test client test_/ });
+    await shown.waitFor();
+    const value = (name: string) => shown.locator(`code[data-name="${name}"]`).innerText();
+    const clientId = await value("client_id");
+    const clientSecret = await value("client_secret");
+    for (const text of [clientId, clientSecret, await value("form_token")]) expect(text).toMatch(/^test_/);
+    expect(await value("webhook_secret")).toMatch(/^whsec_/);
+    await shown.getByRole("button", { name: "Copy client_secret" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(clientSecret);
+    const wallets = /Test wallets made: (.+)\./.exec(await shown.innerText())?.[1] ?? "";
+    expect(wallets).toMatch(/^test_\S+ \([A-Z]{3}\)/);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // They work: a test token that sees the test wallets just made; the page forgets the secrets.
+    const token = await api.token(clientId, clientSecret);
+    const seen = (await api.call<{ data: { number: string }[] }>("GET", "/api/wallets", { token })).body.data;
+    expect(seen.map((wallet) => `${wallet.number}`).sort()).toEqual(
+      [...wallets.matchAll(/(test_\S+) \(/g)].map((match) => match[1]).sort(),
+    );
+    await shown.getByRole("button", { name: "I have saved them" }).click();
+    expect(await page.locator("body").innerText()).not.toContain(clientSecret);
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("button", { name: "Money" }).click();
+    await expect.poll(() => walletNumbers(page)).toEqual(seen.map((wallet) => wallet.number));
     await page.context().close();
   });
 

@@ -233,7 +233,7 @@ function Dashboard({ name, role, testMode, liveAnswer, onTestMode, onSignOut }: 
             Developers: webhooks and events of {name}
             {testMode ? " (test mode)" : ""}
           </h1>
-          <Developers />
+          <Developers onWalletsMade={() => setRevision((value) => value + 1)} />
         </main>
       ) : (
         <main class="dashboard">

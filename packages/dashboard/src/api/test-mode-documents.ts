@@ -46,3 +46,31 @@ export async function advanceTestClock(
     ? { ok: false, message: result.message }
     : { ok: true, data: result.data };
 }
+
+const createTestCredentialsMutation = graphql(`
+  mutation DashboardCreateTestCredentials {
+    createTestCredentials {
+      __typename
+      ... on MutationCreateTestCredentialsSuccess {
+        data { clientId clientSecret formToken webhookSecret wallets { number currency } }
+      }
+      ... on PurseError { message }
+    }
+  }
+`);
+
+export interface TestCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly formToken: string;
+  readonly webhookSecret: string;
+  readonly wallets: readonly { readonly number: string; readonly currency: string }[];
+}
+
+/** Test credentials for the signed-in user (the session only: the API refuses a bearer token). */
+export async function createTestCredentials(): Promise<Outcome<TestCredentials>> {
+  const { createTestCredentials: result } = await request(createTestCredentialsMutation, {});
+  return result.__typename === "PurseError"
+    ? { ok: false, message: result.message }
+    : { ok: true, data: result.data };
+}

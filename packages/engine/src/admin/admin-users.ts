@@ -36,7 +36,16 @@ export interface IssuedClient {
 
 /** A new API client for a user; the secrets are returned once and stored only hashed or sealed. */
 export async function createClient(db: Database, secretBox: SecretBox, login: string): Promise<IssuedClient> {
-  const userId = await userIdByLogin(db, login);
+  return createClientForUser(db, secretBox, await userIdByLogin(db, login), login);
+}
+
+/** As createClient, for a user known by id (the dashboard's session); `login` names the client. */
+export async function createClientForUser(
+  db: Database,
+  secretBox: SecretBox,
+  userId: number,
+  login: string,
+): Promise<IssuedClient> {
   // Test mode's credentials carry its mark (contract: "Test mode"); a live one never does, so a
   // login that happens to start with it gets a neutral lead.
   const test = db.mode === "test";

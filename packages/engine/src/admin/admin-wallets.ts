@@ -22,7 +22,15 @@ export async function createWallet(
   db: Database,
   wallet: { login: string; currency: string; amountLimit: string; number?: string },
 ): Promise<string> {
-  const userId = await userIdByLogin(db, wallet.login);
+  return createWalletForUser(db, await userIdByLogin(db, wallet.login), wallet);
+}
+
+/** As createWallet, for a user known by id (the dashboard's session). */
+export async function createWalletForUser(
+  db: Database,
+  userId: number,
+  wallet: { currency: string; amountLimit: string; number?: string },
+): Promise<string> {
   const currency = await findCurrencyByCode(db.em(), wallet.currency);
   if (!currency) throw new PurseError("NOT_FOUND", "currency");
   // A test wallet's number carries test mode's mark, so a checkout names its mode by `wallet_to`.

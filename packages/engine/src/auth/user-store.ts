@@ -25,6 +25,11 @@ export async function findUser(em: SqlEntityManager, userId: number): Promise<Us
     : { id: toId(row.id), name: row.name, role: row.role, blocked: row.blocked, createdAt: row.created_at };
 }
 
+/** A user's login by id (the dashboard's session knows the id); undefined when there is no such user. */
+export async function findLogin(em: SqlEntityManager, userId: number): Promise<string | undefined> {
+  return (await firstRow(em, sql<{ login: string }>`select login from users where id = ${userId}`))?.login;
+}
+
 /** Whether the user is blocked, read in the caller's transaction; undefined when there is no such user. */
 export async function isUserBlocked(em: SqlRunner, userId: number): Promise<boolean | undefined> {
   const row = await firstRow(em, sql<{ blocked: boolean }>`select blocked from users where id = ${userId}`);

@@ -162,6 +162,12 @@ export interface OperationDeclaration<
    * mode from the caller's token instead (mode/caller.ts).
    */
   readonly modeFrom?: string;
+  /**
+   * Only the dashboard's session cookie may call it: GraphQL refuses a bearer token (SCOPE_MISSED)
+   * and runs it on the session's live engine whatever the test-mode switch says; tRPC and REST do
+   * not publish it (`trpc: null`). So an API token can never reach it (`createTestCredentials`).
+   */
+  readonly sessionOnly?: true;
   // A method, not a function property: declarations of different inputs then share one list type.
   run(
     deps: EngineDependencies,

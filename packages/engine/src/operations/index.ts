@@ -9,7 +9,11 @@ import { refundOperation } from "../checkout/refund.operation.ts";
 import { currencyListOperation } from "../currency/currency-list.operation.ts";
 import { currencyShowOperation } from "../currency/currency-show.operation.ts";
 import { rateListOperation } from "../currency/rate-list.operation.ts";
-import { advanceTestClockOperation, testFundOperation } from "../test-mode/test-mode.operation.ts";
+import {
+  advanceTestClockOperation,
+  createTestCredentialsOperation,
+  testFundOperation,
+} from "../test-mode/test-mode.operation.ts";
 import { transactionHistoryOperation } from "../transactions/transaction-history.operation.ts";
 import { transactionSearchOperation } from "../transactions/transaction-search.operation.ts";
 import { transactionShowOperation } from "../transactions/transaction-show.operation.ts";
@@ -82,6 +86,7 @@ export const operations = [
   webhookTestEventOperation,
   testFundOperation,
   advanceTestClockOperation,
+  createTestCredentialsOperation,
 ] as const;
 
 /** The operations REST publishes, each by name for its route contract (packages/rest/src/routes). */

@@ -38,3 +38,18 @@ export const testClockContract = z.object({
   advancedSeconds: z.number().describe("How far the clock runs ahead of real time, in whole seconds"),
   livemode: z.boolean().describe("Always false: test data"),
 });
+
+/** `createTestCredentials` takes nothing: the session names the user. */
+export const createTestCredentialsContract = z.object({});
+
+/** Test credentials made for the dashboard's signed-in user (GraphQL `createTestCredentials`). */
+export const testCredentialsContract = z.object({
+  clientId: z.string().describe("The test client's id (test_…)"),
+  clientSecret: z.string().describe("Its secret for POST /token (test_…), shown this once"),
+  formToken: z.string().describe("The token that signs its checkouts (test_…), shown this once"),
+  webhookSecret: z.string().describe("Its signing secret of status_url notifications, shown this once"),
+  wallets: z
+    .array(z.object({ number: z.string(), currency: z.string().describe("Currency code") }))
+    .describe("The test wallets made now, one per currency of the user's live wallets that had none"),
+  livemode: z.boolean().describe("Always false: test data"),
+});

@@ -3,11 +3,14 @@ import { defineOperation } from "../declaration/declare-operation.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { advanceTestClock } from "./advance-test-clock.ts";
+import { createTestCredentials } from "./create-test-credentials.ts";
 import { fundTestWallet } from "./fund-test-wallet.ts";
 import {
   advanceTestClockContract,
+  createTestCredentialsContract,
   durationMs,
   testClockContract,
+  testCredentialsContract,
   testFundContract,
   testFundResultContract,
 } from "./test-mode.contract.ts";
@@ -67,4 +70,30 @@ export const advanceTestClockOperation = defineOperation({
   },
   graphql: { field: "advanceTestClock", type: "TestClock", arguments: "flat" },
   trpc: "advanceTestClock",
+});
+
+/**
+ * GraphQL `createTestCredentials` (contract: "Test mode"; the dashboard's Developers section): test
+ * credentials for the signed-in user, and a test wallet per currency of their live wallets that has
+ * none. The dashboard's session only: GraphQL refuses a bearer token (`sessionOnly`) and tRPC does
+ * not publish it, so an API token can never mint credentials. It runs on the session's live engine
+ * whatever the test-mode switch says (it reads the live wallets; it writes test mode's data only).
+ */
+export const createTestCredentialsOperation = defineOperation({
+  kind: "mutation",
+  description:
+    "Test credentials (test_…) for the signed-in user, shown this once, and a test wallet per currency of their live wallets that has none (the dashboard's session only)",
+  scope: "user",
+  sessionOnly: true,
+  input: createTestCredentialsContract,
+  output: testCredentialsContract,
+  errors: ["SCOPE_MISSED", "TEST_MODE_ONLY"],
+  run: (deps, actor: Actor) => createTestCredentials(deps, actor.userId),
+  graphql: {
+    field: "createTestCredentials",
+    type: "TestCredentials",
+    nested: { wallets: "TestCredentialsWallet" },
+    arguments: "flat",
+  },
+  trpc: null,
 });

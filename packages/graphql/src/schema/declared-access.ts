@@ -6,6 +6,7 @@ import {
   type EngineDependencies,
   engineOfPublicCall,
   type GraphqlBinding,
+  PurseError,
   scopesOf,
 } from "@purse/engine";
 import type { GraphQLContext } from "../context.ts";
@@ -28,6 +29,11 @@ export async function callerFor(
   ctx: GraphQLContext,
   input: unknown,
 ): Promise<{ deps: EngineDependencies; actor: Actor | null }> {
+  if (operation.sessionOnly) {
+    // The dashboard's session only, on its live engine whatever the switch says: never a bearer token.
+    if (!ctx.session) throw new PurseError("SCOPE_MISSED");
+    return { deps: ctx.deps, actor: (await ctx.caller()).actor };
+  }
   if (scopesOf(operation.scope)) return ctx.caller();
   const deps = engineOfPublicCall(ctx.deps, operation, input);
   if (deps.db.mode === "test") ctx.answeredTestData();

@@ -5,6 +5,7 @@ import { useQuery } from "../../api/use-query.ts";
 import { Deliveries } from "./deliveries.tsx";
 import { WebhookEndpoints } from "./endpoints.tsx";
 import { Events } from "./events.tsx";
+import { CreateTestCredentials } from "./test-credentials.tsx";
 import { SendTestEvent } from "./test-event.tsx";
 
 /**
@@ -12,7 +13,7 @@ import { SendTestEvent } from "./test-event.tsx";
  * events with replay, and an endpoint's delivery log. Every part reads the same endpoint list;
  * `revision` reloads what a change may have moved.
  */
-export function Developers() {
+export function Developers({ onWalletsMade }: { onWalletsMade(): void }) {
   const [revision, setRevision] = useState(0);
   const [watched, setWatched] = useState("");
   const endpoints = useQuery((signal) => request(webhookEndpointsQuery, {}, signal), [revision]);
@@ -41,6 +42,7 @@ export function Developers() {
       <SendTestEvent endpoints={list} onSent={watch} />
       <Events endpoints={list} revision={revision} onReplayed={watch} />
       <Deliveries endpoints={list} endpoint={shown} revision={revision} onPick={setWatched} />
+      <CreateTestCredentials onWalletsMade={onWalletsMade} />
     </>
   );
 }
