@@ -42,7 +42,7 @@ export function tracksPreparedStatements(version: readonly [number, number, numb
 
 export async function startPgBouncer(
   database: { name: string },
-  options: { poolSize: number; maxPreparedStatements?: number },
+  options: { poolSize: number; maxPreparedStatements?: number; ignoreStartupParameters?: string },
 ): Promise<PgBouncer> {
   const { path, version } = await findPgBouncer();
   const directory = await mkdtemp(join(tmpdir(), "purse-pgbouncer-"));
@@ -70,6 +70,9 @@ export async function startPgBouncer(
       ...(options.maxPreparedStatements === undefined
         ? []
         : [`max_prepared_statements = ${options.maxPreparedStatements}`]),
+      ...(options.ignoreStartupParameters === undefined
+        ? []
+        : [`ignore_startup_parameters = ${options.ignoreStartupParameters}`]),
       "",
     ].join("\n"),
   );

@@ -145,6 +145,15 @@ describe.skipIf(installed instanceof Error).each(modes)(
       const acme = wallets.body.data.find((wallet: { number: string }) => wallet.number === "U100000010");
       expect(acme.amount).toBe(461.22);
 
+      // Test mode is off behind PgBouncer (its search_path parameter does not pass): never live data.
+      const refused = await runPurse(["clients", "create", "--user", "acme", "--test"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain("test mode is off");
+      const testToken = await call("POST", "/token", {
+        body: { grant_type: "client_credentials", client_id: "test_acme", client_secret: "test_x" },
+      });
+      expect(testToken.status).toBe(401);
+
       await serve.stop();
       serve = undefined;
       const audit = await runPurse(["audit"], env);
@@ -174,5 +183,37 @@ describe.skipIf(installed instanceof Error).each(modes)(
       );
       expect(servers[0]?.n).toBeLessThanOrEqual(3 + 1);
     }, 180_000);
+  },
+);
+
+describe.skipIf(installed instanceof Error)(
+  "test mode behind a PgBouncer that drops its startup parameter",
+  () => {
+    it("is off, never pointed at live data: purse says why and migrates the live schema only", async () => {
+      const database = await createEmptyDatabase();
+      const bouncer = await startPgBouncer(database, { poolSize: 2, ignoreStartupParameters: "options" });
+      try {
+        const env = {
+          DATABASE_URL: bouncer.url,
+          REDIS_URL: "redis://127.0.0.1:6379",
+          PURSE_REDIS_PREFIX: database.name,
+        };
+        const migrated = await runPurse(["migrate"], env);
+        expect(migrated.code).toBe(0);
+        expect(migrated.output).not.toContain("test:");
+        const refused = await runPurse(["clients", "create", "--user", "nobody", "--test"], env);
+        expect(refused.code).toBe(1);
+        expect(refused.output).toMatch(/test mode is off: its connections' search_path is/);
+        // Nothing of test mode reached the live schema, nor was its own schema made.
+        const schemas = await sql<{ n: number }>(
+          database.url,
+          "select count(*)::int as n from information_schema.schemata where schema_name = 'purse_test'",
+        );
+        expect(schemas[0]?.n).toBe(0);
+      } finally {
+        await bouncer.stop();
+        await dropDatabase(database.name);
+      }
+    }, 120_000);
   },
 );

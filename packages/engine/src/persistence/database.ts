@@ -78,7 +78,18 @@ export interface Database {
    * answer through a primary outage (read-replica.ts, `lookUp`). Never for money.
    */
   lookUp<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T>;
-  /** Applies the pending migrations: the live schema's, then test mode's (named `test:<name>`). */
+  /**
+   * Why test mode cannot be used on this database, or null when it can: its connections must find
+   * test mode's schema first. A proxy that refuses their startup parameter (PgBouncer, by default)
+   * or drops it (`ignore_startup_parameters = options`) leaves test mode off, never pointed at live
+   * data (docs/deploy.md, "Test mode behind a proxy"). Null on the embedded database and on the
+   * test handle.
+   */
+  testModeUnavailable(): Promise<string | null>;
+  /**
+   * Applies the pending migrations: the live schema's, then test mode's (named `test:<name>`)
+   * when its connections can reach it (`testModeUnavailable`).
+   */
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
   pendingMigrations(): Promise<string[]>;
@@ -208,9 +219,11 @@ function databaseOn(
     fresh: replica ? (work) => replica.fresh(work) : (work) => work(em()),
     replica,
     ...paths,
+    testModeUnavailable: () =>
+      testMode && location.kind === "postgres" ? searchPathRefused(testMode) : Promise.resolve(null),
     async migrate() {
       const applied = await migrateSchema(orm, location, mode);
-      const tested = (await testMode?.migrate()) ?? [];
+      const tested = testMode && !(await this.testModeUnavailable()) ? await testMode.migrate() : [];
       return [...applied, ...tested.map((name) => `test:${name}`)];
     },
     async pendingMigrations() {
@@ -226,7 +239,8 @@ function databaseOn(
           )
         : new Set<string>();
       const pending = migrationsList.map((migration) => migration.name).filter((name) => !applied.has(name));
-      const testPending = (await testMode?.pendingMigrations()) ?? [];
+      const testPending =
+        testMode && !(await this.testModeUnavailable()) ? await testMode.pendingMigrations() : [];
       return [...pending, ...testPending.map((name) => `test:${name}`)];
     },
     async ping() {
@@ -243,6 +257,21 @@ function databaseOn(
       await orm.close();
     },
   };
+}
+
+/** Null when test mode's connections find its schema first; otherwise why not. */
+async function searchPathRefused(testMode: Database): Promise<string | null> {
+  try {
+    const [row] = await testMode
+      .em()
+      .execute<{ path: string }[]>("select current_setting('search_path') as path");
+    const path = row?.path.replaceAll(" ", "") ?? "";
+    return path === testSearchPath
+      ? null
+      : `its connections' search_path is "${path}": something between Purse and PostgreSQL dropped the startup parameter that sets it`;
+  } catch (error) {
+    return `its connections are refused: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 async function migrateSchema(orm: MikroORM, location: DatabaseLocation, mode: DataMode): Promise<string[]> {

@@ -39,9 +39,10 @@ export async function operatorEngine(
   };
   // Test mode's verbs (`--test`, `purse test …`) run on its schema with locks of its own.
   const testLock = new MemoryRouteLock();
-  const deps: EngineDependencies = db.testMode
-    ? { ...live, testMode: { ...live, db: db.testMode, routeLock: testLock } }
-    : live;
+  const deps: EngineDependencies =
+    db.testMode && !(await db.testModeUnavailable())
+      ? { ...live, testMode: { ...live, db: db.testMode, routeLock: testLock } }
+      : live;
   return {
     deps,
     async close() {

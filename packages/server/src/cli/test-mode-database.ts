@@ -1,8 +1,10 @@
 import type { Database } from "@purse/engine";
 
 /** `--test`: test mode's data (its own schema, beside the live one); the live database otherwise. */
-export function databaseInMode(db: Database, test: boolean | undefined): Database {
+export async function databaseInMode(db: Database, test: boolean | undefined): Promise<Database> {
   if (!test) return db;
-  if (!db.testMode) throw new Error("this database has no test mode");
+  const off = db.testMode ? await db.testModeUnavailable() : "this database has none";
+  if (!db.testMode || off)
+    throw new Error(`test mode is off: ${off} (docs/deploy.md, "Test mode behind a proxy")`);
   return db.testMode;
 }

@@ -72,10 +72,13 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
       verifiedSecrets: new VerifiedSecrets({ ttlMs: verifiedSecretMs }),
     };
-    const deps: EngineDependencies = {
-      ...liveDeps,
-      testMode: testModeDependencies(liveDeps, testCoordination),
-    };
+    // Test mode only where its connections reach its schema: off, never pointed at live data.
+    const testModeOff = await db.testModeUnavailable();
+    if (testModeOff)
+      console.warn(`Purse: test mode is off: ${testModeOff} (docs/deploy.md, "Test mode behind a proxy").`);
+    const deps: EngineDependencies = testModeOff
+      ? liveDeps
+      : { ...liveDeps, testMode: testModeDependencies(liveDeps, testCoordination) };
     return {
       config,
       db,

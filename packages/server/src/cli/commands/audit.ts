@@ -12,7 +12,7 @@ export function registerAudit(program: Command): void {
       withDatabase(async (db) => {
         // Each mode's ledger on its own (contract: "Test mode": audit holds for each).
         const live = await auditLedger(db);
-        const test = db.testMode ? await auditLedger(db.testMode) : null;
+        const test = db.testMode && !(await db.testModeUnavailable()) ? await auditLedger(db.testMode) : null;
         const lines = [
           ...auditLines(`${describeLocation(db)}`, live),
           ...(test ? auditLines("test mode", test) : []),

@@ -21,7 +21,7 @@ export function registerClients(program: Command): void {
     .action((o: { user: string; test?: boolean }) =>
       withDatabase(async (db) => {
         const box = await openSecretBox(db, readConfig().secretKey);
-        const issued = await createClient(databaseInMode(db, o.test), box, o.user).catch(
+        const issued = await createClient(await databaseInMode(db, o.test), box, o.user).catch(
           nameArguments({ name: "--user", value: o.user, field: "login", names: "user" }),
         );
         printResult(

@@ -25,7 +25,7 @@ export function registerWallets(program: Command): void {
     .description("open a wallet for a user")
     .action((o: { user: string; currency: string; limit: string; number?: string; test?: boolean }) =>
       withDatabase(async (db) => {
-        const number = await createWallet(databaseInMode(db, o.test), {
+        const number = await createWallet(await databaseInMode(db, o.test), {
           login: o.user,
           currency: o.currency,
           amountLimit: o.limit,
