@@ -153,6 +153,7 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
 
     // A custom move the clock refuses is named; 31 minutes moves it past the link's 30.
     const clock = page.getByRole("region", { name: "Test clock", exact: true });
+    await expect.poll(() => clock.innerText()).toMatch(/on real time \(not moved yet\)/);
     await clock.getByLabel("Advance by").fill("soon");
     await clock.getByRole("button", { name: "Advance", exact: true }).click();
     expect(await clock.getByRole("status").innerText()).toMatch(/30s, 90m, 24h or 2d/);

@@ -89,4 +89,26 @@ describe("createTestCredentials: the dashboard's session only", () => {
     const trpc = await api.call("POST", "/trpc/createTestCredentials", { token: live, body: {} });
     expect(trpc.status).toBe(404);
   });
+
+  it("testClock tells where the test clock stands, for test mode only", async () => {
+    const clockQuery = `{ testClock { __typename ... on PurseError { code }
+      ... on QueryTestClockSuccess { data { now advancedSeconds livemode } } } }`;
+    const ask = async (token: string) =>
+      (await api.call("POST", "/graphql", { token, body: { query: clockQuery } })).body.data.testClock;
+    const test = await openTestAccount(api, "bolt", {});
+    const before = await ask(test.token);
+    expect(before.data).toMatchObject({ advancedSeconds: 0, livemode: false });
+    const moved = await api.call("POST", "/graphql", {
+      token: test.token,
+      body: { query: `mutation { advanceTestClock(duration: "1h") { __typename } }` },
+    });
+    expect(moved.body.data.advanceTestClock.__typename).toBe("MutationAdvanceTestClockSuccess");
+    const after = await ask(test.token);
+    expect(after.data.advancedSeconds).toBe(3600);
+    expect(Date.parse(after.data.now) - Date.parse(before.data.now)).toBeGreaterThanOrEqual(3_600_000);
+    expect(await ask(await api.token("bolt"))).toMatchObject({
+      __typename: "PurseError",
+      code: "TEST_MODE_ONLY",
+    });
+  });
 });

@@ -74,3 +74,23 @@ export async function createTestCredentials(): Promise<Outcome<TestCredentials>>
     ? { ok: false, message: result.message }
     : { ok: true, data: result.data };
 }
+
+const testClockQuery = graphql(`
+  query DashboardTestClock {
+    testClock {
+      __typename
+      ... on QueryTestClockSuccess { data { now advancedSeconds } }
+      ... on PurseError { message }
+    }
+  }
+`);
+
+/** Where the merchant's test clock stands. */
+export async function readTestClock(
+  signal?: AbortSignal,
+): Promise<Outcome<{ now: string; advancedSeconds: number }>> {
+  const { testClock: result } = await request(testClockQuery, {}, signal);
+  return result.__typename === "PurseError"
+    ? { ok: false, message: result.message }
+    : { ok: true, data: result.data };
+}

@@ -1,6 +1,6 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { RequestFailed } from "../api/client.ts";
-import { advanceTestClock, type Outcome, testFund } from "../api/test-mode-documents.ts";
+import { advanceTestClock, type Outcome, readTestClock, testFund } from "../api/test-mode-documents.ts";
 import type { Wallet } from "./balances.tsx";
 
 /** What a failed action says: the API's refusal in its words, or that Purse was not reached. */
@@ -101,6 +101,14 @@ function TestClock({ onChanged }: { onChanged(): void }) {
   const [custom, setCustom] = useState("");
   const [said, setSaid] = useState("");
   const [busy, setBusy] = useState(false);
+  // Where the clock stands when the page opens (a move answers where it went).
+  useEffect(() => {
+    const abort = new AbortController();
+    void attempt(() => readTestClock(abort.signal)).then((outcome) => {
+      if (!abort.signal.aborted && outcome.ok) setClock(outcome.data);
+    });
+    return () => abort.abort();
+  }, []);
   const advance = async (duration: string) => {
     if (!/^\d+[smhd]$/.test(duration)) {
       setSaid("Say how far as a number and a unit: 30s, 90m, 24h or 2d.");
@@ -122,7 +130,10 @@ function TestClock({ onChanged }: { onChanged(): void }) {
           <>
             Now{" "}
             <time class="mono clock-now">{clock.now.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC")}</time>,{" "}
-            {aheadBy(clock.advancedSeconds)} ahead of real time.
+            {clock.advancedSeconds === 0
+              ? "on real time (not moved yet)"
+              : `${aheadBy(clock.advancedSeconds)} ahead of real time`}
+            .
           </>
         ) : (
           "Real time until you move it (moved forward only; every time rule of your test data follows it)."

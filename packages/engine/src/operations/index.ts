@@ -12,6 +12,7 @@ import { rateListOperation } from "../currency/rate-list.operation.ts";
 import {
   advanceTestClockOperation,
   createTestCredentialsOperation,
+  testClockOperation,
   testFundOperation,
 } from "../test-mode/test-mode.operation.ts";
 import { transactionHistoryOperation } from "../transactions/transaction-history.operation.ts";
@@ -87,6 +88,7 @@ export const operations = [
   testFundOperation,
   advanceTestClockOperation,
   createTestCredentialsOperation,
+  testClockOperation,
 ] as const;
 
 /** The operations REST publishes, each by name for its route contract (packages/rest/src/routes). */

@@ -34,7 +34,7 @@ export const advanceTestClockContract = z.object({
 });
 
 export const testClockContract = z.object({
-  now: z.string().describe("The test clock's time after the move, ISO 8601 UTC"),
+  now: z.string().describe("The test clock's time (after the move, for a move), ISO 8601 UTC"),
   advancedSeconds: z.number().describe("How far the clock runs ahead of real time, in whole seconds"),
   livemode: z.boolean().describe("Always false: test data"),
 });

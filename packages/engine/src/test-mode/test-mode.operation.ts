@@ -2,7 +2,7 @@ import type { Actor } from "../auth/actor.ts";
 import { defineOperation } from "../declaration/declare-operation.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { advanceTestClock } from "./advance-test-clock.ts";
+import { advanceTestClock, testClockOf } from "./advance-test-clock.ts";
 import { createTestCredentials } from "./create-test-credentials.ts";
 import { fundTestWallet } from "./fund-test-wallet.ts";
 import {
@@ -70,6 +70,26 @@ export const advanceTestClockOperation = defineOperation({
   },
   graphql: { field: "advanceTestClock", type: "TestClock", arguments: "flat" },
   trpc: "advanceTestClock",
+});
+
+/**
+ * GraphQL/tRPC `testClock`: where the caller's test clock stands (the dashboard's Test clock shows
+ * it before any move). Test mode only, as the verbs that move it.
+ */
+export const testClockOperation = defineOperation({
+  kind: "query",
+  description: "Where the caller's test clock stands (test tokens and the dashboard's test mode only)",
+  scope: "user",
+  input: null,
+  output: testClockContract,
+  errors: ["TEST_MODE_ONLY"],
+  run: async (deps, actor: Actor) => {
+    requireTestCaller(deps);
+    const state = await testClockOf(deps, actor.userId);
+    return { now: state.now, advancedSeconds: Math.floor(state.advancedMs / 1000), livemode: false };
+  },
+  graphql: { field: "testClock", type: "TestClock", errorUnion: true },
+  trpc: "testClock",
 });
 
 /**
