@@ -46,6 +46,8 @@ export function BalanceChart({
     if (!element || points.length === 0) return;
     const xs = points.map((point) => dayToSeconds(point.day));
     const ys = points.map((point) => Number(point.balance));
+    // The page's accent: blue for live data, test mode's own for test data (docs/dashboard.md).
+    const test = element.closest(".test-mode") !== null;
     const plot = new uPlot(
       {
         width: Math.max(element.clientWidth, 240),
@@ -57,7 +59,12 @@ export function BalanceChart({
         legend: { show: false },
         series: [
           {},
-          { label: `${wallet} (${currency})`, stroke: "#1d5fbf", fill: "rgba(29, 95, 191, 0.12)", width: 2 },
+          {
+            label: `${wallet} (${currency})`,
+            stroke: test ? "#9a3412" : "#1d5fbf",
+            fill: test ? "rgba(154, 52, 18, 0.12)" : "rgba(29, 95, 191, 0.12)",
+            width: 2,
+          },
         ],
         axes: [
           { stroke: "#4a5360" },
