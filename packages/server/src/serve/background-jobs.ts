@@ -37,10 +37,9 @@ export function startBackgroundJobs(runtime: Runtime, log: FastifyBaseLogger): (
     if (test) await work(test);
   };
   const jobs = [
-    // Also at start: the deltas left by a process that stopped are folded without waiting.
-    every(jobIntervalsMs.counterFold, () => bothModes((deps) => foldCounters(deps.db)), log, "counter fold", {
-      atStart: true,
-    }),
+    // Also at start: the deltas left by a process that stopped are folded without waiting. One
+    // fold reaches every schema with counters, test mode's included (ledger/fold-counters.ts).
+    every(jobIntervalsMs.counterFold, () => foldCounters(runtime.db), log, "counter fold", { atStart: true }),
     every(
       jobIntervalsMs.voucherSweep,
       () => bothModes((deps) => closeExpiredVouchers(deps.db, deps.now())),
