@@ -55,16 +55,20 @@ describe("webhook endpoints on GraphQL and tRPC", () => {
     const event = verifiedEvent(delivery as ReceivedWebhook, endpoint.secret);
     expect(event).toMatchObject({ type: "transfer.sent", livemode: true });
 
-    const attempts = await api.call("POST", "/graphql", {
-      token: acme,
-      body: {
-        query: `query ($id: String!) { webhookDeliveryAttempts(endpoint: $id) { eventId statusCode answer durationMs } }`,
-        variables: { id: endpoint.id },
-      },
-    });
-    expect(attempts.body.data.webhookDeliveryAttempts).toEqual([
-      expect.objectContaining({ eventId: event.id, statusCode: 200, answer: '{"ok":true}' }),
-    ]);
+    // The attempt is logged once the receiver's answer is in: a moment after the receiver saw it.
+    const attempts = async () =>
+      (
+        await api.call("POST", "/graphql", {
+          token: acme,
+          body: {
+            query: `query ($id: String!) { webhookDeliveryAttempts(endpoint: $id) { eventId statusCode answer durationMs } }`,
+            variables: { id: endpoint.id },
+          },
+        })
+      ).body.data.webhookDeliveryAttempts;
+    await expect
+      .poll(attempts, { timeout: 10_000 })
+      .toEqual([expect.objectContaining({ eventId: event.id, statusCode: 200, answer: '{"ok":true}' })]);
 
     const trpc = trpcClient(api.url, acme);
     const events = await trpc.webhookEvents.query({ type: "transfer.sent" });
