@@ -93,6 +93,12 @@ describe("a merchant's test clock drives every time rule of their test data", ()
 
     // At once: no sweep had to wait for real time.
     expect((await show(acme.token, paymentId)).data.status).toBe("FAIL");
+    // Closed at the clock's time, as its FAIL transaction was.
+    const listed = await graphql(acme.token, "{ checkouts { paymentId completedAt } }");
+    const closedAt = listed.data.checkouts.find(
+      (each: { paymentId: string }) => each.paymentId === paymentId,
+    ).completedAt;
+    expect(Date.parse(`${closedAt.replace(" ", "T")}Z`)).toBeGreaterThan(Date.now() + 30 * 60_000);
     const [notification] = await site.waitFor(`/status/${paymentId}`);
     expect(JSON.parse(notification?.body ?? "{}")).toMatchObject({ payment_id: paymentId, status: "FAIL" });
     const [event] = await site.waitFor("/events");

@@ -11,6 +11,7 @@ import {
   toBigInt,
   toId,
 } from "../persistence/sql.ts";
+import { statementNow } from "../persistence/statement-clock.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
@@ -181,7 +182,8 @@ export async function closeCheckout(
     em,
     // A closed checkout's link is never shown again: its sealed copy goes (migration 0018), so only
     // open checkouts hold one and `purse keys rotate` re-seals those alone.
-    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = now(),
+    // The closing transaction's time: a test clock's when one moved (persistence/statement-clock.ts).
+    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = ${statementNow},
         link_sealed = null
       where id = ${checkoutId}`,
   );
