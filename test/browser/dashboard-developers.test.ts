@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { buildDashboard, launchBrowser, pageProblems } from "../support/browser.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 import {
   type MerchantSite,
@@ -13,32 +11,7 @@ import {
   verifiedEvent,
 } from "../support/webhook-receiver.ts";
 
-const repository = fileURLToPath(new URL("../..", import.meta.url));
 const docs = (name: string) => fileURLToPath(new URL(`../../docs/${name}`, import.meta.url));
-
-/** The page as its sources are now (the build script skips a build that is up to date). */
-async function buildDashboard(): Promise<void> {
-  await promisify(execFile)("node", ["packages/dashboard/scripts/build-if-stale.mjs"], { cwd: repository });
-}
-
-/** What a page must never do: break its policy, log an error, or talk to another origin. */
-function watch(page: Page, origin: string): string[] {
-  const problems: string[] = [];
-  void page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      console.error(`securitypolicyviolation ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  page.on("console", (message) => {
-    // Asking whether a session exists answers 401 when there is none: Chromium logs every 4xx.
-    if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("request", (request) => {
-    if (new URL(request.url()).origin !== origin) problems.push(`foreign request ${request.url()}`);
-  });
-  return problems;
-}
 
 /**
  * Issue 37: the dashboard's Developers section in Chromium, against a real `purse serve` and a
@@ -61,7 +34,7 @@ describe("the dashboard's Developers section, in a browser", { timeout: 120_000 
     });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
-    problems.push(watch(page, new URL(api.url).origin));
+    problems.push(pageProblems(page, new URL(api.url).origin));
     await page.goto(`${api.url}/dashboard`);
     await page.getByLabel("Login", { exact: true }).fill(login);
     await page.getByLabel("Password", { exact: true }).fill(`${login}-pass`);

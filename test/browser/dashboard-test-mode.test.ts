@@ -1,37 +1,12 @@
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { buildDashboard, launchBrowser, pageProblems } from "../support/browser.ts";
 import { createTestCheckout, openTestAccount, type TestAccount } from "../support/test-mode.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
-const repository = fileURLToPath(new URL("../..", import.meta.url));
 const docs = (name: string) => fileURLToPath(new URL(`../../docs/${name}`, import.meta.url));
-
-async function buildDashboard(): Promise<void> {
-  await promisify(execFile)("node", ["packages/dashboard/scripts/build-if-stale.mjs"], { cwd: repository });
-}
-
-/** What a page must never do: break its policy, log an error, or talk to another origin. */
-function watch(page: Page, origin: string): string[] {
-  const problems: string[] = [];
-  void page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      console.error(`securitypolicyviolation ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  page.on("console", (message) => {
-    if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("request", (request) => {
-    if (new URL(request.url()).origin !== origin) problems.push(`foreign request ${request.url()}`);
-  });
-  return problems;
-}
 
 /**
  * Issue 38, the dashboard's part: the Test mode switch in Chromium against a real `purse serve`.
@@ -62,7 +37,7 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
-    problems.push(watch(page, new URL(api.url).origin));
+    problems.push(pageProblems(page, new URL(api.url).origin));
     await page.goto(`${api.url}/dashboard`);
     await page.getByLabel("Login", { exact: true }).fill(login);
     await page.getByLabel("Password", { exact: true }).fill(`${login}-pass`);

@@ -1,4 +1,35 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
+
+/** The dashboard as its sources are now (the build script skips a build that is up to date). */
+export async function buildDashboard(): Promise<void> {
+  const repository = fileURLToPath(new URL("../..", import.meta.url));
+  await promisify(execFile)("node", ["packages/dashboard/scripts/build-if-stale.mjs"], { cwd: repository });
+}
+
+/**
+ * What a page must never do: break its policy, log an error, or talk to another origin; each as it
+ * happens, into the list returned.
+ */
+export function pageProblems(page: Page, origin: string): string[] {
+  const problems: string[] = [];
+  void page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`securitypolicyviolation ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  page.on("console", (message) => {
+    // Asking whether a session exists answers 401 when there is none: Chromium logs every 4xx.
+    if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("request", (request) => {
+    if (new URL(request.url()).origin !== origin) problems.push(`foreign request ${request.url()}`);
+  });
+  return problems;
+}
 
 /** Debian's Chromium (never a downloaded browser), headless, with no background network traffic. */
 export function launchBrowser(): Promise<Browser> {
