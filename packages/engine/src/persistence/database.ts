@@ -275,8 +275,8 @@ async function searchPathRefused(testMode: Database): Promise<string | null> {
 }
 
 async function migrateSchema(orm: MikroORM, location: DatabaseLocation, mode: DataMode): Promise<string[]> {
-  if (mode === "test") await createTestSchema(orm);
   if (location.kind === "embedded") {
+    if (mode === "test") await createTestSchema(orm);
     // One process holds an embedded directory at a time, and PGlite has a single connection:
     // the migrator's own bookkeeping outside the transaction below would wait on it forever.
     return (await orm.migrator.up()).map((migration) => migration.name);
@@ -440,6 +440,8 @@ async function migrateUnderLock(orm: MikroORM, mode: DataMode): Promise<string[]
     await tx.execute(
       `select pg_advisory_xact_lock(hashtext('${mode === "live" ? "purse:migrate" : "purse:migrate:test"}'))`,
     );
+    // Under the lock: processes starting together would race to create it (a unique violation).
+    if (mode === "test") await tx.execute(`create schema if not exists ${testSchema}`);
     const applied = await orm.migrator.up({ transaction: tx.getTransactionContext() });
     return applied.map((migration) => migration.name);
   });
