@@ -38,17 +38,48 @@ async function buildWhatIsStale(): Promise<void> {
 }
 
 /**
+ * vitest gives its global set-up no time limit: a set-up that hangs (once, a migration waiting on
+ * its own uncommitted schema) would hold CI until its own limit with nothing printed. Ten minutes
+ * is several times the longest cold build seen on a loaded two-core machine.
+ */
+async function withinSetUpLimit<T>(work: () => Promise<T>): Promise<T> {
+  const limitMs = 10 * 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `The tests' global set-up (build, template database, sample world) took over ${limitMs / 60_000} minutes: look for a hung migration or build`,
+          ),
+        ),
+      limitMs,
+    );
+  });
+  try {
+    return await Promise.race([work(), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Migrates one template database per run, and seeds the sample world once into two copies of it
  * (one per secret key the tests seal under); every test file copies one of them (createTestDatabase).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // The sample world's password and client-secret hashes at the tests' cost (vitest.config.ts).
   process.env["PURSE_HASH_COST"] ??= project.config.env["PURSE_HASH_COST"];
-  const [template] = await Promise.all([createTemplateDatabase(), buildWhatIsStale()]);
-  const [engine, server] = await Promise.all([
-    createSampleWorldTemplate(template, testEngineSecretKey),
-    createSampleWorldTemplate(template, testSecretKey),
-  ]);
+  const [engine, server, template] = await withinSetUpLimit(async () => {
+    const [template] = await Promise.all([createTemplateDatabase(), buildWhatIsStale()]);
+    return [
+      ...(await Promise.all([
+        createSampleWorldTemplate(template, testEngineSecretKey),
+        createSampleWorldTemplate(template, testSecretKey),
+      ])),
+      template,
+    ] as const;
+  });
   // In watch mode a rerun follows an edit: the spawned `purse` must run the bundle of the edit.
   project.onTestsRerun(buildWhatIsStale);
   project.provide("templateDatabase", template);

@@ -433,15 +433,22 @@ async function openEmbeddedTestMode(live: MikroORM): Promise<MikroORM> {
  * process holds the lock, so that is serialised too.
  */
 async function migrateUnderLock(orm: MikroORM, mode: DataMode): Promise<string[]> {
+  // The live schema's lock keeps its name from before test mode: an older process migrating
+  // beside a newer one during an upgrade still waits for it.
+  const lock = `select pg_advisory_xact_lock(hashtext('${mode === "live" ? "purse:migrate" : "purse:migrate:test"}'))`;
+  if (mode === "test") {
+    // Its own transaction under the lock, committed before the migrations: processes starting
+    // together would race to create it (a unique violation), and left uncommitted in the
+    // migrations' transaction it blocks MikroORM's own `create schema if not exists` on its
+    // separate connection, which that transaction then waits for (a deadlock PostgreSQL cannot see).
+    await (orm.em.fork() as SqlEntityManager).transactional(async (tx) => {
+      await tx.execute(lock);
+      await tx.execute(`create schema if not exists ${testSchema}`);
+    });
+  }
   const em = orm.em.fork() as SqlEntityManager;
   return em.transactional(async (tx) => {
-    // The live schema's lock keeps its name from before test mode: an older process migrating
-    // beside a newer one during an upgrade still waits for it.
-    await tx.execute(
-      `select pg_advisory_xact_lock(hashtext('${mode === "live" ? "purse:migrate" : "purse:migrate:test"}'))`,
-    );
-    // Under the lock: processes starting together would race to create it (a unique violation).
-    if (mode === "test") await tx.execute(`create schema if not exists ${testSchema}`);
+    await tx.execute(lock);
     const applied = await orm.migrator.up({ transaction: tx.getTransactionContext() });
     return applied.map((migration) => migration.name);
   });
