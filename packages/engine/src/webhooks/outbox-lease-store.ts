@@ -11,7 +11,7 @@ const outboxes = {
   event_deliveries: "id, message_id, event_id, endpoint_id, attempts",
 } as const;
 
-export type OutboxTable = keyof typeof outboxes;
+type OutboxTable = keyof typeof outboxes;
 
 /**
  * Leases those of `ids` in `outbox` still pending and due, with `FOR UPDATE SKIP LOCKED`: one
