@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { buildDashboard, launchBrowser, pageProblems } from "../support/browser.ts";
+import { buildDashboard, launchBrowser, pageProblems, signedInDashboard } from "../support/browser.ts";
 import { createTestCheckout, openTestAccount, type TestAccount } from "../support/test-mode.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
@@ -31,17 +31,12 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     phone = false,
     login = "acme",
   ): Promise<Page> {
-    const context = await browser.newContext({
+    const page = await signedInDashboard(browser, api.url, login, {
       viewport,
-      ...(phone ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}),
+      phone,
+      timeoutMs: 20_000,
+      watch: (opened) => problems.push(pageProblems(opened, new URL(api.url).origin)),
     });
-    context.setDefaultTimeout(20_000);
-    const page = await context.newPage();
-    problems.push(pageProblems(page, new URL(api.url).origin));
-    await page.goto(`${api.url}/dashboard`);
-    await page.getByLabel("Login", { exact: true }).fill(login);
-    await page.getByLabel("Password", { exact: true }).fill(`${login}-pass`);
-    await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("region", { name: "Balances", exact: true }).locator("li.wallet").first().waitFor();
     return page;
   }

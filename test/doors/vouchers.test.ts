@@ -1,5 +1,5 @@
 import { auditLedger } from "@purse/engine";
-import { dropDatabase, sampleFixture } from "@purse/testing";
+import { dropDatabase, sampleFixtureWithDora } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -105,26 +105,6 @@ function trpcVouchers(api: TestServer): VoucherDoor {
   };
 }
 
-function world() {
-  const fixture = sampleFixture();
-  fixture.users.push({ id: 4, name: "Dora", role: "partner", login: "dora", password: "dora-pass" });
-  fixture.clients.push({
-    user_id: 4,
-    client_id: "dora",
-    client_secret: "dora-secret",
-    form_token: "dora-form",
-  });
-  fixture.wallets.push({
-    id: 40,
-    user_id: 4,
-    number: "U100000040",
-    currency: "USD",
-    amount: "100.00",
-    amountLimit: "1000.00",
-  });
-  return fixture;
-}
-
 const doors = [
   ["REST", restVouchers, restDoor],
   ["GraphQL", graphqlVouchers, graphqlDoor],
@@ -138,7 +118,7 @@ describe.each(doors)("vouchers bought and listed through %s", (_name, makeVouche
   const token = (name: string) => tokens[name] ?? "";
   let vouchers: VoucherDoor;
   beforeAll(async () => {
-    database = await createSeededDatabase(world());
+    database = await createSeededDatabase(sampleFixtureWithDora());
     api = await startTestServer({ database });
     for (const name of ["acme", "bolt", "cafe", "dora"]) tokens[name] = await api.token(name);
     vouchers = makeVouchers(api);

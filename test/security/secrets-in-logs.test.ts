@@ -1,69 +1,10 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { checkoutSignature } from "@purse/engine";
-import { dropDatabase, freePort } from "@purse/testing";
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import {
-  callerFor,
-  createSeededDatabase,
-  type SeededDatabase,
-  testSecretKey,
-} from "../support/test-server.ts";
+import { spawnPurseServe } from "../support/spawned-server.ts";
+import { callerFor, createSeededDatabase, type SeededDatabase } from "../support/test-server.ts";
 import { startMerchantSite } from "../support/webhook-receiver.ts";
-
-const bin = fileURLToPath(new URL("../../packages/server/bin/purse.js", import.meta.url));
-
-/** A real `purse serve` whose stdout and stderr are kept, every byte of them. */
-async function serveCapturingLogs(database: SeededDatabase, logLevel: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { BASE_URL: _vite, ...inherited } = process.env;
-  const child = spawn(process.execPath, [bin, "serve"], {
-    env: {
-      ...inherited,
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env["PURSE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BASE_URL: url,
-      LOG_LEVEL: logLevel,
-      PURSE_SECRET_KEY: testSecretKey,
-      PURSE_CAPTCHA: "off",
-      PURSE_WEBHOOK_ALLOW_PRIVATE: "on",
-      PURSE_REDIS_PREFIX: `${database.name}-${logLevel}`,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 30_000;
-  while (
-    (await fetch(`${url}/healthz`).then(
-      (r) => r.status,
-      () => 0,
-    )) !== 200
-  ) {
-    if (Date.now() > deadline || child.exitCode !== null)
-      throw new Error(`purse serve did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-      return output;
-    },
-  };
-}
 
 function socketClosed(socket: WebSocket): Promise<void> {
   return new Promise((resolve) => {
@@ -88,7 +29,12 @@ describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logL
   beforeAll(async () => {
     database = await createSeededDatabase();
     const site = await startMerchantSite();
-    const server = await serveCapturingLogs(database, logLevel);
+    // Every byte it writes is kept (spawnPurseServe pipes stdout and stderr).
+    const server = await spawnPurseServe(database, {
+      LOG_LEVEL: logLevel,
+      PURSE_WEBHOOK_ALLOW_PRIVATE: "on",
+      PURSE_REDIS_PREFIX: `${database.name}-${logLevel}`,
+    });
     const call = callerFor(server.url);
     try {
       const tokenFor = async (client: string) => {
@@ -247,7 +193,8 @@ describe.each(["debug", "trace"])("what purse serve logs at LOG_LEVEL=%s", (logL
       );
       await call("POST", "/token/revoke", { token: acme, body: { token: acme } });
     } finally {
-      log = await server.stop();
+      await server.stop();
+      log = server.output();
       await site.close();
     }
   }, 120_000);

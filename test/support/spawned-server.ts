@@ -11,9 +11,14 @@ export interface SpawnedServer {
   readonly process: ChildProcess;
   /** SIGTERM (or another signal) and wait for the exit. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Everything it has written to stdout and stderr so far, every byte (its logs). */
+  output(): string;
 }
 
-/** A real `purse serve` in its own OS process over `database`, ready when /healthz answers. */
+/**
+ * A real `purse serve` in its own OS process over `database`, ready when /healthz answers; `env`
+ * adds to or overrides its environment (LOG_LEVEL is silent unless it says otherwise).
+ */
 export async function spawnPurseServe(
   database: SeededDatabase,
   env: Record<string, string> = {},
@@ -36,9 +41,15 @@ export async function spawnPurseServe(
       PURSE_REDIS_PREFIX: database.name,
       ...env,
     },
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  await waitUntilHealthy(url, child);
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  await waitUntilHealthy(url, child, () => output);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     url,
@@ -47,14 +58,15 @@ export async function spawnPurseServe(
       if (child.exitCode === null) child.kill(signal);
       return exited;
     },
+    output: () => output,
   };
 }
 
-async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void> {
+async function waitUntilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
-      throw new Error(`purse serve exited with ${child.exitCode} before it was healthy`);
+      throw new Error(`purse serve exited with ${child.exitCode} before it was healthy:\n${output()}`);
     const status = await fetch(`${url}/healthz`).then(
       (response) => response.status,
       () => 0,
@@ -63,5 +75,5 @@ async function waitUntilHealthy(url: string, child: ChildProcess): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill("SIGKILL");
-  throw new Error(`purse serve at ${url} was not healthy within 30 s`);
+  throw new Error(`purse serve at ${url} was not healthy within 30 s:\n${output()}`);
 }

@@ -131,3 +131,27 @@ export function sampleFixture(): SampleFixture {
     ],
   };
 }
+
+/**
+ * The sample world plus a second partner, Dora (user 4, client `dora`), with a USD wallet
+ * U100000040 (100.00 of a 1000.00 limit); `blocked` for the refusals of a blocked user.
+ */
+export function sampleFixtureWithDora({ blocked = false }: { blocked?: boolean } = {}): SampleFixture {
+  const fixture = sampleFixture();
+  fixture.users.push({ id: 4, name: "Dora", role: "partner", login: "dora", password: "dora-pass", blocked });
+  fixture.clients.push({
+    user_id: 4,
+    client_id: "dora",
+    client_secret: "dora-secret",
+    form_token: "dora-form",
+  });
+  fixture.wallets.push({
+    id: 40,
+    user_id: 4,
+    number: "U100000040",
+    currency: "USD",
+    amount: "100.00",
+    amountLimit: "1000.00",
+  });
+  return fixture;
+}

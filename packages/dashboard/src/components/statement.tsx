@@ -5,6 +5,7 @@ import type { ResultOf } from "../api/graphql.ts";
 import { SessionContext } from "../api/use-query.ts";
 import { daysBefore, displayAmount } from "../format/amount.ts";
 import type { Wallet } from "./balances.tsx";
+import { WalletPicker } from "./wallet-picker.tsx";
 
 type StatementResult = ResultOf<typeof statementQuery>["statement"];
 type StatementData = Extract<StatementResult, { __typename: "QueryStatementSuccess" }>["data"];
@@ -54,20 +55,14 @@ export function Statement({ wallets }: { wallets: readonly Wallet[] }) {
     <section class="panel" aria-labelledby="statement-title">
       <h2 id="statement-title">Statement</h2>
       <form class="filters statement-form" onSubmit={submit} aria-label="Statement period" noValidate>
-        <div class="field statement-wallet">
-          <label htmlFor="statement-wallet">Statement for</label>
-          <select
-            id="statement-wallet"
-            value={chosen}
-            onChange={(event) => setWallet(event.currentTarget.value)}
-          >
-            {wallets.map((item) => (
-              <option key={item.number} value={item.number}>
-                {item.number} ({item.currency.code})
-              </option>
-            ))}
-          </select>
-        </div>
+        <WalletPicker
+          id="statement-wallet"
+          label="Statement for"
+          wallets={wallets}
+          value={chosen}
+          onChange={setWallet}
+          fieldClass="statement-wallet"
+        />
         <label>
           Start date
           <input type="date" value={from} onInput={(event) => setFrom(event.currentTarget.value)} />

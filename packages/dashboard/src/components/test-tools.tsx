@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { RequestFailed } from "../api/client.ts";
 import { advanceTestClock, type Outcome, readTestClock, testFund } from "../api/test-mode-documents.ts";
 import type { Wallet } from "./balances.tsx";
+import { WalletPicker } from "./wallet-picker.tsx";
 
 /** What a failed action says: the API's refusal in its words, or that Purse was not reached. */
 async function attempt<Data>(run: () => Promise<Outcome<Data>>): Promise<Outcome<Data>> {
@@ -62,20 +63,13 @@ function FundTestWallet({ wallets, onChanged }: { wallets: readonly Wallet[]; on
         <p class="muted">You have no test wallets yet: Developers, Create test credentials, makes them.</p>
       ) : (
         <>
-          <div class="field">
-            <label for="fund-wallet">Test wallet</label>
-            <select
-              id="fund-wallet"
-              value={chosen}
-              onChange={(event) => setWallet(event.currentTarget.value)}
-            >
-              {wallets.map((item) => (
-                <option key={item.number} value={item.number}>
-                  {item.number} ({item.currency.code})
-                </option>
-              ))}
-            </select>
-          </div>
+          <WalletPicker
+            id="fund-wallet"
+            label="Test wallet"
+            wallets={wallets}
+            value={chosen}
+            onChange={setWallet}
+          />
           <label>
             Amount
             <input

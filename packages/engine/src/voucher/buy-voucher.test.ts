@@ -1,7 +1,7 @@
 import {
   createTestEngine,
   holdWalletRow,
-  sampleFixture,
+  sampleFixtureWithDora,
   type TestEngine,
   waitForLockWaits,
 } from "@purse/testing";
@@ -65,27 +65,16 @@ describe("buyVoucher and listVouchers", () => {
     )?.total;
 
   beforeAll(async () => {
-    const fixture = sampleFixture();
-    fixture.users.push({
-      id: 4,
-      name: "Dora",
-      role: "partner",
-      login: "dora",
-      password: "dora-pass",
-      blocked: true,
+    const fixture = sampleFixtureWithDora({ blocked: true });
+    fixture.wallets.push({
+      id: 22,
+      user_id: 2,
+      number: "U100000022",
+      currency: "USD",
+      amount: "100.00",
+      amountLimit: "1000.00",
+      status: "NEW",
     });
-    fixture.wallets.push(
-      { id: 40, user_id: 4, number: "U100000040", currency: "USD", amount: "100.00", amountLimit: "1000.00" },
-      {
-        id: 22,
-        user_id: 2,
-        number: "U100000022",
-        currency: "USD",
-        amount: "100.00",
-        amountLimit: "1000.00",
-        status: "NEW",
-      },
-    );
     engine = await createTestEngine({ fixture });
   });
   afterAll(() => engine.close());

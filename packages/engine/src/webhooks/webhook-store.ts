@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
+import { leaseOutboxRows } from "./outbox-lease-store.ts";
 import { receiverPattern } from "./receiver.ts";
 
 /** A delivery leased to this worker, as the outbox row holds it. */
@@ -36,26 +37,13 @@ export async function findDueDeliveries(
   );
 }
 
-/**
- * Leases the chosen deliveries that are still pending and due, with `FOR UPDATE SKIP LOCKED`: one
- * another worker claimed meanwhile is skipped. Counts the attempt.
- */
-export async function leaseDeliveries(
+/** Leases the chosen deliveries still pending and due (outbox-lease-store.ts); counts the attempt. */
+export function leaseDeliveries(
   em: SqlEntityManager,
   ids: readonly string[],
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
-  return rows(
-    em,
-    sql<ClaimedDelivery>`
-      update webhook_deliveries
-      set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
-      where id in (
-        select id from webhook_deliveries
-        where id = any(${[...ids]}::bigint[]) and status = 'pending' and next_attempt_at <= now()
-        for update skip locked)
-      returning id, message_id, url, body, attempts, client_id`,
-  );
+  return leaseOutboxRows(em, "webhook_deliveries", ids, leaseMs);
 }
 
 /** Writes a delivery into the outbox (on the caller's transaction). */

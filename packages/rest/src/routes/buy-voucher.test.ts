@@ -1,12 +1,12 @@
 import { auditLedger, type purchasedVoucherContract } from "@purse/engine";
-import { sampleFixture } from "@purse/testing";
+import { sampleFixtureWithDora } from "@purse/testing";
 import {
   balancesOf,
   type Envelope,
   errorOf,
-  pause,
   type RestHarness,
   shapeOf,
+  slowRouteLock,
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,30 +38,7 @@ describe("POST /api/vouchers/buy, /api/vouchers/confirm and GET /api/vouchers", 
   let bolt: string;
   let cafe: string;
   beforeAll(async () => {
-    const fixture = sampleFixture();
-    fixture.users.push({
-      id: 4,
-      name: "Dora",
-      role: "partner",
-      login: "dora",
-      password: "dora-pass",
-      blocked: true,
-    });
-    fixture.clients.push({
-      user_id: 4,
-      client_id: "dora",
-      client_secret: "dora-secret",
-      form_token: "dora-form",
-    });
-    fixture.wallets.push({
-      id: 40,
-      user_id: 4,
-      number: "U100000040",
-      currency: "USD",
-      amount: "100.00",
-      amountLimit: "1000.00",
-    });
-    api = await startRestHarness({ fixture });
+    api = await startRestHarness({ fixture: sampleFixtureWithDora({ blocked: true }) });
     [acme, bolt, cafe] = await Promise.all([api.token("acme"), api.token("bolt"), api.token("cafe")]);
   });
   afterAll(() => api.close());
@@ -199,19 +176,7 @@ describe("the route lock, while a voucher purchase is in progress", () => {
   let api: RestHarness;
   beforeAll(async () => {
     // The lock is held 200 ms longer than the work takes, so the requests surely overlap.
-    api = await startRestHarness({
-      wrapDeps: (deps) => ({
-        ...deps,
-        routeLock: {
-          run: (keys, ttlMs, work) =>
-            deps.routeLock.run(keys, ttlMs, async () => {
-              await pause(200);
-              return work();
-            }),
-          close: () => deps.routeLock.close(),
-        },
-      }),
-    });
+    api = await startRestHarness({ wrapDeps: slowRouteLock(200) });
   });
   afterAll(() => api.close());
 

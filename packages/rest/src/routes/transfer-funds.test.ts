@@ -3,9 +3,9 @@ import {
   type Envelope,
   errorOf,
   errorWorld,
-  pause,
   type RestHarness,
   shapeOf,
+  slowRouteLock,
   startRestHarness,
 } from "@purse/testing/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -471,19 +471,7 @@ describe("the route lock, while a transfer is in progress", () => {
   let api: RestHarness;
   beforeAll(async () => {
     // The lock is held 200 ms longer than the work takes, so the requests surely overlap.
-    api = await startRestHarness({
-      wrapDeps: (deps) => ({
-        ...deps,
-        routeLock: {
-          run: (keys, ttlMs, work) =>
-            deps.routeLock.run(keys, ttlMs, async () => {
-              await pause(200);
-              return work();
-            }),
-          close: () => deps.routeLock.close(),
-        },
-      }),
-    });
+    api = await startRestHarness({ wrapDeps: slowRouteLock(200) });
   });
   afterAll(() => api.close());
 

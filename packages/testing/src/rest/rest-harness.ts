@@ -84,6 +84,24 @@ export async function startRestHarness(options: HarnessOptions = {}): Promise<Re
 /** Waits, for tests that need requests to overlap. */
 export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A `wrapDeps` whose route lock holds `ms` longer than the work takes, so that simultaneous
+ * requests surely overlap inside it.
+ */
+export function slowRouteLock(ms: number): (deps: EngineDependencies) => EngineDependencies {
+  return (deps) => ({
+    ...deps,
+    routeLock: {
+      run: (keys, ttlMs, work) =>
+        deps.routeLock.run(keys, ttlMs, async () => {
+          await pause(ms);
+          return work();
+        }),
+      close: () => deps.routeLock.close(),
+    },
+  });
+}
+
 type TypeName = "string" | "number" | "boolean" | "object" | "array";
 
 /** Exactly these keys, each of this JSON type: catches a renamed, missing, extra or mistyped field. */

@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
+import { leaseOutboxRows } from "../outbox-lease-store.ts";
 
 /** An event delivery leased to a worker. */
 export interface LeasedEventDelivery {
@@ -61,23 +62,13 @@ export function findDueEventDeliveries(
   );
 }
 
-/** Leases those of `ids` still pending and due (`FOR UPDATE SKIP LOCKED`); counts the attempt. */
+/** Leases those of `ids` still pending and due (outbox-lease-store.ts); counts the attempt. */
 export function leaseEventDeliveries(
   em: SqlEntityManager,
   ids: readonly string[],
   leaseMs: number,
 ): Promise<LeasedEventDelivery[]> {
-  return rows(
-    em,
-    sql<LeasedEventDelivery>`
-      update event_deliveries
-      set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
-      where id in (
-        select id from event_deliveries
-        where id = any(${[...ids]}::bigint[]) and status = 'pending' and next_attempt_at <= now()
-        for update skip locked)
-      returning id, message_id, event_id, endpoint_id, attempts`,
-  );
+  return leaseOutboxRows(em, "event_deliveries", ids, leaseMs);
 }
 
 /** The event as its body is built: public id, type, mode, data and time. */
