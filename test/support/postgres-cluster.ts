@@ -82,8 +82,15 @@ const serverSettings = [
   "shared_buffers = '32MB'",
 ];
 
-/** A new primary, initialised and started; `root` holds it and every replica made of it. */
-export async function startPrimary(root: string, port: number): Promise<PostgresInstance> {
+/**
+ * A new primary, initialised and started; `root` holds it and every replica made of it.
+ * `settings` are more postgresql.conf lines (a Citus node's `shared_preload_libraries`).
+ */
+export async function startPrimary(
+  root: string,
+  port: number,
+  settings: readonly string[] = [],
+): Promise<PostgresInstance> {
   const dataDir = join(root, `node-${port}`);
   await pgProgram("initdb", [
     "-D",
@@ -97,7 +104,10 @@ export async function startPrimary(root: string, port: number): Promise<Postgres
   ]);
   // Appended to postgresql.conf (the last setting wins), so a restart keeps them; a replica's
   // base backup copies the file and overrides only its port.
-  await appendFile(join(dataDir, "postgresql.conf"), [`port = ${port}`, ...serverSettings, ""].join("\n"));
+  await appendFile(
+    join(dataDir, "postgresql.conf"),
+    [`port = ${port}`, ...serverSettings, ...settings, ""].join("\n"),
+  );
   const primary = instance(port, dataDir, join(root, `node-${port}.log`));
   await primary.start();
   return primary;

@@ -139,6 +139,7 @@ export * from "./operations/index.ts";
 export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";
+export { type CitusDistribution, distributeOnCitus } from "./persistence/citus-distribution.ts";
 export {
   type Database,
   type DatabaseLocation,

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerAdmin } from "./commands/admin.ts";
 import { registerAudit } from "./commands/audit.ts";
 import { registerCheckouts } from "./commands/checkouts.ts";
+import { registerCitus } from "./commands/citus.ts";
 import { registerClients } from "./commands/clients.ts";
 import { registerKeys } from "./commands/keys.ts";
 import { registerMigrate } from "./commands/migrate.ts";
@@ -68,5 +69,6 @@ export function createPurseProgram(): Command {
   registerStatement(program);
   registerTestMode(program);
   registerOperators(program);
+  registerCitus(program);
   return program;
 }
