@@ -7,6 +7,7 @@ export * from "./http-client.ts";
 export * from "./parse-csv.ts";
 export * from "./prepared-plans.ts";
 export * from "./round-trips.ts";
+export * from "./sample-event.ts";
 export * from "./sample-fixture.ts";
 export * from "./sample-world-template.ts";
 export * from "./test-database.ts";

@@ -3,9 +3,10 @@ import { Redis } from "ioredis";
 /**
  * One ioredis client per node of REDIS_URL (one URL, or a comma-separated list of independent
  * nodes for a Redlock quorum). A node that is down fails commands at once instead of queueing
- * them, so a quorum can decide without it.
+ * them, so a quorum can decide without it. `name` is what CLIENT LIST shows for the connection
+ * (`connectionNameOf`), so an operator can tell Purse's connections and their roles apart.
  */
-export function createRedisClients(redisUrl: string): Redis[] {
+export function createRedisClients(redisUrl: string, name?: string): Redis[] {
   return redisUrl
     .split(",")
     .map((url) => url.trim())
@@ -23,11 +24,19 @@ export function createRedisClients(redisUrl: string): Redis[] {
         // rate-limit script and lock request together, its PUBLISHes and lock release together
         // (CPU per transfer −22 % in one run, docs/benchmark.md).
         enableAutoPipelining: true,
+        ...(name ? { connectionName: name } : {}),
       }).on("error", () => {
         // Connection errors surface as failed commands where they matter; the default handler would only log noise.
       }),
     );
 }
+
+/**
+ * `purse[:<prefix>]:<role>`: Redis refuses spaces and control characters in a connection name, so
+ * a prefix holding any is written with `_` in their place.
+ */
+export const connectionNameOf = (role: string, prefix?: string): string =>
+  ["purse", prefix?.replace(/[^!-~]/g, "_"), role].filter(Boolean).join(":");
 
 /**
  * Resolves once `atLeast` clients (default: all) are connected, or rejects after `timeoutMs`.

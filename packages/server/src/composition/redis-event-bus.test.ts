@@ -1,25 +1,40 @@
 import { randomUUID } from "node:crypto";
-import type { TransactionEvent } from "@purse/engine";
-import { testRedisUrl } from "@purse/testing";
+import type { TransactionEventBus } from "@purse/engine";
+import { sampleEvent, testRedisUrl } from "@purse/testing";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { redisEventBus } from "./redis-event-bus.ts";
+import { openRedisSubscriptions } from "./redis-subscriptions.ts";
 
-const event = (transactionId: number, userIds: number[]): TransactionEvent => ({
-  transactionId,
-  userIds,
-  type: 1,
-  status: 3,
-  at: "2026-01-01T00:00:00.000Z",
-});
+/** A process's event bus: its own command clients and subscription connections, as a runtime has. */
+async function processBus(prefix: string) {
+  const clients = createRedisClients(testRedisUrl);
+  await waitForRedis(clients);
+  const subscriptions = openRedisSubscriptions(clients);
+  return {
+    bus: redisEventBus(clients, subscriptions, prefix),
+    async close() {
+      await subscriptions.close();
+      await Promise.all(clients.map((client) => client.quit()));
+    },
+  };
+}
 
 describe("the Redis event bus", () => {
   const prefix = `purse-test:${randomUUID()}`;
-  const publisher = redisEventBus(testRedisUrl, prefix);
-  const subscriber = redisEventBus(testRedisUrl, prefix);
   const admin = new Redis(testRedisUrl);
+  let publisher: TransactionEventBus;
+  let subscriber: TransactionEventBus;
+  const processes: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    const [one, two] = await Promise.all([processBus(prefix), processBus(prefix)]);
+    processes.push(one, two);
+    publisher = one.bus;
+    subscriber = two.bus;
+  });
   afterAll(async () => {
-    await Promise.all([publisher.close(), subscriber.close(), admin.quit()]);
+    await Promise.all([...processes.map((each) => each.close()), admin.quit()]);
   });
 
   it("subscribes a process to its subscribers' users only and delivers nothing else", async () => {
@@ -30,10 +45,10 @@ describe("the Redis event bus", () => {
     await expect
       .poll(async () => (await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[])
       .toEqual([`${prefix}:purse:transaction-events:user:1`]);
-    publisher.publish(event(30, [2]));
-    publisher.publish(event(31, [1, 2]));
-    publisher.publish(event(32, [3]));
-    publisher.publish(event(33, [1]));
+    publisher.publish(sampleEvent(30, [2]));
+    publisher.publish(sampleEvent(31, [1, 2]));
+    publisher.publish(sampleEvent(32, [3]));
+    publisher.publish(sampleEvent(33, [1]));
     expect((await first).value?.transactionId).toBe(31);
     expect((await iterator.next()).value?.transactionId).toBe(33);
     abort.abort();
@@ -50,7 +65,7 @@ describe("the Redis event bus", () => {
     await expect
       .poll(async () => ((await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[]).length)
       .toBe(3);
-    publisher.publish(event(40, [5, 6, 7]));
+    publisher.publish(sampleEvent(40, [5, 6, 7]));
     const received = firsts.map((first) => first.then((next) => next.value?.transactionId));
     const late = new Promise((resolve) => setTimeout(() => resolve("not delivered within 5 s"), 5_000));
     expect(await Promise.all(received.map((one) => Promise.race([one, late])))).toEqual([40, 40, 40]);

@@ -1,19 +1,20 @@
 import type { RevocationChannel, TokenRevocation } from "@purse/engine";
 import type { Redis } from "ioredis";
-import { createRedisClients } from "./redis-clients.ts";
+import type { RedisSubscriptions } from "./redis-subscriptions.ts";
 
 const channelOf = (prefix: string | undefined) => `${prefix ? `${prefix}:` : ""}purse:token-revocations`;
 
 /**
  * Token revocations across processes over Redis pub/sub. Like the event bus, a message is
  * published to every node and heard from every node, so losing one node loses no revocation
- * (duplicates are harmless: forgetting twice is forgetting). A subscriber that reconnects may have
- * missed messages, so its process forgets every cached token then; the cache's own short lifetime
- * bounds anything else that goes astray.
+ * (duplicates are harmless: forgetting twice is forgetting). A subscription connection that
+ * reconnects may have missed messages, so its process forgets every cached token then; the
+ * cache's own short lifetime bounds anything else that goes astray. Without `subscriptions` it
+ * only publishes (`purse clients revoke-tokens`). It owns no connection.
  */
 export function redisRevocationChannel(
-  redisUrl: string,
   publishers: readonly Redis[],
+  subscriptions: RedisSubscriptions | null,
   prefix?: string,
 ): RevocationChannel {
   const channel = channelOf(prefix);
@@ -21,21 +22,8 @@ export function redisRevocationChannel(
   const tell = (revocation: TokenRevocation | null) => {
     for (const listener of listeners) listener(revocation);
   };
-  const subscribers = createRedisClients(redisUrl).map((client) => {
-    const subscriber = client.duplicate({ enableOfflineQueue: true }).on("error", () => undefined);
-    client.disconnect();
-    let connectedBefore = false;
-    subscriber.on("ready", () => {
-      if (connectedBefore) tell(null);
-      connectedBefore = true;
-    });
-    subscriber.on("message", (_channel: string, message: string) => {
-      const revocation = parseRevocation(message);
-      tell(revocation);
-    });
-    subscriber.subscribe(channel).catch(() => undefined);
-    return subscriber;
-  });
+  subscriptions?.subscribe(channel, (message) => tell(parseRevocation(message)));
+  subscriptions?.onReconnect(() => tell(null));
   return {
     async publish(revocation) {
       const message = JSON.stringify(revocation);
@@ -46,7 +34,7 @@ export function redisRevocationChannel(
     },
     async close() {
       listeners.length = 0;
-      await Promise.allSettled(subscribers.map((subscriber) => subscriber.quit()));
+      subscriptions?.unsubscribe(channel);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { TokenCache } from "@purse/engine";
-import { createRedisClients, waitForRedis } from "./redis-clients.ts";
+import { connectionNameOf, createRedisClients, waitForRedis } from "./redis-clients.ts";
 import { redisRevocationChannel } from "./redis-revocation-channel.ts";
 
 export interface RevocationBroadcast {
@@ -18,12 +18,13 @@ export async function openRevocationBroadcast(
   redisUrl: string,
   prefix: string | undefined,
 ): Promise<RevocationBroadcast> {
-  const publishers = createRedisClients(redisUrl);
+  const publishers = createRedisClients(redisUrl, connectionNameOf("revocations", prefix));
   // Commands are not queued while a node connects (createRedisClients): wait for them first.
   await waitForRedis(publishers, 3_000).catch(() => undefined);
   const tokenCache = new TokenCache({
     ttlMs: 0,
-    channel: redisRevocationChannel(redisUrl, publishers, prefix),
+    // Publish only: this command hears nothing, so it subscribes to nothing.
+    channel: redisRevocationChannel(publishers, null, prefix),
   });
   return {
     tokenCache,

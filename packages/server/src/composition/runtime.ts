@@ -12,7 +12,7 @@ import {
 import type { PurseConfig } from "../config/config.ts";
 import { createPurseMetrics, type PurseMetrics } from "../metrics/index.ts";
 import { activeTracing } from "../tracing/active-tracing.ts";
-import { type Coordination, openCoordination } from "./coordination.ts";
+import { type Coordination, type ModeCoordination, openCoordination } from "./coordination.ts";
 import { openConfiguredDatabase } from "./open-database.ts";
 
 /**
@@ -34,18 +34,10 @@ export interface Runtime {
 
 export async function openRuntime(config: PurseConfig): Promise<Runtime> {
   const db = await openConfiguredDatabase(config);
+  let coordination: Coordination | null = null;
   try {
     await db.migrate();
-    const coordination = await openCoordination(config);
-    // Test mode's locks, limits and live events apart from live ones (their own Redis prefix):
-    // its wallets and users share ids with live ones, never a lock, a window or a channel.
-    const testCoordination = await openCoordination({
-      ...config,
-      redisPrefix: config.redisPrefix ? `${config.redisPrefix}:test` : "test",
-    }).catch(async (error: unknown) => {
-      await coordination.close();
-      throw error;
-    });
+    coordination = await openCoordination(config);
     const secretBox = await openSecretBox(db, config.secretKey, config.previousSecretKeys);
     warnAboutStoredKey(config, secretBox);
     const metrics = createPurseMetrics(db, coordination);
@@ -76,9 +68,11 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
     const testModeOff = await db.testModeUnavailable();
     if (testModeOff)
       console.warn(`Purse: test mode is off: ${testModeOff} (docs/deploy.md, "Test mode behind a proxy").`);
+    // Test mode's locks, limits and live events are opened only when it is on (coordination.ts).
     const deps: EngineDependencies = testModeOff
       ? liveDeps
-      : { ...liveDeps, testMode: testModeDependencies(liveDeps, testCoordination) };
+      : { ...liveDeps, testMode: testModeDependencies(liveDeps, await coordination.testMode()) };
+    const opened = coordination;
     return {
       config,
       db,
@@ -86,12 +80,12 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       deps,
       metrics,
       async close() {
-        await testCoordination.close();
-        await coordination.close();
+        await opened.close();
         await db.close();
       },
     };
   } catch (error) {
+    await coordination?.close();
     await db.close();
     throw error;
   }
@@ -99,10 +93,10 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
 
 /**
  * Test mode's engine (contract: "Test mode"): the live one's options and secrets on test mode's
- * schema (`db.testMode`) and its own coordination. No token cache: each test call reads its
- * merchant's test clock anyway (mode/caller.ts), so a cache would save nothing.
+ * schema (`db.testMode`) and its own locks, limits and events. No token cache: each test call reads
+ * its merchant's test clock anyway (mode/caller.ts), so a cache would save nothing.
  */
-function testModeDependencies(live: EngineDependencies, coordination: Coordination): EngineDependencies {
+function testModeDependencies(live: EngineDependencies, coordination: ModeCoordination): EngineDependencies {
   const { tokenCache: _cache, testMode: _test, ...shared } = live;
   if (!live.db.testMode) throw new Error("the database has no test mode");
   return {
