@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { exportTransactions } from "@purse/engine";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import { actorOf, bearerOrSessionAuth, engineOf } from "../http/bearer.ts";
+import { actorOf, bearerOrSessionAuth, sessionEngineOf } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bearerErrors, bearerSecurity } from "../schemas/common.ts";
 import { exportTransactionsQuery } from "./export-transactions.schemas.ts";
@@ -40,7 +40,7 @@ export const registerExportTransactions: RegisterRoute = (app, deps) => {
       // The socket closing before the end (a cancelled download) stops the reading.
       reply.raw.on("close", () => abort.abort());
       const csv = exportTransactions(
-        engineOf(request),
+        await sessionEngineOf(request, query.mode),
         actorOf(request),
         {
           from: query.from ?? null,
