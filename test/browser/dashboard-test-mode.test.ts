@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { parseCsv } from "@purse/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
@@ -105,8 +107,6 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     await expect.poll(() => walletNumbers(page)).toEqual([acme.wallets["USD"]]);
     const balances = page.getByRole("region", { name: "Balances", exact: true });
     expect(await balances.locator(".amount").innerText()).toBe("0.00");
-    // The export is a plain download no header rides on: not offered in test mode.
-    expect(await page.getByRole("button", { name: "Export CSV" }).count()).toBe(0);
 
     // The test checkout is listed, open; no live checkout is.
     const checkouts = page.getByRole("table", { name: "Checkout links" });
@@ -134,6 +134,22 @@ describe("the dashboard's test mode, in a browser", { timeout: 120_000 }, () => 
     const history = page.getByRole("table", { name: "Transactions", exact: true });
     const failed = history.locator("tr", { hasText: order });
     await expect.poll(() => failed.locator(".badge").innerText()).toMatch(/fail/i);
+
+    // The export downloads test data: the switch rides in its query, honoured with the session only.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("test-transactions.csv");
+    const [header = [], ...exported] = parseCsv(await readFile((await download.path()) ?? "", "utf8"));
+    const column = (name: string) => header.indexOf(name);
+    expect(exported.map((row) => [row[column("external_id")], row[column("status")]])).toContainEqual([
+      order,
+      "FAIL",
+    ]);
+    const wallets = exported.flatMap((row) => [row[column("wallet_from")], row[column("wallet_to")]]);
+    expect(wallets.length).toBeGreaterThan(0);
+    expect(wallets.filter((number) => number && !number.startsWith("test_"))).toEqual([]);
     await clock.getByRole("button", { name: "Advance 30 minutes" }).click();
     await expect.poll(() => clock.innerText()).toMatch(/1 h 1 min ahead of real time/);
     await clock.getByRole("button", { name: "Advance 1 day" }).click();

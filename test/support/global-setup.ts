@@ -43,7 +43,7 @@ async function buildWhatIsStale(): Promise<void> {
  * is several times the longest cold build seen on a loaded two-core machine.
  */
 async function withinSetUpLimit<T>(work: () => Promise<T>): Promise<T> {
-  const limitMs = 10 * 60_000;
+  const limitMs = 25 * 60_000;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(

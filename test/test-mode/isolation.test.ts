@@ -90,6 +90,8 @@ describe("test mode keeps test and live data apart on every door", () => {
       ["GET", "/api/transactions/histories?startDate=2020-01-01&endDate=2100-01-01"],
       ["GET", `/api/transactions/histories?startDate=2020-01-01&endDate=2100-01-01&wallet=${other.wallet}`],
       ["GET", "/api/transactions/export?from=2020-01-01&until=2100-01-01"],
+      // The dashboard's switch on the export is honoured with its session cookie only, never a token.
+      ["GET", "/api/transactions/export?from=2020-01-01&until=2100-01-01&mode=test"],
       ["GET", "/api/vouchers"],
       ["GET", "/api/vouchers/activation/info?voucher_number=V-0001&voucher_code=1111-2222-3333"],
       ["GET", "/api/user/me"],

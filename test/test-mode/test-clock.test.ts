@@ -115,6 +115,17 @@ describe("a merchant's test clock drives every time rule of their test data", ()
 
     // The live checkout is on real time: its page still takes the payment.
     expect((await api.call("GET", new URL(liveCheckout.url).pathname)).body).toContain('id="pay-form"');
+
+    // A checkout made now is made at the clock's time, and lives its 30 minutes from there.
+    const laterId = order();
+    const later = await createTestCheckout(api, acme, bolt.wallets["USD"] ?? "", "2.00", laterId, site.url);
+    expect(later.status).toBe(200);
+    const made = (
+      await graphql(acme.token, "{ checkouts { paymentId createdAt expiredAt } }")
+    ).data.checkouts.find((each: { paymentId: string }) => each.paymentId === laterId);
+    const madeAt = Date.parse(`${made.createdAt.replace(" ", "T")}Z`);
+    expect(madeAt).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(Date.parse(`${made.expiredAt.replace(" ", "T")}Z`) - madeAt).toBe(30 * 60_000);
   });
 
   it("a day forward delivers the webhook retries due", async () => {

@@ -41,8 +41,10 @@ export function filterProblem(filter: Filter): string | undefined {
 }
 
 /** The query string of GET /api/transactions/export, with the same filter as the table. */
-export function exportQuery(filter: Filter): string {
+export function exportQuery(filter: Filter, testMode = false): string {
   const params = new URLSearchParams();
+  // A plain download carries no header: the switch rides in the query (honoured with the session only).
+  if (testMode) params.set("mode", "test");
   const fields = [
     ["from", filter.from],
     ["until", filter.until],

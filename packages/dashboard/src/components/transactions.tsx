@@ -47,7 +47,7 @@ export function Transactions({
 }: {
   wallets: readonly Wallet[];
   revision: number;
-  /** The CSV export is a plain download (no header rides on it): live data only, so not offered. */
+  /** The export then downloads test data (`mode=test`, honoured with the session cookie only). */
   testMode?: boolean;
   onDetails(id: number): void;
 }) {
@@ -84,19 +84,15 @@ export function Transactions({
     <section class="panel transactions" aria-labelledby="transactions-title">
       <div class="panel-head">
         <h2 id="transactions-title">Transactions</h2>
-        {testMode ? (
-          <span class="muted">CSV export: live data only (a test token exports test data)</span>
-        ) : (
-          // biome-ignore lint/a11y/useSemanticElements: the contract names it a button; a download link lets the browser stream the whole export to disk, where a script would hold every row in memory
-          <a
-            class="button"
-            role="button"
-            href={`${exportPath}${exportQuery(filter)}`}
-            download="transactions.csv"
-          >
-            Export CSV
-          </a>
-        )}
+        {/* biome-ignore lint/a11y/useSemanticElements: the contract names it a button; a download link lets the browser stream the whole export to disk, where a script would hold every row in memory */}
+        <a
+          class="button"
+          role="button"
+          href={`${exportPath}${exportQuery(filter, testMode)}`}
+          download={testMode ? "test-transactions.csv" : "transactions.csv"}
+        >
+          Export CSV
+        </a>
       </div>
       <TransactionFilters wallets={wallets} applied={filter} serverError={error} onApply={apply} />
       {connection ? <Totals totals={connection.totals} /> : null}

@@ -147,6 +147,8 @@ export interface NewCheckout {
   readonly cancelUrl: string;
   readonly statusUrl: string;
   readonly expiresAt: Date;
+  /** Its merchant's test clock's time in test mode; null: PostgreSQL's own (live data). */
+  readonly createdAt: Date | null;
 }
 
 /** Stores a checkout; a payment id or user_info the merchant used before is refused by its unique key. */
@@ -154,12 +156,12 @@ export async function insertCheckout(em: SqlEntityManager, checkout: NewCheckout
   try {
     await sql`insert into checkouts (token_hash, merchant_user_id, client_id, payment_id, user_info,
         wallet_from_id, wallet_to_id, currency_id, amount_minor, commission_minor, signature,
-        success_url, cancel_url, status_url, expired_at, link_sealed)
+        success_url, cancel_url, status_url, expired_at, link_sealed, created_at)
       values (${checkout.tokenHash}, ${checkout.merchantUserId}, ${checkout.clientId}, ${checkout.paymentId},
         ${checkout.userInfo}, ${checkout.walletFromId}, ${checkout.walletToId}, ${checkout.currencyId},
         ${checkout.amountMinor.toString()}, ${checkout.commissionMinor.toString()}, ${checkout.signature},
         ${checkout.successUrl}, ${checkout.cancelUrl}, ${checkout.statusUrl}, ${checkout.expiresAt},
-        ${checkout.linkSealed})`.execute(em.getKysely());
+        ${checkout.linkSealed}, coalesce(${checkout.createdAt}::timestamptz, now()))`.execute(em.getKysely());
   } catch (error) {
     if (isUniqueViolation(error, "checkouts_merchant_user_id_payment_id_key")) {
       throw new PurseError("ORDER_ID_NOT_UNIQUE", "id");

@@ -83,7 +83,7 @@ export async function createCheckout(
   checkFunds("checkout", sender, split.debitMinor);
 
   const token = inMode(deps.db.mode === "test", generateOpaqueToken("chk"));
-  // A test checkout expires by its merchant's test clock (contract: "Test clock").
+  // A test checkout is made and expires by its merchant's test clock (contract: "Test clock").
   const createdAt = (await clockedFor(deps, receiver.userId)).now();
   const expiresAt = new Date(createdAt.getTime() + deps.options.checkoutLifetimeMs);
   const tokenHash = hashOpaqueToken(token);
@@ -105,6 +105,7 @@ export async function createCheckout(
     cancelUrl,
     statusUrl,
     expiresAt,
+    createdAt: deps.db.mode === "test" ? createdAt : null,
   });
   return { url: `${deps.options.payUrl}/${token}`, expiredAt: formatTimestamp(expiresAt) };
 }

@@ -7,6 +7,7 @@ import { hashOpaqueToken } from "../secrets/index.ts";
 import { engineFor } from "./engine-for.ts";
 import { withTestClock } from "./test-clock.ts";
 import { testClockAdvance } from "./test-clock-store.ts";
+import { testEngine } from "./test-engine.ts";
 
 /** Who calls, and the engine of the mode their credential is for (on their test clock in test mode). */
 export interface Caller {
@@ -37,8 +38,7 @@ export async function resolveCaller(
 
 /** The engine of `userId`'s test data on their test clock (the dashboard's test mode, operator verbs). */
 export async function testEngineOf(deps: EngineDependencies, userId: number): Promise<EngineDependencies> {
-  const test = deps.testMode ?? (deps.db.mode === "test" ? deps : null);
-  if (!test) throw new PurseError("NOT_FOUND");
+  const test = testEngine(deps);
   const advanced = await test.db.lookUp((runner) => testClockAdvance(runner, userId));
   return withTestClock(test, advanced);
 }

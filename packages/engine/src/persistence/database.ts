@@ -209,6 +209,7 @@ function databaseOn(
   const replica = replicaOrm && new ReadRouting(replicaOrm, em);
   const paths = location.kind === "postgres" ? pgPaths(orm, replicaOrm, replica, options) : pglitePaths(em);
   const migrationsTable = mode === "test" ? `${testSchema}.mikro_orm_migrations` : "mikro_orm_migrations";
+  let searchPathProbe: Promise<string | null> | undefined;
   return {
     orm,
     location,
@@ -219,8 +220,13 @@ function databaseOn(
     fresh: replica ? (work) => replica.fresh(work) : (work) => work(em()),
     replica,
     ...paths,
-    testModeUnavailable: () =>
-      testMode && location.kind === "postgres" ? searchPathRefused(testMode) : Promise.resolve(null),
+    testModeUnavailable() {
+      if (!testMode || location.kind !== "postgres") return Promise.resolve(null);
+      // Asked at start and by each CLI command two or three times: the connections' path does not
+      // change while they are open, so one probe answers for this handle.
+      searchPathProbe ??= searchPathRefused(testMode);
+      return searchPathProbe;
+    },
     async migrate() {
       const applied = await migrateSchema(orm, location, mode);
       const tested = testMode && !(await this.testModeUnavailable()) ? await testMode.migrate() : [];

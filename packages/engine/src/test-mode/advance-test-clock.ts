@@ -2,10 +2,10 @@ import { failAllExpiredCheckouts } from "../checkout/fail-expired-checkouts.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { moveTestClock, testClockAdvance, withTestClock } from "../mode/index.ts";
+import { testEngine } from "../mode/test-engine.ts";
 import { defaultRetention } from "../retention/prune-tables.ts";
 import { closeExpiredVouchers } from "../voucher/close-expired-vouchers.ts";
 import { bringRetriesForward, deleteIdempotencyKeysOf } from "./clock-move-store.ts";
-import { testEngine } from "./test-engine.ts";
 
 /** The furthest one move may go: ten years (a typo of units should not throw a clock past 9999). */
 export const maxTestClockStepMs = 10 * 366 * 24 * 3_600_000;

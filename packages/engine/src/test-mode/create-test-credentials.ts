@@ -3,8 +3,8 @@ import { createWalletForUser } from "../admin/admin-wallets.ts";
 import { findLogin } from "../auth/user-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { testEngine } from "../mode/test-engine.ts";
 import { findWalletsOfUser } from "../wallet/wallet-store.ts";
-import { testEngine } from "./test-engine.ts";
 
 /** What `purse wallets create` gives a wallet unless told: the most it may hold. */
 const testWalletLimit = "1000000";

@@ -3,8 +3,8 @@ import { creditWallet } from "../admin/admin-wallets.ts";
 import type { OperatorMovementResult } from "../admin/operator-movement.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
+import { testEngine } from "../mode/test-engine.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
-import { testEngine } from "./test-engine.ts";
 
 export interface TestFunding {
   /** The test wallet's number (`test_…`). */

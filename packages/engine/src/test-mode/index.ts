@@ -6,4 +6,3 @@ export {
 } from "./advance-test-clock.ts";
 export { fundTestWallet, type TestFunding } from "./fund-test-wallet.ts";
 export { sweepTestClocks } from "./sweep-test-clocks.ts";
-export { testEngine } from "./test-engine.ts";

@@ -1,7 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { movedTestClocks, withTestClock } from "../mode/index.ts";
+import { testEngine } from "../mode/test-engine.ts";
 import { applyTimeRules } from "./advance-test-clock.ts";
-import { testEngine } from "./test-engine.ts";
 
 /**
  * The background sweeps for merchants whose test clock was moved: the ordinary sweeps run on real

@@ -7,6 +7,7 @@ import {
   requireAccess,
   requireScope,
   resolveCaller,
+  testEngineOf,
 } from "@purse/engine";
 import type { FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { errorBody } from "./error-body.ts";
@@ -17,6 +18,8 @@ declare module "fastify" {
     actor?: Actor;
     /** The engine of the caller's mode (test mode's for a `test_` token), set with `actor`. */
     engine?: EngineDependencies;
+    /** The caller came with the dashboard's session cookie, not a bearer token (`bearerOrSessionAuth`). */
+    viaSession?: boolean;
   }
 }
 
@@ -75,7 +78,22 @@ export function bearerOrSessionAuth(deps: EngineDependencies): onRequestAsyncHoo
     requireAccess(actor);
     request.actor = actor;
     request.engine = engine;
+    request.viaSession = credential.kind === "session";
   };
+}
+
+/**
+ * The dashboard's test-mode switch on a plain download (`mode=test`): the signed-in merchant's test
+ * data on their test clock. Only with the session cookie: a bearer token's mode is its own, so a
+ * live API token never reaches test data this way.
+ */
+export async function sessionEngineOf(
+  request: FastifyRequest,
+  mode: "test" | undefined,
+): Promise<EngineDependencies> {
+  return mode === "test" && request.viaSession
+    ? testEngineOf(engineOf(request), actorOf(request).userId)
+    : engineOf(request);
 }
 
 function headerText(value: string | string[] | undefined): string | null {

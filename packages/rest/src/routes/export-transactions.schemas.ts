@@ -16,4 +16,10 @@ export const exportTransactionsQuery = z.object({
   status: z.enum(["PENDING", "FAIL", "SUCCESS", "CANCEL"]).optional(),
   minAmount: amountText.optional().describe("Decimal: at least this amount, in each transaction's currency"),
   maxAmount: amountText.optional().describe("Decimal: at most this amount"),
+  mode: z
+    .enum(["test"])
+    .optional()
+    .describe(
+      "The dashboard's test-mode switch: test data of the signed-in merchant. Honoured with the dashboard's session cookie only; a bearer token's own mode decides for it",
+    ),
 });

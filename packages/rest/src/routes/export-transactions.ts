@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { exportTransactions } from "@purse/engine";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import { actorOf, bearerOrSessionAuth, engineOf } from "../http/bearer.ts";
+import { actorOf, bearerOrSessionAuth, sessionEngineOf } from "../http/bearer.ts";
 import type { RegisterRoute } from "../http/route-context.ts";
 import { bearerErrors, bearerSecurity } from "../schemas/common.ts";
 import { exportTransactionsQuery } from "./export-transactions.schemas.ts";
@@ -39,8 +39,9 @@ export const registerExportTransactions: RegisterRoute = (app, deps) => {
       const abort = new AbortController();
       // The socket closing before the end (a cancelled download) stops the reading.
       reply.raw.on("close", () => abort.abort());
+      const engine = await sessionEngineOf(request, query.mode);
       const csv = exportTransactions(
-        engineOf(request),
+        engine,
         actorOf(request),
         {
           from: query.from ?? null,
@@ -56,11 +57,17 @@ export const registerExportTransactions: RegisterRoute = (app, deps) => {
       // The schema's 200 documents the CSV for clients; a stream is sent as it is, never serialized,
       // so the reply is used untyped here.
       const streamed: FastifyReply = reply;
-      return streamed
-        .header("content-type", "text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="transactions.csv"')
-        .header("cache-control", "no-store")
-        .send(Readable.from(csv, { objectMode: false }));
+      return (
+        streamed
+          .header("content-type", "text/csv; charset=utf-8")
+          // Test data's file says so, beside a live export in the same downloads folder.
+          .header(
+            "content-disposition",
+            `attachment; filename="${engine.db.mode === "test" ? "test-transactions" : "transactions"}.csv"`,
+          )
+          .header("cache-control", "no-store")
+          .send(Readable.from(csv, { objectMode: false }))
+      );
     },
   );
 };
