@@ -13,14 +13,17 @@ import {
   listDeliveryAttempts,
   listEvents,
   listWebhookEndpoints,
-  operations,
+  operatorPayoutOperation,
   payCheckout,
   replayEvents,
   rotateWebhookEndpointSecret,
   runOperation,
   sendTestEvent,
+  transactionReversalOperation,
   transferFunds,
   updateWebhookEndpoint,
+  voucherActivationOperation,
+  voucherPurchaseOperation,
   WebhookDispatcher,
 } from "@purse/engine";
 import { httpTransport } from "@purse/server";
@@ -294,29 +297,22 @@ describe("webhook endpoints and events", () => {
     const acmeAll = await createWebhookEndpoint(deps, acme, { url: `${site.url}/acme-all`, events: ["*"] });
     const boltAll = await createWebhookEndpoint(deps, bolt, { url: `${site.url}/bolt-all`, events: ["*"] });
     const operator: Actor = { userId: 0, role: "merchant", clientId: null, scope: "operator:ops" };
-    const run = (name: string, input: unknown) => {
-      const operation = (operations as readonly AnyOperation[]).find((declared) => declared.trpc === name);
-      if (!operation) throw new Error(`no operation ${name}`);
-      return runOperation(
-        operation,
-        deps,
-        name.startsWith("operator") || name === "reverseTransaction" ? operator : acme,
-        input,
-        {
-          clientAddress: null,
-          amountSentAsNumber: false,
-        },
-      ) as Promise<{ transactionId: number }>;
+    // The operations as the doors run them (parsed by their contracts), by their tRPC names.
+    const declared = {
+      buyVoucher: voucherPurchaseOperation,
+      activateVoucher: voucherActivationOperation,
+      operatorPayout: operatorPayoutOperation,
+      reverseTransaction: transactionReversalOperation,
     };
-    await runOperation(
-      (operations as readonly AnyOperation[]).find(
-        (declared) => declared.trpc === "buyVoucher",
-      ) as AnyOperation,
-      deps,
-      bolt,
-      { walletFrom: "U100000020", amount: "40" },
-      { clientAddress: null, amountSentAsNumber: false },
-    );
+    const run = (name: keyof typeof declared, input: unknown, actor?: Actor) =>
+      runOperation(
+        declared[name] as AnyOperation,
+        deps,
+        actor ?? (name === "operatorPayout" || name === "reverseTransaction" ? operator : acme),
+        input,
+        { clientAddress: null, amountSentAsNumber: false },
+      ) as Promise<{ transactionId: number }>;
+    await run("buyVoucher", { walletFrom: "U100000020", amount: "40" }, bolt);
     await run("activateVoucher", {
       voucherNumber: "V-0001",
       voucherCode: "1111-2222-3333",

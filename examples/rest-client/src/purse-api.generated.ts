@@ -38,23 +38,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/processing/refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Refund a paid checkout to its payer, wholly or in parts */
-        post: operations["refundCheckout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/transaction/transfer": {
         parameters: {
             query?: never;
@@ -166,23 +149,6 @@ export interface paths {
         };
         /** Transaction history of the caller's wallets (merchants only) */
         get: operations["listTransactionHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transactions/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's transactions as CSV, newest first (merchants only; bearer or dashboard session) */
-        get: operations["exportTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -319,6 +285,40 @@ export interface paths {
         };
         /** The caller's profile */
         get: operations["showProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/processing/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a paid checkout to its payer, wholly or in parts */
+        post: operations["refundCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's transactions as CSV, newest first (merchants only; bearer or dashboard session) */
+        get: operations["exportTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -821,150 +821,6 @@ export interface operations {
                 };
             };
             /** @description Route locked to avoid duplication, Method locked please try again later, Captcha string, Hash is not valid, Deposit your wallet, you not have funds */
-            422: {
-                headers: {
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    refundCheckout: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Same key and same body: the first refund again, no money moved */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "external_id": "order-1001",
-                 *       "amount": "5.00",
-                 *       "reason": "One item returned"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description The paid checkout's transaction id (this or external_id): text, or a JSON integer */
-                    transaction_id?: (string | number) | null;
-                    /** @description The checkout's id as you created it (this or transaction_id): text, or a JSON integer */
-                    external_id?: (string | number) | null;
-                    amount?: (string | number) | null;
-                    /** @description Why, at most 255 characters (the refund's description) */
-                    reason?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
-            200: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        /** @enum {string} */
-                        message: "Refund completed successfully";
-                        data: {
-                            /** @description The refund's own transaction id */
-                            id: number;
-                            /** @description The refunded checkout's transaction id */
-                            refund_of: number;
-                            /** @description Refunded: what the payer got back, exact decimal */
-                            amount: string;
-                            /** @description Always 0: the checkout's commission is not returned */
-                            commission: string;
-                            /**
-                             * @description A refund is recorded completed or not at all
-                             * @enum {string}
-                             */
-                            status: "SUCCESS";
-                            /** @description What of the checkout may still be refunded, exact decimal */
-                            refundable: string;
-                        };
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than the route accepts: The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
             422: {
                 headers: {
                     "Retry-After": components["headers"]["RateLimitRetryAfter"];
@@ -1795,85 +1651,6 @@ export interface operations {
             };
         };
     };
-    exportTransactions: {
-        parameters: {
-            query?: {
-                /** @description ISO 8601 date or date-time, inclusive */
-                from?: string;
-                /** @description ISO 8601 date (the whole day) or date-time, inclusive */
-                until?: string;
-                /** @description Only transactions touching this wallet */
-                wallet?: string;
-                type?: "TRANSFER" | "DEPOSIT" | "WITHDRAW";
-                status?: "PENDING" | "FAIL" | "SUCCESS" | "CANCEL";
-                /** @description Decimal: at least this amount, in each transaction's currency */
-                minAmount?: string;
-                /** @description Decimal: at most this amount */
-                maxAmount?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     showTransaction: {
         parameters: {
             query?: {
@@ -2461,6 +2238,229 @@ export interface operations {
                          */
                         livemode?: false;
                     };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body: the first refund again, no money moved */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "external_id": "order-1001",
+                 *       "amount": "5.00",
+                 *       "reason": "One item returned"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The paid checkout's transaction id (this or external_id): text, or a JSON integer */
+                    transaction_id?: (string | number) | null;
+                    /** @description The checkout's id as you created it (this or transaction_id): text, or a JSON integer */
+                    external_id?: (string | number) | null;
+                    amount?: (string | number) | null;
+                    /** @description Why, at most 255 characters (the refund's description) */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {string} */
+                        message: "Refund completed successfully";
+                        data: {
+                            /** @description The refund's own transaction id */
+                            id: number;
+                            /** @description The refunded checkout's transaction id */
+                            refund_of: number;
+                            /** @description Refunded: what the payer got back, exact decimal */
+                            amount: string;
+                            /** @description Always 0: the checkout's commission is not returned */
+                            commission: string;
+                            /**
+                             * @description A refund is recorded completed or not at all
+                             * @enum {string}
+                             */
+                            status: "SUCCESS";
+                            /** @description What of the checkout may still be refunded, exact decimal */
+                            refundable: string;
+                        };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date or date-time, inclusive */
+                from?: string;
+                /** @description ISO 8601 date (the whole day) or date-time, inclusive */
+                until?: string;
+                /** @description Only transactions touching this wallet */
+                wallet?: string;
+                type?: "TRANSFER" | "DEPOSIT" | "WITHDRAW";
+                status?: "PENDING" | "FAIL" | "SUCCESS" | "CANCEL";
+                /** @description Decimal: at least this amount, in each transaction's currency */
+                minAmount?: string;
+                /** @description Decimal: at most this amount */
+                maxAmount?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv; charset=utf-8: id,created_at,type,status,wallet_from,wallet_to,currency,amount_from,amount_to,commission,external_id,refund_of,description */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
             /** @description Missing, unknown, expired or revoked token: Unauthorized */

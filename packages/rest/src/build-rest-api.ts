@@ -15,35 +15,19 @@ import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { operationRoutes as routes } from "./routes/operation-routes.ts";
+import { operationRoutes } from "./routes/operation-routes.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /**
- * The API: bearer, signature or no authentication; JSON, form or multipart bodies. The OpenAPI
- * document lists paths in this order. An engine operation's route is its own contract
- * (`routes/*.route.ts`); the token, export and captcha routes are Fastify's alone.
+ * The API: bearer, signature or no authentication; JSON, form or multipart bodies. An engine
+ * operation's route is its own contract (`routes/*.route.ts`, listed once in
+ * `routes/operation-routes.ts`); the export and captcha routes are Fastify's alone.
  */
 const jsonRoutes: readonly RegisterRoute[] = [
-  routes.createCheckout.register,
-  routes.payCheckout.register,
-  routes.refundCheckout.register,
+  ...Object.values(operationRoutes).map((route) => route.register),
   registerCaptchaChallenge,
-  routes.transferFunds.register,
-  routes.confirmVoucherActivation.register,
-  routes.getVoucherInfo.register,
-  routes.buyVoucher.register,
-  routes.listVouchers.register,
-  routes.listTransactionHistory.register,
   registerExportTransactions,
-  routes.showTransaction.register,
-  routes.listWallets.register,
-  routes.checkWalletsExist.register,
-  routes.searchWallet.register,
-  routes.listRates.register,
-  routes.listCurrencies.register,
-  routes.showCurrency.register,
-  routes.showProfile.register,
 ];
 
 /** RFC 6749 and RFC 7009: `{"error": code}` answers. */

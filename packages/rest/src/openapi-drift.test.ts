@@ -35,7 +35,7 @@ describe("the committed packages/rest/openapi.json", () => {
     const document = JSON.parse(await readCommittedOpenApi()) as Document;
     expect(document.servers).toEqual([expect.objectContaining({ url: "http://localhost:3000" })]);
     // Which operations take a body, the committed document says (the test above pins it to the
-    // routes); each of them needs its example (http/openapi-examples.ts), with no list kept here.
+    // routes); each of them needs its example (its route contract's `example`), with no list kept here.
     const withBodies = Object.values(document.paths)
       .flatMap((item) => Object.values(item))
       .filter((operation) => operation.requestBody);

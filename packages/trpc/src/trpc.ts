@@ -151,8 +151,11 @@ export function claimSubscription(ctx: TrpcContext, signal: AbortSignal | undefi
 
 export const publicProcedure = t.procedure.use(socketBounds).use(engineErrors);
 
-/** Procedures that need a bearer token, exactly as REST (or the dashboard's session, as GraphQL). */
-const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+/**
+ * The caller of a request that needs a bearer token, exactly as REST (or the dashboard's session,
+ * as GraphQL): UNAUTHORIZED without a good one.
+ */
+async function authenticated(ctx: TrpcContext) {
   const bearer = ctx.authorization === null ? null : bearerToken(ctx.authorization);
   const token = bearer ?? ctx.sessionToken ?? null;
   const caller = await resolveCaller(ctx.deps, token);
@@ -160,8 +163,13 @@ const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const session = bearer === null && ctx.testMode === true;
   // The caller's mode's engine (on their test clock); `liveDeps` verifies the token again later.
   const deps = session ? await testEngineOf(ctx.deps, actor.userId) : caller.deps;
-  return next({ ctx: { ...ctx, deps, liveDeps: engineFor(ctx.deps, token), actor, token } });
-});
+  return { deps, liveDeps: engineFor(ctx.deps, token), actor, token };
+}
+
+/** Procedures that need a bearer token, exactly as REST (or the dashboard's session, as GraphQL). */
+const authedProcedure = publicProcedure.use(async ({ ctx, next }) =>
+  next({ ctx: { ...ctx, ...(await authenticated(ctx)) } }),
+);
 
 /**
  * The engine's access scopes, spelled out: the router's emitted declarations may name no engine
@@ -179,6 +187,29 @@ export function scopedProcedure(...scopes: readonly ScopeName[]) {
   return authedProcedure.use(async ({ ctx, next }) => {
     requireScope(ctx.actor, scopes);
     return next();
+  });
+}
+
+/** The caller holding one of `scopes`, refused as `scopedProcedure` refuses. */
+async function scopedCaller(ctx: TrpcContext, scopes: readonly ScopeName[]) {
+  const caller = await authenticated(ctx);
+  requireScope(caller.actor, scopes);
+  return caller;
+}
+
+/**
+ * The procedure of a declared operation's scope (`procedures/declared.ts`): anyone for a public one,
+ * whose `actor` is then null (no token asked), or else the holder of a token with one of the scopes,
+ * refused as `scopedProcedure` refuses. One builder for every scope, so that one typed helper
+ * builds every declared procedure.
+ */
+export function declaredScopeProcedure(scope: "public" | ScopeName | readonly ScopeName[]) {
+  return publicProcedure.use(async ({ ctx, next }) => {
+    const caller: { readonly deps: EngineDependencies; readonly actor: Actor | null } =
+      scope === "public"
+        ? { deps: ctx.deps, actor: null }
+        : await scopedCaller(ctx, typeof scope === "string" ? [scope] : scope);
+    return next({ ctx: { ...ctx, ...caller } });
   });
 }
 

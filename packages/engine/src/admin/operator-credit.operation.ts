@@ -18,5 +18,4 @@ export const operatorCreditOperation = defineOperation({
   run: (deps, actor, input) => creditWalletAsOperator(deps, actor, input),
   // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
   graphql: { field: "operatorCredit", type: "OperatorMovement", arguments: "flat" },
-  trpc: "operatorCredit",
 });

@@ -18,5 +18,4 @@ export const operatorPayoutOperation = defineOperation({
   run: (deps, actor, input) => payOutWalletAsOperator(deps, actor, input),
   // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
   graphql: { field: "operatorPayout", type: "OperatorMovement", arguments: "flat" },
-  trpc: "operatorPayout",
 });

@@ -21,5 +21,4 @@ export const statementOperation = defineOperation({
   },
   // A refusal answers the PurseError union, as `statement` always has.
   graphql: { field: "statement", type: "Statement", nested: { lines: "StatementLine" }, errorUnion: true },
-  trpc: "statement",
 });

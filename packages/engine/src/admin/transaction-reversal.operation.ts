@@ -26,5 +26,4 @@ export const transactionReversalOperation = defineOperation({
   run: (deps, actor, input) => reverseTransactionAsOperator(deps, actor, input),
   // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
   graphql: { field: "reverseTransaction", type: "OperatorMovement", arguments: "flat" },
-  trpc: "reverseTransaction",
 });

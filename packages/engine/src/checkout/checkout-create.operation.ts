@@ -39,5 +39,4 @@ export const checkoutCreateOperation = defineOperation({
       clientAddress: call.clientAddress,
     }),
   graphql: { field: "createCheckout", input: "CheckoutInput", type: "CheckoutLink" },
-  trpc: "checkout",
 });

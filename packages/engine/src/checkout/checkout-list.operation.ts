@@ -23,5 +23,4 @@ export const checkoutListOperation = defineOperation({
     }),
   // The status, an argument and a field, is the door's CheckoutStatus enum.
   graphql: { field: "checkouts", type: "Checkout", enums: { status: "CheckoutStatus" } },
-  trpc: "checkouts",
 });

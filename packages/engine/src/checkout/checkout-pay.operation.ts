@@ -25,5 +25,4 @@ export const checkoutPayOperation = defineOperation({
   // The hosted page's own call, on Purse's origin: a front end pays through the page, and a
   // typed client has no payer's password to send.
   graphql: null,
-  trpc: null,
 });

@@ -29,5 +29,4 @@ export const refundOperation = defineOperation({
     input: "RefundCheckoutInput",
     enums: { status: "TransactionStatus" },
   },
-  trpc: "refund",
 });

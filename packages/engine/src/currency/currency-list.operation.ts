@@ -12,5 +12,4 @@ export const currencyListOperation = defineOperation({
   errors: [],
   run: async (deps, actor) => (await listCurrencies(deps, actor)).map(publishedCurrencyListing),
   graphql: { field: "currencies", type: "CurrencyListing" },
-  trpc: "currencies",
 });

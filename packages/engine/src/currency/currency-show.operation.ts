@@ -21,5 +21,4 @@ export const currencyShowOperation = defineOperation({
   errors: ["NOT_FOUND"],
   run: async (deps, actor, input) => publishedCurrencyListing(await showCurrency(deps, actor, input)),
   graphql: { field: "currency", type: "CurrencyListing" },
-  trpc: "currency",
 });

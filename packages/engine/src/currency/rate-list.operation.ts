@@ -21,5 +21,4 @@ export const rateListOperation = defineOperation({
   errors: [],
   run: (deps) => listRates(deps),
   graphql: { field: "rates", type: "Rate" },
-  trpc: "rates",
 });

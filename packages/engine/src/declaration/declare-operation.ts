@@ -126,15 +126,15 @@ export interface CursorPage {
 }
 
 /**
- * One operation, declared once for every door: GraphQL's and tRPC's mounters iterate the
- * declarations (`operations/index.ts`) and publish each under its names; REST states each of its
- * routes as a contract of its own over the operation (packages/rest/src/routes/*.route.ts). Every
+ * One operation, declared once for every door: GraphQL's mounter iterates the declarations
+ * (`operations/index.ts`) and publishes each under its names; tRPC's router names each one it
+ * publishes (packages/trpc/src/router.ts); REST states each of its routes as a contract of its own
+ * over the operation (packages/rest/src/routes/*.route.ts). Every
  * door checks the scope, lets the input contract validate, and answers errors in its own shape.
  */
 export interface OperationDeclaration<
   Input extends InputContract = InputContract,
   Output extends z.ZodType = z.ZodType,
-  Procedure extends string | null = string | null,
   Kind extends OperationKind = OperationKind,
   Scope extends OperationScope = OperationScope,
 > {
@@ -165,7 +165,7 @@ export interface OperationDeclaration<
   /**
    * Only the dashboard's session cookie may call it: GraphQL refuses a bearer token (SCOPE_MISSED)
    * and runs it on the session's live engine whatever the test-mode switch says; tRPC and REST do
-   * not publish it (`trpc: null`). So an API token can never reach it (`createTestCredentials`).
+   * not publish it (its router does not name it). So an API token can never reach it (`createTestCredentials`).
    */
   readonly sessionOnly?: true;
   // A method, not a function property: declarations of different inputs then share one list type.
@@ -177,10 +177,10 @@ export interface OperationDeclaration<
   ): Promise<z.input<Output>>;
   /**
    * Null where GraphQL publishes the capability otherwise (REST's page-numbered history: the
-   * cursor-paged `transactions` serves GraphQL), as `trpc`.
+   * cursor-paged `transactions` serves GraphQL). tRPC needs no binding: its router names each
+   * operation it publishes (packages/trpc/src/router.ts).
    */
   readonly graphql: GraphqlBinding | null;
-  readonly trpc: Procedure;
 }
 
 /** Any declaration, whatever its contracts: what the doors iterate. */
@@ -189,15 +189,14 @@ export type AnyOperation = OperationDeclaration;
 /** A read or a write: what each door publishes it as. */
 export type OperationKind = "query" | "mutation";
 
-/** Declares an operation, keeping its exact contract types, kind and tRPC name for the typed router. */
+/** Declares an operation, keeping its exact contract types and kind for the typed router. */
 export function defineOperation<
   Input extends InputContract,
   Output extends z.ZodType,
-  const Procedure extends string | null,
   const Kind extends OperationKind,
   const Scope extends OperationScope,
 >(
-  declaration: OperationDeclaration<Input, Output, Procedure, Kind, Scope>,
-): OperationDeclaration<Input, Output, Procedure, Kind, Scope> {
+  declaration: OperationDeclaration<Input, Output, Kind, Scope>,
+): OperationDeclaration<Input, Output, Kind, Scope> {
   return declaration;
 }

@@ -47,7 +47,6 @@ export const testFundOperation = defineOperation({
     };
   },
   graphql: { field: "testFund", type: "TestFunding", arguments: "flat" },
-  trpc: "testFund",
 });
 
 /**
@@ -69,7 +68,6 @@ export const advanceTestClockOperation = defineOperation({
     return { now: state.now, advancedSeconds: Math.floor(state.advancedMs / 1000), livemode: false };
   },
   graphql: { field: "advanceTestClock", type: "TestClock", arguments: "flat" },
-  trpc: "advanceTestClock",
 });
 
 /**
@@ -89,7 +87,6 @@ export const testClockOperation = defineOperation({
     return { now: state.now, advancedSeconds: Math.floor(state.advancedMs / 1000), livemode: false };
   },
   graphql: { field: "testClock", type: "TestClock", errorUnion: true },
-  trpc: "testClock",
 });
 
 /**
@@ -115,5 +112,4 @@ export const createTestCredentialsOperation = defineOperation({
     nested: { wallets: "TestCredentialsWallet" },
     arguments: "flat",
   },
-  trpc: null,
 });

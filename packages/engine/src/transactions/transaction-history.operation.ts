@@ -21,7 +21,6 @@ export const transactionHistoryOperation = defineOperation({
   errors: ["BLANK", "INVALID_DATE", "NOT_NUMERIC", "OUT_OF_RANGE", "INVALID_VALUE"],
   // The query string as sent: the use case reads its text (history-filter.ts).
   run: (deps, actor, input) => listHistory(deps, actor, input),
-  // The cursor-paged search serves GraphQL and tRPC (`transactions`), with names for the codes.
+  // The cursor-paged search serves GraphQL (and tRPC: `transactions`), with names for the codes.
   graphql: null,
-  trpc: null,
 });

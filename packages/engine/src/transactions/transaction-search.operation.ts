@@ -32,5 +32,4 @@ export const transactionSearchOperation = defineOperation({
       enums: { type: "TransactionType", status: "TransactionStatus" },
     },
   },
-  trpc: "transactions",
 });

@@ -40,5 +40,4 @@ export const transactionShowOperation = defineOperation({
       "currency.precession": "Decimal places (the specification's spelling)",
     },
   },
-  trpc: "transaction",
 });

@@ -32,5 +32,4 @@ export const transferOperation = defineOperation({
   ],
   run: (deps, actor, input, call) => transferFunds(deps, actor, input, call),
   graphql: { field: "transfer", type: "TransferResult", input: "TransferInput" },
-  trpc: "transfer",
 });

@@ -24,5 +24,4 @@ export const meShowOperation = defineOperation({
   errors: [],
   run: (deps, actor) => getProfile(deps, actor),
   graphql: { field: "me", type: "Me" },
-  trpc: "me",
 });

@@ -16,5 +16,4 @@ export const profileShowOperation = defineOperation({
     type: "UserProfile",
     nulls: { documentUploaded: "Boolean", documentVerify: "Boolean" },
   },
-  trpc: "profile",
 });

@@ -27,5 +27,4 @@ export const voucherActivationOperation = defineOperation({
   ],
   run: (deps, actor, input, call) => activateVoucher(deps, actor, input, call),
   graphql: { field: "activateVoucher", type: "VoucherActivation", input: "VoucherActivationInput" },
-  trpc: "activateVoucher",
 });

@@ -24,5 +24,4 @@ export const voucherInfoOperation = defineOperation({
     getVoucherInfo(deps, actor, { voucherNumber: number, voucherCode: code }),
   // A refusal answers the PurseError union, as `voucher` always has.
   graphql: { field: "voucher", type: "VoucherInfo", errorUnion: true },
-  trpc: "voucher",
 });

@@ -18,5 +18,4 @@ export const voucherListOperation = defineOperation({
     type: "PurchasedVoucherPage",
     nested: { items: "PurchasedVoucher", meta: "PurchasedVoucherPageMeta" },
   },
-  trpc: "vouchers",
 });

@@ -29,5 +29,4 @@ export const voucherPurchaseOperation = defineOperation({
   ],
   run: (deps, actor, input, call) => buyVoucher(deps, actor, input, call),
   graphql: { field: "buyVoucher", type: "PurchasedVoucher", input: "BuyVoucherInput" },
-  trpc: "buyVoucher",
 });

@@ -17,5 +17,4 @@ export const balanceHistoryOperation = defineOperation({
   errors: ["INVALID_DATE", "OUT_OF_RANGE", "NOT_FOUND"],
   run: (deps, actor, query) => balanceHistory(deps, actor, query),
   graphql: { field: "balanceHistory", type: "BalancePoint" },
-  trpc: "balanceHistory",
 });

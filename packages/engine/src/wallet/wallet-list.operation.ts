@@ -18,5 +18,4 @@ export const walletListOperation = defineOperation({
     nested: { currency: { shared: "Currency" } },
     omit: ["userId"],
   },
-  trpc: "wallets",
 });

@@ -15,5 +15,4 @@ export const walletSearchOperation = defineOperation({
   errors: ["NOT_FOUND"],
   run: (deps, actor, { number }) => searchWallet(deps, actor, number),
   graphql: { field: "walletSearch", type: "FoundWallet", nested: { currency: "LookupCurrency" } },
-  trpc: "walletSearch",
 });

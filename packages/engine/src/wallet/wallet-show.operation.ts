@@ -26,5 +26,4 @@ export const walletShowOperation = defineOperation({
     nested: { currency: { shared: "Currency" } },
     omit: ["userId"],
   },
-  trpc: "wallet",
 });

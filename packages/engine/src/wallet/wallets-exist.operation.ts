@@ -24,5 +24,4 @@ export const walletsExistOperation = defineOperation({
     };
   },
   graphql: { field: "walletsExist", type: "WalletPair", nested: { currency: "LookupCurrency" } },
-  trpc: "walletsExist",
 });

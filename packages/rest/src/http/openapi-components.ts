@@ -1,7 +1,8 @@
 import type { SwaggerTransformObject } from "@fastify/swagger";
 import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { operationRoutes } from "../routes/operation-routes.ts";
 import { requiredParameterMark } from "../schemas/common.ts";
-import { requestBodyExamples } from "./openapi-examples.ts";
+import { tokenRouteExamples } from "./openapi-examples.ts";
 import { addAnswerHeaders, answerHeaderComponents } from "./openapi-headers.ts";
 
 /**
@@ -63,6 +64,16 @@ function markRequiredParameters(paths: unknown): void {
     }
   }
 }
+
+/** Every request body example by operationId: the token routes', and each operation route's own. */
+const requestBodyExamples: Readonly<Record<string, unknown>> = {
+  ...tokenRouteExamples,
+  ...Object.fromEntries(
+    Object.values(operationRoutes).flatMap((route) =>
+      route.example === undefined ? [] : route.operationIds.map((id) => [id, route.example]),
+    ),
+  ),
+};
 
 /** Each body-taking operation's example, on every content type it accepts (JSON, form, multipart). */
 function addRequestBodyExamples(paths: unknown): void {

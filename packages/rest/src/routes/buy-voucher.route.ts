@@ -1,5 +1,6 @@
 import { voucherPurchaseOperation } from "@purse/engine";
 import { z } from "zod";
+import { demoValues } from "../http/openapi-examples.ts";
 import { amountInput } from "../schemas/common.ts";
 import { idempotencyHeaders } from "../schemas/from-contract.ts";
 import { operationRoute } from "./operation-route.ts";
@@ -26,6 +27,7 @@ export const buyVoucherRoute = operationRoute(voucherPurchaseOperation, {
   ],
   headers: idempotencyHeaders(sent.idempotencyKey),
   body: z.object({ amount: amountInput, wallet_from: sent.walletFrom, additional: sent.additional }),
+  example: { amount: "25.00", wallet_from: demoValues.partnerWallet, additional: "" },
   answer: purchasedVoucher,
   input: ({ body, headers }) => ({
     amount: body.amount,

@@ -1,5 +1,6 @@
 import { voucherActivationOperation } from "@purse/engine";
 import { z } from "zod";
+import { demoValues } from "../http/openapi-examples.ts";
 import { idempotencyHeaders, snakeCased } from "../schemas/from-contract.ts";
 import { operationRoute } from "./operation-route.ts";
 
@@ -18,6 +19,12 @@ export const confirmVoucherActivationRoute = operationRoute(voucherActivationOpe
   summary: "Activate a voucher into one of the caller's USD wallets",
   headers: idempotencyHeaders(idempotencyKey),
   body: z.object(snakeCased(sent)),
+  example: {
+    voucher_number: "V-0001",
+    voucher_code: "1111-2222-3333",
+    wallet_to: demoValues.merchantWallet,
+    additional: "",
+  },
   answer: z.object({ message: voucherActivationOperation.output.shape.message }),
   bare: true,
   answerDescription: "Activated (no envelope, as the specification shows)",

@@ -89,6 +89,12 @@ export interface RouteContract<
   readonly params?: Params;
   readonly query?: Query;
   readonly body?: Body;
+  /**
+   * A body that works as is against a fresh `npm start` (the demo fixture's values: `demoValues`),
+   * the document's example on every media type the route reads; typed as the body schema takes it.
+   * The OpenAPI drift test asks one of every route with a body.
+   */
+  readonly example?: Body extends z.ZodType ? z.input<Body> : never;
   readonly headers?: Headers;
   /** The answer's data: sent in `{status: true, data}` unless `bare`. */
   readonly answer: Answer;
@@ -117,6 +123,8 @@ export interface RestRoute {
   readonly operationIds: readonly string[];
   /** The engine operation it publishes (its refusals and idempotency say which headers it answers). */
   readonly operation: AnyOperation;
+  /** Its request body's example (`RouteContract.example`), under each of its operation ids. */
+  readonly example?: Readonly<Record<string, unknown>>;
   readonly register: RegisterRoute;
 }
 
@@ -197,6 +205,7 @@ export function operationRoute<
   return {
     operationIds: [contract.operationId, ...(contract.aliases ?? []).map((alias) => alias.operationId)],
     operation,
+    ...(contract.example === undefined ? {} : { example: contract.example }),
     register,
   };
 }

@@ -18,8 +18,9 @@ import { showTransactionRoute } from "./show-transaction.route.ts";
 import { transferFundsRoute } from "./transfer-funds.route.ts";
 
 /**
- * Every route of an engine operation, by name, in the order their schemas are made (which the
- * OpenAPI document's components follow). `build-rest-api.ts` places each among the others.
+ * Every route of an engine operation, by name: `build-rest-api.ts` registers each, in this order
+ * (the OpenAPI document's paths and components follow it), and the document's request body
+ * examples are theirs (`example`). A new route is one line here.
  */
 export const operationRoutes = {
   createCheckout: createCheckoutRoute,

@@ -11,6 +11,13 @@ export const payCheckoutRoute = operationRoute(checkoutPayOperation, {
   tags: ["Checkout"],
   summary: "Pay or cancel a checkout from the hosted payment page",
   body: z.object(checkoutPayOperation.input.shape),
+  example: {
+    token: "<the last part of the payment link's URL>",
+    login: "bolt",
+    password: "bolt-pass",
+    captcha: "<the captcha widget's payload>",
+    action: "pay",
+  },
   answer: z.object(snakeCased(checkoutPayOperation.output.shape)),
   refusals: {
     404: "Unknown payment link",

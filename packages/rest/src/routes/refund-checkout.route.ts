@@ -29,6 +29,7 @@ export const refundCheckoutRoute = operationRoute(refundOperation, {
     amount: amountInput.nullish(),
     reason: sent.reason,
   }),
+  example: { external_id: "order-1001", amount: "5.00", reason: "One item returned" },
   message: refundSucceeded,
   answer: z.object({
     id: result.id,

@@ -1,5 +1,6 @@
 import { transferOperation } from "@purse/engine";
 import { z } from "zod";
+import { demoValues } from "../http/openapi-examples.ts";
 import { amountInput, identifierInput } from "../schemas/common.ts";
 import { idempotencyHeaders } from "../schemas/from-contract.ts";
 import { operationRoute } from "./operation-route.ts";
@@ -32,6 +33,13 @@ export const transferFundsRoute = operationRoute(transferOperation, {
       ),
     description: sent.description,
   }),
+  example: {
+    wallet_from: demoValues.merchantWallet,
+    wallet_to: demoValues.partnerWallet,
+    amount: "10.00",
+    payment_id: "transfer-1001",
+    description: "Invoice 1001",
+  },
   answer: z.object({ id: result.id, message: result.message }),
   input: ({ body, headers }) => ({
     walletFrom: body.wallet_from,

@@ -5,87 +5,46 @@ import {
   idempotencyKeyOf,
   runOperation,
 } from "@purse/engine";
-import type { TRPCMutationProcedure, TRPCQueryProcedure } from "@trpc/server";
 import type { z } from "zod";
-import {
-  merchantProcedure,
-  operatorProcedure,
-  publicProcedure,
-  scopedProcedure,
-  userProcedure,
-} from "../trpc.ts";
+import { declaredScopeProcedure } from "../trpc.ts";
 
-const byScope = { user: userProcedure, merchant: merchantProcedure, operator: operatorProcedure };
-
-type Scope = keyof typeof byScope;
-
-/** The procedure of a declared scope: public (no token), one scope's, or any of several scopes'. */
-function procedureOf(scope: DeclaredOperation["scope"]) {
-  if (scope === "public") return publicProcedure;
-  return typeof scope === "string" ? byScope[scope] : scopedProcedure(...scope);
-}
+type Scope = "user" | "merchant" | "operator";
 
 /**
- * What this mounter reads of an engine declaration (`OperationDeclaration`), restated here so that
+ * What a procedure reads of an engine declaration (`OperationDeclaration`), restated here so that
  * the emitted declarations name no engine type but the server's context (`purse-client`'s build
- * refuses any other); every declaration fits it.
+ * refuses any other); every declaration fits it. `Kind` and `Input` keep a query from being
+ * mounted as a mutation, and an operation with an input from being mounted without it.
  */
-interface DeclaredOperation {
-  readonly kind: "query" | "mutation";
+interface DeclaredOperation<
+  Kind extends "query" | "mutation",
+  Input extends z.ZodObject | z.ZodOptional<z.ZodObject> | null,
+  Output extends z.ZodType,
+> {
+  readonly kind: Kind;
   readonly scope: Scope | readonly Scope[] | "public";
   readonly idempotencyKey?: string;
   /** A public operation's input field naming its mode (a `test_` wallet: test mode's). */
   readonly modeFrom?: string;
-  readonly input: z.ZodObject | z.ZodOptional<z.ZodObject> | null;
-  readonly output: z.ZodType;
-  /** Null where tRPC publishes the capability otherwise (REST's history: `transactions` here). */
-  readonly trpc: string | null;
+  readonly input: Input;
+  readonly output: Output;
   run(
     deps: EngineDependencies,
     actor: Actor | null,
     input: never,
     call: { readonly clientAddress: string | null; readonly amountSentAsNumber: boolean },
-  ): Promise<unknown>;
+  ): Promise<z.input<Output>>;
 }
 
-/** What a query built on these procedures carries: meta, error shape, and its input when it takes none. */
-type QueryDef =
-  ReturnType<typeof userProcedure.query<null>> extends TRPCQueryProcedure<infer Def> ? Def : never;
+type Kind = "query" | "mutation";
 
-/**
- * One procedure per declaration, under its tRPC name, typed as tRPC's builder types it: its input
- * contract's input (nothing without one) and its output contract's output. Spelled out rather than
- * named, so that the router's emitted declarations expand it and name no engine type (the
- * `purse-client` build refuses those).
- */
-type DeclaredProcedures<Operations extends readonly DeclaredOperation[]> = {
-  [Operation in Operations[number] as Extract<Operation["trpc"], string>]: ProcedureOf<
-    Operation["kind"],
-    {
-      input: Operation["input"] extends z.ZodType ? z.input<Operation["input"]> : QueryDef["input"];
-      output: z.output<Operation["output"]>;
-      meta: QueryDef["meta"];
-      errorShape: QueryDef["errorShape"];
-    }
-  >;
-};
-
-interface ProcedureDef {
-  input: unknown;
-  output: unknown;
-  meta: object;
-  errorShape: unknown;
-}
-
-type ProcedureOf<Kind, Def extends ProcedureDef> = Kind extends "mutation"
-  ? TRPCMutationProcedure<Def>
-  : TRPCQueryProcedure<Def>;
+type InputContract = z.ZodObject | z.ZodOptional<z.ZodObject> | null;
 
 interface Call {
   readonly ctx: {
     readonly deps: EngineDependencies;
-    /** Absent on a public procedure: it asks for no token. */
-    readonly actor?: Actor;
+    /** Null on a public procedure: it asks for no token. */
+    readonly actor: Actor | null;
     readonly idempotencyKey?: string | null;
     readonly clientAddress?: string | null;
   };
@@ -93,33 +52,44 @@ interface Call {
 }
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) as a query or mutation on the procedure
- * of its scope, with `.input()` and `.output()` from its contracts (a mutation's idempotency key
- * from its input or else the `Idempotency-Key` header). The router's type carries each
- * procedure's own input and output (the cast restates what the builder gives each one), so the
- * typed client infers them as for a hand-written procedure.
+ * The procedure's resolver: the idempotency key from the input or else the `Idempotency-Key`
+ * header, the operation run on its contract (`runOperation`), and the answer read by the output
+ * contract, whose output type is the procedure's (as `.output()` would give it).
  */
-export function declaredProcedures<const Operations extends readonly DeclaredOperation[]>(
-  operations: Operations,
-): DeclaredProcedures<Operations> {
-  return Object.fromEntries(
-    operations.flatMap((operation) => {
-      if (operation.trpc === null) return [];
-      const scoped = procedureOf(operation.scope);
-      const base = (operation.input ? scoped.input(operation.input) : scoped).output(operation.output);
-      const key = operation.idempotencyKey;
-      const resolve = ({ ctx, input }: Call) => {
-        // The idempotency key from the input, or else the `Idempotency-Key` header.
-        const sent = input as Record<string, string | null | undefined> | undefined;
-        const withKey =
-          key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
-        // tRPC reads JSON as JSON: a bare number arrives as a number, which the contract sees itself.
-        const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
-        // A public procedure runs in the mode its input names (a `test_` wallet: test mode's).
-        const deps = ctx.actor ? ctx.deps : engineOfPublicCall(ctx.deps, operation, withKey);
-        return runOperation(operation, deps, ctx.actor ?? null, withKey, call);
-      };
-      return [[operation.trpc, operation.kind === "mutation" ? base.mutation(resolve) : base.query(resolve)]];
-    }),
-  ) as DeclaredProcedures<Operations>;
+function resolverOf<Output extends z.ZodType>(operation: DeclaredOperation<Kind, InputContract, Output>) {
+  const key = operation.idempotencyKey;
+  return async ({ ctx, input }: Call): Promise<z.output<Output>> => {
+    const sent = input as Record<string, string | null | undefined> | undefined;
+    const withKey = key && sent ? { ...sent, [key]: idempotencyKeyOf(sent[key], ctx.idempotencyKey) } : input;
+    // tRPC reads JSON as JSON: a bare number arrives as a number, which the contract sees itself.
+    const call = { clientAddress: ctx.clientAddress ?? null, amountSentAsNumber: false };
+    // A public procedure runs in the mode its input names (a `test_` wallet: test mode's).
+    const deps = ctx.actor ? ctx.deps : engineOfPublicCall(ctx.deps, operation, withKey);
+    return operation.output.parse(await runOperation(operation, deps, ctx.actor, withKey, call));
+  };
+}
+
+/**
+ * A declared read with an input, as a query on the procedure of its scope: `.input()` from its
+ * input contract, its output contract's output. tRPC's builder types it, so `AppRouter` is
+ * inferred from the router as for a hand-written procedure.
+ */
+export function query<Input extends z.ZodObject | z.ZodOptional<z.ZodObject>, Output extends z.ZodType>(
+  operation: DeclaredOperation<"query", Input, Output>,
+) {
+  return declaredScopeProcedure(operation.scope).input(operation.input).query(resolverOf(operation));
+}
+
+/** A declared read that takes nothing, as a query without `.input()`. */
+export function queryWithoutInput<Output extends z.ZodType>(
+  operation: DeclaredOperation<"query", null, Output>,
+) {
+  return declaredScopeProcedure(operation.scope).query(resolverOf(operation));
+}
+
+/** A declared write, as a mutation on the procedure of its scope (every write takes an input). */
+export function mutation<Input extends z.ZodObject | z.ZodOptional<z.ZodObject>, Output extends z.ZodType>(
+  operation: DeclaredOperation<"mutation", Input, Output>,
+) {
+  return declaredScopeProcedure(operation.scope).input(operation.input).mutation(resolverOf(operation));
 }

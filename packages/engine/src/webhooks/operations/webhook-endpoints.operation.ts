@@ -29,7 +29,6 @@ export const webhookEndpointListOperation = defineOperation({
   errors: [],
   run: (deps, actor) => listWebhookEndpoints(deps, actor),
   graphql: { field: "webhookEndpoints", type: "WebhookEndpoint" },
-  trpc: "webhookEndpoints",
 });
 
 const urlRefusals = ["INVALID_URL", "BLANK", "INVALID_VALUE", "TOO_LONG"] as const;
@@ -43,7 +42,6 @@ export const webhookEndpointCreateOperation = defineOperation({
   errors: [...urlRefusals, "OUT_OF_RANGE"],
   run: (deps, actor, input) => createWebhookEndpoint(deps, actor, input),
   graphql: { field: "createWebhookEndpoint", type: "WebhookEndpointWithSecret", arguments: "flat" },
-  trpc: "createWebhookEndpoint",
 });
 
 export const webhookEndpointUpdateOperation = defineOperation({
@@ -55,7 +53,6 @@ export const webhookEndpointUpdateOperation = defineOperation({
   errors: [...urlRefusals, "NOT_FOUND"],
   run: (deps, actor, input) => updateWebhookEndpoint(deps, actor, input),
   graphql: { field: "updateWebhookEndpoint", type: "WebhookEndpoint", arguments: "flat" },
-  trpc: "updateWebhookEndpoint",
 });
 
 export const webhookEndpointDeleteOperation = defineOperation({
@@ -67,7 +64,6 @@ export const webhookEndpointDeleteOperation = defineOperation({
   errors: ["NOT_FOUND"],
   run: (deps, actor, input) => deleteWebhookEndpoint(deps, actor, input.id),
   graphql: { field: "deleteWebhookEndpoint", type: "WebhookEndpointDeleted", arguments: "flat" },
-  trpc: "deleteWebhookEndpoint",
 });
 
 export const webhookEndpointRotateOperation = defineOperation({
@@ -80,5 +76,4 @@ export const webhookEndpointRotateOperation = defineOperation({
   errors: ["NOT_FOUND", "OUT_OF_RANGE"],
   run: (deps, actor, input) => rotateWebhookEndpointSecret(deps, actor, input),
   graphql: { field: "rotateWebhookEndpointSecret", type: "WebhookEndpointWithSecret", arguments: "flat" },
-  trpc: "rotateWebhookEndpointSecret",
 });

@@ -21,7 +21,6 @@ export const webhookEventListOperation = defineOperation({
   errors: ["OUT_OF_RANGE", "INVALID_VALUE", "INVALID_DATE"],
   run: (deps, actor, input) => listEvents(deps, actor, input ?? {}),
   graphql: { field: "webhookEvents", type: "WebhookEvent" },
-  trpc: "webhookEvents",
 });
 
 export const webhookAttemptListOperation = defineOperation({
@@ -33,7 +32,6 @@ export const webhookAttemptListOperation = defineOperation({
   errors: ["NOT_FOUND", "OUT_OF_RANGE", "INVALID_VALUE"],
   run: (deps, actor, input) => listDeliveryAttempts(deps, actor, input),
   graphql: { field: "webhookDeliveryAttempts", type: "WebhookDeliveryAttempt" },
-  trpc: "webhookDeliveryAttempts",
 });
 
 export const webhookReplayOperation = defineOperation({
@@ -45,7 +43,6 @@ export const webhookReplayOperation = defineOperation({
   errors: ["NOT_FOUND", "BLANK", "OUT_OF_RANGE", "INVALID_DATE"],
   run: (deps, actor, input) => replayEvents(deps, actor, input),
   graphql: { field: "replayWebhookEvents", type: "WebhookReplay", arguments: "flat" },
-  trpc: "replayWebhookEvents",
 });
 
 export const webhookTestEventOperation = defineOperation({
@@ -57,5 +54,4 @@ export const webhookTestEventOperation = defineOperation({
   errors: ["NOT_FOUND", "INVALID_VALUE"],
   run: (deps, actor, input) => sendTestEvent(deps, actor, input),
   graphql: { field: "sendTestWebhookEvent", type: "WebhookTestEvent", arguments: "flat" },
-  trpc: "sendTestWebhookEvent",
 });
