@@ -2447,6 +2447,8 @@ export interface operations {
                 minAmount?: string;
                 /** @description Decimal: at most this amount */
                 maxAmount?: string;
+                /** @description The dashboard's test-mode switch: test data of the signed-in merchant. Honoured with the dashboard's session cookie only; a bearer token's own mode decides for it */
+                mode?: "test";
             };
             header?: never;
             path?: never;
