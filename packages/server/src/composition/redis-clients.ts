@@ -14,9 +14,15 @@ export function createRedisClients(redisUrl: string, name?: string): Redis[] {
     .map((url) =>
       new Redis(url, {
         enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
         connectTimeout: 2_000,
-        commandTimeout: 2_000,
+        // A node that stops answering (hung, or cut off without a reset) fails the commands in
+        // flight after 2 s of silence, so Redlock counts its vote against and the rate limit moves
+        // to the next node: one timer per connection while replies are awaited, re-armed by each
+        // chunk of replies, instead of ioredis's `commandTimeout`, a timer per command (5 a
+        // transfer). Those commands fail then and there (no retry after the reconnect), as the
+        // command timeout failed them.
+        socketTimeout: 2_000,
+        maxRetriesPerRequest: 0,
         // Keep trying to come back, but never faster than every 2 s.
         retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
         lazyConnect: false,
