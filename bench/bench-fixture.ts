@@ -47,15 +47,27 @@ export function benchFixture() {
   };
 }
 
-/** The n-th transfer of a run: between two wallets of two different merchants, with a payment_id as real clients send. */
-export function benchTransfer(sequence: number, runId: string) {
-  const from = sequence % merchants;
+/**
+ * How a phase's transfers meet: `spread` between random wallets of different merchants (rarely on
+ * one row at once), `hot` from every other merchant's wallets into one merchant's wallet, as a
+ * shop's checkouts pay it (every transfer waits for that wallet's row lock and chain head).
+ */
+export type TransferCase = "spread" | "hot";
+
+/** The wallet every transfer of the `hot` case pays into: merchant 1's first. */
+export const hotWallet = walletNumber(1, 0);
+
+/** The n-th transfer of a run, with a payment_id as real clients send; `from` is the payer's merchant index. */
+export function benchTransfer(sequence: number, runId: string, transferCase: TransferCase = "spread") {
+  // The hot case's payers are merchants 2 to 32 (indexes 1 to 31); merchant 1 only receives.
+  const from = transferCase === "hot" ? 1 + (sequence % (merchants - 1)) : sequence % merchants;
   const to = (from + 1 + (sequence % (merchants - 1))) % merchants;
   return {
     from,
     body: {
       wallet_from: walletNumber(from + 1, (sequence * 7) % walletsPerMerchant),
-      wallet_to: walletNumber(to + 1, (sequence * 13) % walletsPerMerchant),
+      wallet_to:
+        transferCase === "hot" ? hotWallet : walletNumber(to + 1, (sequence * 13) % walletsPerMerchant),
       amount: "1.00",
       payment_id: `${runId}-${sequence}`,
       description: `bench ${sequence}`,

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { cpuMsOf } from "./process-cpu.ts";
 
 const purseBin = fileURLToPath(new URL("../packages/server/bin/purse.js", import.meta.url));
 
@@ -91,29 +92,6 @@ async function residentMb(pid: number | undefined): Promise<number> {
 }
 
 /**
- * CPU time used so far by every PostgreSQL process on this machine (the server's backends and
- * helpers), by process id: the difference of two readings is PostgreSQL's share of a phase.
- */
-export async function postgresCpuMs(): Promise<Map<number, number>> {
-  const used = new Map<number, number>();
-  for (const entry of await readdir("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const comm = await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "");
-    if (comm.trim() === "postgres") used.set(pid, await cpuMsOf(pid));
-  }
-  return used;
-}
-
-/** What PostgreSQL used between two `postgresCpuMs` readings (a process started between counts whole). */
-export function postgresCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
-  return total;
-}
-
-/** utime + stime from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
-/**
  * How many write system calls (`write`, `writev`, `sendmsg`...: /proc's `syscw`) the process has
  * made: per transfer, the socket writes its requests cost (HTTP answers, PostgreSQL, Redis).
  */
@@ -121,12 +99,4 @@ export async function writeCallsOf(pid: number | undefined): Promise<number> {
   if (pid === undefined) return 0;
   const io = await readFile(`/proc/${pid}/io`, "utf8").catch(() => "");
   return Number(/^syscw: (\d+)$/m.exec(io)?.[1] ?? 0);
-}
-
-export async function cpuMsOf(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return 0;
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
 }

@@ -14,20 +14,21 @@ import { fileURLToPath } from "node:url";
 import { auditLedger, openDatabase } from "@purse/engine";
 import { bareSchema } from "./bare-transfer-server.ts";
 import { createBenchDatabase } from "./bench-database.ts";
-import { benchSecretKey, benchTransfer, merchants } from "./bench-fixture.ts";
+import { benchSecretKey, benchTransfer, merchants, type TransferCase } from "./bench-fixture.ts";
+import {
+  type Figures,
+  type PgbenchPhase,
+  type Phase,
+  type PursePhase,
+  ratio,
+  report,
+} from "./bench-report.ts";
 import { type ProfileSummary, summariseProfileDetail } from "./cpu-profile-summary.ts";
 import { type HistoryFigures, measureHistory, requestsPerCase } from "./history-phase.ts";
 import { query } from "./history-probe.ts";
 import { drive, type LoadResult, type LoadTarget } from "./load.ts";
-import {
-  cpuMsOf,
-  freePort,
-  type PurseProcess,
-  postgresCpuBetween,
-  postgresCpuMs,
-  startPurse,
-  writeCallsOf,
-} from "./purse-process.ts";
+import { cpuPerTransfer, describeCpu, readCpu } from "./process-cpu.ts";
+import { freePort, type PurseProcess, startPurse, writeCallsOf } from "./purse-process.ts";
 import { describeTail, type RuntimeTail, runtimeTail, sampleRuntime } from "./runtime-tail.ts";
 import { createScratchDatabase, pgbench, type ScratchDatabase } from "./scratch-database.ts";
 
@@ -63,9 +64,11 @@ const historySizes = (
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
  * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
  * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
- * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32).
+ * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32);
+ * PURSE_BENCH_CASE=hot runs an alternation's transfers into one hot wallet (bench-fixture.ts) instead of spread.
  */
 const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
+const alternationCase: TransferCase = process.env["PURSE_BENCH_CASE"] === "hot" ? "hot" : "spread";
 
 function step(text: string): void {
   console.log(`\n▸ ${text}`);
@@ -75,7 +78,11 @@ function line(label: string, result: LoadResult): string {
   return `${label}: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${result.ok} ok, ${result.refused} refused, ${result.errors} errors)`;
 }
 
-async function purseTargets(servers: readonly PurseProcess[], runId: string): Promise<LoadTarget[]> {
+async function purseTargets(
+  servers: readonly PurseProcess[],
+  runId: string,
+  transferCase: TransferCase = "spread",
+): Promise<LoadTarget[]> {
   const tokens: string[] = [];
   for (let id = 1; id <= merchants; id += 1) {
     const response = await fetch(`${servers[0]?.url}/token`, {
@@ -93,7 +100,7 @@ async function purseTargets(servers: readonly PurseProcess[], runId: string): Pr
     url: server.url,
     path: "/api/transaction/transfer",
     request(sequence) {
-      const transfer = benchTransfer(sequence, runId);
+      const transfer = benchTransfer(sequence, runId, transferCase);
       return {
         headers: { "content-type": "application/json", authorization: `Bearer ${tokens[transfer.from]}` },
         body: JSON.stringify(transfer.body),
@@ -134,72 +141,37 @@ function purseEnvironment(database: ScratchDatabase): Record<string, string> {
   };
 }
 
-interface Figures {
-  purse: LoadResult;
-  readyAfterMs: number;
-  peakRssMb: number;
-  /** Purse's CPU time (all threads) per answered transfer during the load, in ms. */
-  cpuPerTransferMs: number;
-  /** PostgreSQL's CPU time (every process) per answered transfer during the same load, in ms. */
-  postgresCpuPerTransferMs: number;
-  /** Purse's write system calls per answered transfer (its socket writes). */
-  writesPerTransfer: number;
-  /** The process's own stalls during the load: GC pauses and event-loop delay. */
-  tail: RuntimeTail;
-  audit: string;
-  twoProcesses: LoadResult;
-  bare: LoadResult & { writesPerTransfer: number };
-  pgledger: number | string;
-  tpcb: number | string;
-  profile: ProfileSummary;
-}
-
 async function measurePurse(
   extraEnv: Record<string, string> = {},
   bin?: string,
-): Promise<
-  Pick<
-    Figures,
-    | "purse"
-    | "readyAfterMs"
-    | "peakRssMb"
-    | "cpuPerTransferMs"
-    | "postgresCpuPerTransferMs"
-    | "writesPerTransfer"
-    | "tail"
-    | "audit"
-  >
-> {
-  step("Purse: one process, POST /api/transaction/transfer with payment_id");
+  transferCase: TransferCase = "spread",
+): Promise<PursePhase> {
+  step(`Purse: one process, POST /api/transaction/transfer with payment_id, ${describeCase(transferCase)}`);
   const database = await purseDatabase();
   try {
     if (profileDir) await rm(profileDir, { recursive: true, force: true });
     const server = await startPurse({ ...purseEnvironment(database), ...extraEnv }, profileDir, bin);
     console.log(`  ready after ${server.readyAfterMs.toFixed(0)} ms`);
-    let purse: LoadResult;
-    // Purse's own CPU per answered request: far less sensitive to other work on the machine than
-    // the rate, which is what it is compared by in the alternating phases.
-    let cpuPerTransferMs = 0;
-    let postgresCpuPerTransferMs = 0;
+    let purse: Phase;
     let writesPerTransfer = 0;
     let tail: RuntimeTail;
     try {
-      const targets = await purseTargets([server], randomBytes(3).toString("hex"));
+      const targets = await purseTargets([server], randomBytes(3).toString("hex"), transferCase);
       await drive(targets, connections, warmUpSeconds); // pools, JIT, prepared statements
       server.sampleMemory();
-      const cpuBefore = await server.cpuMs();
-      const postgresBefore = await postgresCpuMs();
+      // Purse's own CPU per answered request is far less sensitive to other work on the machine
+      // than the rate, which is what the alternating phases compare it by.
+      const cpuBefore = await readCpu(server.pid);
       const writesBefore = await writeCallsOf(server.pid);
       const phaseStart = await databaseClock(database.url);
       const runtimeBefore = await sampleRuntime(server.url);
-      purse = await drive(targets, connections, seconds);
-      const answered = Math.max(1, purse.ok + purse.refused);
-      tail = runtimeTail(runtimeBefore, await sampleRuntime(server.url), answered);
-      cpuPerTransferMs = ((await server.cpuMs()) - cpuBefore) / answered;
-      writesPerTransfer = ((await writeCallsOf(server.pid)) - writesBefore) / answered;
-      postgresCpuPerTransferMs = postgresCpuBetween(postgresBefore, await postgresCpuMs()) / answered;
+      const load = await drive(targets, connections, seconds);
+      const answered = load.ok + load.refused;
+      purse = { ...load, cpu: cpuPerTransfer(cpuBefore, await readCpu(server.pid), answered) };
+      tail = runtimeTail(runtimeBefore, await sampleRuntime(server.url), Math.max(1, answered));
+      writesPerTransfer = ((await writeCallsOf(server.pid)) - writesBefore) / Math.max(1, answered);
       console.log(
-        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; Purse CPU ${cpuPerTransferMs.toFixed(2)} ms, PostgreSQL CPU ${postgresCpuPerTransferMs.toFixed(2)} ms, ${writesPerTransfer.toFixed(1)} write calls per transfer, ${(await transfersPerCommit(database.url, phaseStart)).toFixed(1)} transfers per COMMIT`,
+        `  ${line("transfers", purse)}; peak RSS ${server.peakRssMb().toFixed(0)} MB; ${describeCpu(purse.cpu, "Purse")}; ${writesPerTransfer.toFixed(1)} Purse write calls per transfer, ${(await transfersPerCommit(database.url, phaseStart)).toFixed(1)} transfers per COMMIT`,
       );
       console.log(`  Purse's own stalls: ${describeTail(tail)}`);
     } finally {
@@ -215,8 +187,6 @@ async function measurePurse(
       purse,
       readyAfterMs: server.readyAfterMs,
       peakRssMb: server.peakRssMb(),
-      cpuPerTransferMs,
-      postgresCpuPerTransferMs,
       writesPerTransfer,
       tail,
       audit,
@@ -272,8 +242,12 @@ async function measureTwoProcesses(): Promise<LoadResult> {
   }
 }
 
-async function measureBare(): Promise<LoadResult & { writesPerTransfer: number }> {
-  step("Bare reference: node:http + pg + raw SQL, one transaction per transfer, no auth, no Redis");
+async function measureBare(
+  transferCase: TransferCase = "spread",
+): Promise<Phase & { writesPerTransfer: number }> {
+  step(
+    `Bare reference: node:http + pg + raw SQL, one transaction per transfer, no auth, no Redis, ${describeCase(transferCase)}`,
+  );
   const database = await createScratchDatabase("purse_bare");
   await database.sql(bareSchema);
   await database.sql(`insert into accounts select n, 100000000 from generate_series(1, ${accounts}) n`);
@@ -299,8 +273,7 @@ async function measureBare(): Promise<LoadResult & { writesPerTransfer: number }
       url: `http://127.0.0.1:${port}`,
       path: "/transfer",
       request(sequence) {
-        const from = 1 + (sequence % accounts);
-        const to = 1 + ((from + (sequence % (accounts - 1))) % accounts);
+        const { from, to } = accountPair(sequence, transferCase);
         return {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ from, to, amount: 100 }),
@@ -308,27 +281,25 @@ async function measureBare(): Promise<LoadResult & { writesPerTransfer: number }
       },
     };
     await drive([target], connections, warmUpSeconds);
-    const cpuBefore = await cpuMsOf(child.pid);
-    const postgresBefore = await postgresCpuMs();
+    const cpuBefore = await readCpu(child.pid);
     const writesBefore = await writeCallsOf(child.pid);
     const result = await drive([target], connections, seconds);
-    const answered = Math.max(1, result.ok + result.refused);
-    const cpuPerTransfer = ((await cpuMsOf(child.pid)) - cpuBefore) / answered;
-    const writesPerTransfer = ((await writeCallsOf(child.pid)) - writesBefore) / answered;
-    const postgresPerTransfer = postgresCpuBetween(postgresBefore, await postgresCpuMs()) / answered;
+    const answered = result.ok + result.refused;
+    const cpu = cpuPerTransfer(cpuBefore, await readCpu(child.pid), answered);
+    const writesPerTransfer = ((await writeCallsOf(child.pid)) - writesBefore) / Math.max(1, answered);
     console.log(
-      `  ${line("transfers", result)}; bare server CPU ${cpuPerTransfer.toFixed(2)} ms, PostgreSQL CPU ${postgresPerTransfer.toFixed(2)} ms, ${writesPerTransfer.toFixed(1)} write calls per transfer`,
+      `  ${line("transfers", result)}; ${describeCpu(cpu, "bare server")}; ${writesPerTransfer.toFixed(1)} bare server write calls per transfer`,
     );
-    return { ...result, writesPerTransfer };
+    return { ...result, cpu, writesPerTransfer };
   } finally {
     child.kill("SIGTERM");
     await database.drop();
   }
 }
 
-async function measurePgledger(): Promise<number | string> {
+async function measurePgledger(transferCase: TransferCase = "spread"): Promise<PgbenchPhase> {
   step(
-    `pgledger (bench/pgledger, unmodified): pgledger_create_transfer driven by pgbench, ${connections} clients`,
+    `pgledger (bench/pgledger, unmodified): pgledger_create_transfer driven by pgbench, ${connections} clients, ${describeCase(transferCase)}`,
   );
   const database = await createScratchDatabase("purse_pgledger");
   try {
@@ -347,84 +318,69 @@ async function measurePgledger(): Promise<number | string> {
     await writeFile(
       script,
       [
-        `\\set a random(1, ${accounts})`,
-        `\\set b 1 + (:a + random(0, ${accounts - 2})) % ${accounts}`,
+        // The same pairs as the bare server's (accountPair): spread, or every payer into account 1.
+        ...(transferCase === "hot"
+          ? [`\\set a random(2, ${accounts})`, "\\set b 1"]
+          : [
+              `\\set a random(1, ${accounts})`,
+              `\\set b 1 + (:a + random(0, ${accounts - 2})) % ${accounts}`,
+            ]),
         "select id from pgledger_create_transfer((select id from bench_accounts where n = :a), (select id from bench_accounts where n = :b), 1.00);",
       ].join("\n"),
     );
-    const tps = pgbench([
-      "-n",
-      "-c",
-      String(connections),
-      "-j",
-      "2",
-      "-M",
-      "prepared",
-      "-T",
-      String(seconds),
-      "-f",
-      script,
-      database.name,
-    ]);
+    const run = await measuredPgbench(
+      ["-n", "-c", String(connections), "-j", "2", "-M", "prepared"],
+      ["-f", script, database.name],
+    );
     await rm(script, { force: true });
-    console.log(`  ${tps} transfers/s`);
-    return tps;
+    console.log(`  ${describePgbench(run, "transfers/s")}`);
+    return run;
   } finally {
     await database.drop();
   }
 }
 
-async function measureTpcb(): Promise<number | string> {
+async function measureTpcb(): Promise<PgbenchPhase> {
   step("pgbench TPC-B-like (scale 10, 16 clients, prepared): the machine's ceiling");
   const database = await createScratchDatabase("purse_pgbench");
   try {
     const initialised = pgbench(["-i", "-s", "10", "-q", database.name]);
     if (typeof initialised === "string" && !initialised.startsWith("no tps")) return initialised;
-    const tps = pgbench(["-c", "16", "-j", "2", "-M", "prepared", "-T", String(seconds), database.name]);
-    console.log(`  ${tps} tps`);
-    return tps;
+    const run = await measuredPgbench(["-c", "16", "-j", "2", "-M", "prepared"], [database.name]);
+    console.log(`  ${describePgbench(run, "tps")}`);
+    return run;
   } finally {
     await database.drop();
   }
 }
 
-function ratio(part: number, whole: number | string): string {
-  return typeof whole === "number" && whole > 0 ? (part / whole).toFixed(2) : "n/a";
+/**
+ * pgbench for `warmUpSeconds` (thrown away, as every stack's first seconds are), then for `seconds`
+ * with every process's CPU read around it: pgbench is the load generator, a child of this process.
+ */
+async function measuredPgbench(options: readonly string[], target: readonly string[]): Promise<PgbenchPhase> {
+  if (warmUpSeconds > 0) pgbench([...options, "-T", String(warmUpSeconds), ...target]);
+  const before = await readCpu();
+  const run = pgbench([...options, "-T", String(seconds), ...target]);
+  if (typeof run === "string") return run;
+  return { ...run, cpu: cpuPerTransfer(before, await readCpu(), run.transactions) };
 }
 
-function report(figures: Figures): string {
-  const { purse, bare, twoProcesses } = figures;
-  const rate = (value: number | string) =>
-    typeof value === "number" ? `${value.toFixed(0)}/s` : `not measured: ${value}`;
-  return [
-    `Measured ${new Date().toISOString().slice(0, 10)}, one run, ${connections} connections, ${seconds} s per phase after ${warmUpSeconds} s of load thrown away, everything on this machine's cores:`,
-    "",
-    "| measure | figure | target |",
-    "|---|---|---|",
-    `| Purse transfers (with payment_id) | ${purse.perSecond.toFixed(0)}/s, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ${purse.refused} refused, ${purse.errors} errors | |`,
-    `| bare server (node:http + pg) | ${bare.perSecond.toFixed(0)}/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms | |`,
-    `| pgledger via pgbench | ${rate(figures.pgledger)} | |`,
-    `| pgbench TPC-B-like | ${typeof figures.tpcb === "number" ? `${figures.tpcb.toFixed(0)} tps` : figures.tpcb} | |`,
-    `| Purse / bare | ${ratio(purse.perSecond, bare.perSecond)} | ≥ 0.6 |`,
-    `| Purse p99 / bare p99 | ${ratio(purse.p99, bare.p99)} | ≤ 1.5 |`,
-    `| Purse / pgledger | ${ratio(purse.perSecond, figures.pgledger)} | |`,
-    `| two Purse processes | ${twoProcesses.perSecond.toFixed(0)}/s, p99 ${twoProcesses.p99} ms | overhead on 2 cores, not a gain |`,
-    `| start-up to /readyz 200 (migrated PostgreSQL) | ${figures.readyAfterMs.toFixed(0)} ms | < 1 500 ms |`,
-    `| Purse peak RSS under load | ${figures.peakRssMb.toFixed(0)} MB | < 250 MB |`,
-    `| Purse CPU per transfer (all threads) | ${figures.cpuPerTransferMs.toFixed(2)} ms | |`,
-    `| PostgreSQL CPU per Purse transfer (every process) | ${figures.postgresCpuPerTransferMs.toFixed(2)} ms | |`,
-    `| write system calls per transfer: Purse, bare server | ${figures.writesPerTransfer.toFixed(1)}, ${bare.writesPerTransfer.toFixed(1)} | |`,
-    `| Purse's own stalls under load | ${describeTail(figures.tail)} | |`,
-    `| ledger after the run | ${figures.audit} | balanced |`,
-    "",
-    `Where a warm Purse's CPU went, from \`--cpu-prof\` of an unbundled server in a phase of its own (same load and warm-up; ${figures.profile.self[0]}). V8 samples the wall clock, so a thread descheduled just after a socket write is charged to \`writev\`; \`perf\` puts the TCP send path nearer 10 % (section "Two round trips per transfer").`,
-    "",
-    "| self time by package | heaviest functions, self time |",
-    "|---|---|",
-    ...figures.profile.packages.map(
-      (entry, index) => `| ${entry} | ${figures.profile.self[index + 1] ?? ""} |`,
-    ),
-  ].join("\n");
+function describePgbench(run: PgbenchPhase, unit: string): string {
+  return typeof run === "string"
+    ? run
+    : `${run.tps.toFixed(0)} ${unit}; ${describeCpu(run.cpu, "no server")}`;
+}
+
+/** The bare server's and pgledger's accounts a transfer moves between (1 to `accounts`). */
+function accountPair(sequence: number, transferCase: TransferCase): { from: number; to: number } {
+  if (transferCase === "hot") return { from: 2 + (sequence % (accounts - 1)), to: 1 };
+  const from = 1 + (sequence % accounts);
+  return { from, to: 1 + ((from + (sequence % (accounts - 1))) % accounts) };
+}
+
+function describeCase(transferCase: TransferCase): string {
+  return transferCase === "hot" ? "hot wallet (every payer into one wallet)" : "spread wallets";
 }
 
 async function writeResults(text: string): Promise<void> {
@@ -507,20 +463,12 @@ async function alternate(
   for (let round = 1; round <= rounds; round += 1) {
     for (const value of values) {
       // PURSE_BENCH_BIN alternates `purse` commands (two checkouts' builds), other variables the environment.
-      const {
-        purse,
-        peakRssMb,
-        readyAfterMs,
-        cpuPerTransferMs,
-        postgresCpuPerTransferMs,
-        writesPerTransfer,
-        tail,
-      } =
+      const { purse, peakRssMb, readyAfterMs, writesPerTransfer, tail } =
         variable === "PURSE_BENCH_BIN"
-          ? await measurePurse({}, value)
-          : await measurePurse(settingsOf(variable, value));
+          ? await measurePurse({}, value, alternationCase)
+          : await measurePurse(settingsOf(variable, value), undefined, alternationCase);
       const load = loadavg()[0]?.toFixed(1);
-      const figure = `${purse.perSecond.toFixed(0)}/s, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer (PostgreSQL ${postgresCpuPerTransferMs.toFixed(2)} ms), ${writesPerTransfer.toFixed(1)} writes/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB, ${describeTail(tail)} (load ${load})`;
+      const figure = `${purse.perSecond.toFixed(0)}/s, ${describeCpu(purse.cpu, "Purse")}, ${writesPerTransfer.toFixed(1)} writes/transfer, p50 ${purse.p50} ms, p99 ${purse.p99} ms, ready ${readyAfterMs.toFixed(0)} ms, RSS ${peakRssMb.toFixed(0)} MB, ${describeTail(tail)} (load ${load})`;
       console.log(`  round ${round}, ${variable}=${value}: ${figure}`);
       results.set(value, [...(results.get(value) ?? []), figure]);
     }
@@ -555,11 +503,11 @@ if (only === "token-cache") {
   // compares phases run a minute apart, not a whole bench apart.
   const rounds = Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2);
   for (let round = 1; round <= rounds; round += 1) {
-    const { purse, readyAfterMs, cpuPerTransferMs } = await measurePurse();
+    const { purse, readyAfterMs } = await measurePurse({}, undefined, alternationCase);
     const purseLoad = loadavg()[0]?.toFixed(1);
-    const bare = await measureBare();
+    const bare = await measureBare(alternationCase);
     console.log(
-      `  round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, CPU ${cpuPerTransferMs.toFixed(2)} ms/transfer, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad}); bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}, p99 ${ratio(purse.p99, bare.p99)}×`,
+      `  round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, ${describeCpu(purse.cpu, "Purse")}, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad}); bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}, p99 ${ratio(purse.p99, bare.p99)}×`,
     );
   }
 } else if (only === "purse") {
@@ -579,15 +527,30 @@ if (only === "token-cache") {
   const history = await measureHistory(historySizes, purseEnvironment);
   console.log(historyReport(history));
 } else {
+  // Each stack's spread and hot-wallet cases side by side, so the machine's drift falls on both alike.
   const purse = await measurePurse();
+  const purseHot = await measurePurse({}, undefined, "hot");
   const profile = await profileTransfers();
   const twoProcesses = await measureTwoProcesses();
   const bare = await measureBare();
+  const bareHot = await measureBare("hot");
   const pgledger = await measurePgledger();
+  const pgledgerHot = await measurePgledger("hot");
   const tpcb = await measureTpcb();
   step(`History as a merchant grows: ${historySizes.join(", ")} transactions of its own`);
   const history = await measureHistory(historySizes, purseEnvironment);
-  const text = `${report({ ...purse, profile, twoProcesses, bare, pgledger, tpcb })}\n${historyReport(history)}`;
+  const figures: Figures = {
+    ...purse,
+    purseHot,
+    profile,
+    twoProcesses,
+    bare,
+    bareHot,
+    pgledger,
+    pgledgerHot,
+    tpcb,
+  };
+  const text = `${report(figures, { connections, seconds, warmUpSeconds })}\n${historyReport(history)}`;
   console.log(`\n${text}`);
   if (!smoke) await writeResults(text);
 }

@@ -49,15 +49,22 @@ export function postgresFlags(): string[] {
   ];
 }
 
-/** Runs pgbench and returns its tps, or the reason it could not run. */
-export function pgbench(args: readonly string[]): number | string {
+/** What a pgbench run did: its rate and the transactions it completed. */
+export interface PgbenchRun {
+  readonly tps: number;
+  readonly transactions: number;
+}
+
+/** Runs pgbench and returns what it did, or the reason it could not run. */
+export function pgbench(args: readonly string[]): PgbenchRun | string {
   try {
     const output = execFileSync("pgbench", [...postgresFlags(), ...args], {
       encoding: "utf8",
       stdio: "pipe",
     });
     const tps = /tps = ([\d.]+)/.exec(output)?.[1];
-    return tps ? Number(tps) : "no tps in pgbench's output";
+    const transactions = /number of transactions actually processed: (\d+)/.exec(output)?.[1];
+    return tps ? { tps: Number(tps), transactions: Number(transactions ?? 0) } : "no tps in pgbench's output";
   } catch (error) {
     return (error as Error).message.split("\n")[0] ?? "pgbench failed";
   }

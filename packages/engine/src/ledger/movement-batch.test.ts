@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  countSent,
   createTestEngine,
   holdWalletRow,
   openSession,
@@ -150,6 +151,40 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 
+  it("writes a batch's movements in one statement, each wallet's chain link following the one before", async () => {
+    let answers: string[] = [];
+    const sent = await countSent(engine.deps.db, async () => {
+      answers = await batched(
+        "U100000030",
+        { walletFrom: "U100000010", walletTo: "U100000030", amount: "1.00", paymentId: "plug-chain" },
+        () => [
+          transfer("1.00", { paymentId: "chain-1", description: "one statement" }),
+          transfer("2.00", { paymentId: "chain-2", description: "one statement" }),
+          transfer("3.00", { paymentId: "chain-3", description: "one statement" }),
+        ],
+      );
+    });
+    expect(answers).toEqual(["ok", "ok", "ok"]);
+    // The three left in one transaction, and it wrote them as the plug's did its one: one statement.
+    expect(new Set(await createdTimes("one statement")).size).toBe(1);
+    const ledgerWrites = sent.statements.filter((statement) => statement.name === "purse_record_movements");
+    expect(ledgerWrites).toHaveLength(2);
+    // Both wallets' chains take three links in the batch, in the order the transfers were asked.
+    const links = await rows(
+      engine.deps.db.em(),
+      sql<{ amount: string; links: number }>`
+        select t.amount_minor::text as amount, count(distinct p.chain_hash)::int as links
+        from transactions t join postings p on p.transaction_id = t.id and p.wallet_id is not null
+        where t.description = 'one statement' group by t.id order by t.id`,
+    );
+    expect(links).toEqual([
+      { amount: "100", links: 2 },
+      { amount: "200", links: 2 },
+      { amount: "300", links: 2 },
+    ]);
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
   it("runs the others again alone when PostgreSQL refuses one member's write, keeping nothing twice", async () => {
     const before = await balance("U100000010");
     // Another session books an Idempotency-Key the batch will also write, uncommitted: the batch's
@@ -287,8 +322,8 @@ describe("group commit: concurrent transfers share a transaction, each with its 
 });
 
 /**
- * Waits until a ledger write (`purse_record_movement`, whose text begins `with leg as`; not the
- * wallets' lock statement) waits on a lock: the batch is at its last statements.
+ * Waits until a ledger write (`purse_record_movements`, whose text begins `with recursive member
+ * as`; not the wallets' lock statement) waits on a lock: the batch is at its last statement.
  */
 async function waitForLedgerWriteWait(url: string): Promise<void> {
   const watcher = await openSession(url);
@@ -298,7 +333,7 @@ async function waitForLedgerWriteWait(url: string): Promise<void> {
       await watcher.query("select pg_stat_clear_snapshot()");
       const { rows: found } = await watcher.query(
         `select count(*)::int as n from pg_stat_activity
-         where wait_event_type = 'Lock' and query like '%with leg as%'`,
+         where wait_event_type = 'Lock' and query like '%with recursive member as%'`,
       );
       if ((found[0] as { n: number }).n > 0) return;
       await sleep(20);

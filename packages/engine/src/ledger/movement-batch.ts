@@ -45,7 +45,8 @@ export class BatchRolledBack extends Error {
  * their wallets in id order (one statement, ledger/movement-store.ts). Then, in memory, each member
  * in turn is answered again (a replay), refused (its `decide` throws: funds, limits, wallets) or
  * takes its ledger write, deciding on the wallets as the members before it left them. Second round
- * trip: the ledger writes, in that order, with the COMMIT behind them, bounded by the earliest
+ * trip: the ledger writes, in that order, as ONE statement (ledger/ledger-write-store.ts: one
+ * executor pass however many members), with the COMMIT behind it, bounded by the earliest
  * deadline among the writers: no member's money moves after its route lock may have expired.
  *
  * A refused member changes nothing. If PostgreSQL rolls the transaction back (a unique key another

@@ -1,22 +1,11 @@
-import {
-  firstRow,
-  firstRowsThenCommit,
-  type NamedQuery,
-  rows,
-  type SqlRunner,
-  sendAhead,
-  sql,
-} from "../persistence/sql.ts";
-import { statementNow } from "../persistence/statement-clock.ts";
+import { firstRow, rows, type SqlRunner, sendAhead, sql } from "../persistence/sql.ts";
 import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
-import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
-import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
-import type { Leg, Movement } from "./movement.ts";
 
 /**
  * The movement pipeline's SQL (ledger/run-movement.ts): the transaction's first statement
  * (bounds and the prior request, ledger/bound-transaction.ts) and the ledger write
- * (ledger/record-movement.ts). The wallet locks are wallet/wallet-store.ts.
+ * (ledger/record-movement.ts, whose statement is ledger/ledger-write-store.ts). The wallet locks
+ * are wallet/wallet-store.ts.
  */
 
 /** The prior request an idempotency key names: its transaction id and fingerprint, if any. */
@@ -153,135 +142,4 @@ export async function setBoundsFindPriorsAndLockWallets(
       left join locked on true`,
     "purse_bounds_wallets",
   );
-}
-
-/** The hash and chain links are computed in the same statement (ledger/ledger-hash.ts). */
-const sealedHash = sql.raw(transactionHashSql("draft", postingsArraySql("leg p")));
-const walletLink = sql.raw(chainLinkSql("head.chain_head", "tx.hash"));
-const walletHead = sql.raw(chainLinkSql("w.chain_head", "tx.hash"));
-
-/** What one ledger write stores besides the movement: its non-zero legs and per-wallet deltas. */
-export interface MovementWrite {
-  readonly movement: Movement;
-  readonly legs: readonly Leg[];
-  readonly deltas: readonly (readonly [number, bigint])[];
-  /** An operator's key, kept on the ledger row. */
-  readonly ledgerKey: string | null;
-  /** An API caller's Idempotency-Key, booked in idempotency_keys. */
-  readonly apiKey: string | null;
-  /** The request the key promises (ledger/bound-transaction.ts, `keyedRequestHash`). */
-  readonly apiKeyHash: string | null;
-}
-
-/** What a ledger write answers: the transaction's id and time. */
-export interface InsertedMovement {
-  readonly id: string | number;
-  readonly created_at: Date | string;
-}
-
-/** The ledger write, in a transaction that goes on after it (a plan's own `recordMovement`). */
-export async function insertMovement(
-  tx: SqlRunner,
-  write: MovementWrite,
-): Promise<InsertedMovement | undefined> {
-  const { query, prepareAs } = movementInsert(write);
-  return firstRow(tx, query, prepareAs);
-}
-
-/**
- * The ledger writes of one or more movements as the transaction's last statements, in order, the
- * COMMIT sent right behind them (sql.ts `firstRowsThenCommit`): each sees the wallet balances and
- * chain heads the one before it wrote.
- */
-export async function insertMovementsThenCommit(
-  tx: SqlRunner,
-  writes: readonly MovementWrite[],
-): Promise<(InsertedMovement | undefined)[]> {
-  return firstRowsThenCommit(tx, writes.map(movementInsert));
-}
-
-/**
- * The ledger write, one statement by name (`purse_record_movement`): the transaction, its
- * postings, the wallet balances and chain heads, an API caller's Idempotency-Key and the
- * movement's webhook events (one insert, no round trip of their own).
- */
-function movementInsert({
-  movement,
-  legs,
-  deltas,
-  ledgerKey,
-  apiKey,
-  apiKeyHash,
-}: MovementWrite): NamedQuery<InsertedMovement> {
-  const events = raisedEventColumns(movement.events ?? []);
-  return {
-    prepareAs: "purse_record_movement",
-    query: sql<InsertedMovement>`
-      with leg as (
-        select leg.account, leg.wallet_id, ${movement.currencyId}::integer as currency_id, leg.amount_minor, leg.n
-        from unnest(
-          ${legs.map((leg) => leg.account)}::text[],
-          ${legs.map((leg) => leg.walletId ?? null)}::bigint[],
-          ${legs.map((leg) => leg.amountMinor.toString())}::bigint[]
-        ) with ordinality as leg(account, wallet_id, amount_minor, n)
-      ), head as (
-        select id, chain_head from wallets where id in (select wallet_id from leg)
-      ), draft as (
-        select nextval(pg_get_serial_sequence('transactions', 'id')) as id,
-          ${movement.userId}::bigint as user_id, ${movement.type}::smallint as type,
-          ${movement.status}::smallint as status, ${movement.label}::text as label,
-          ${movement.walletFromId}::bigint as wallet_from_id, ${movement.walletToId}::bigint as wallet_to_id,
-          ${movement.currencyId}::integer as currency_id, ${movement.amountMinor.toString()}::bigint as amount_minor,
-          ${movement.commissionMinor.toString()}::bigint as commission_minor,
-          ${movement.amountFromMinor.toString()}::bigint as amount_from_minor,
-          ${movement.amountToMinor.toString()}::bigint as amount_to_minor,
-          ${movement.externalId ?? null}::text as external_id,
-          ${ledgerKey}::text as idempotency_key,
-          ${movement.description ?? ""}::text as description, ${movement.additional ?? ""}::text as additional,
-          ${movement.operator ?? null}::text as operator,
-          ${movement.reversesTransactionId ?? null}::bigint as reverses_transaction_id,
-          ${movement.refundOf ?? null}::bigint as refund_of,
-          ${statementNow} as created_at
-      ), tx as (
-        insert into transactions (
-          id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
-          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
-          external_id, idempotency_key, request_hash, description, additional,
-          operator, reverses_transaction_id, refund_of, created_at, updated_at, hash)
-        select id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
-          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
-          external_id, idempotency_key, ${movement.requestHash ?? null}, description, additional,
-          operator, reverses_transaction_id, refund_of, created_at, created_at, ${sealedHash}
-        from draft
-        returning id, created_at, hash
-      ), posted as (
-        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash)
-        select tx.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, tx.created_at,
-          case when leg.wallet_id is null then null else ${walletLink} end
-        from tx cross join leg left join head on head.id = leg.wallet_id
-        -- Posting ids follow the movement's legs, whatever join order the plan chose.
-        order by leg.n
-      ), balances as (
-        update wallets w
-        set balance_minor = w.balance_minor + delta.amount_minor, chain_head = ${walletHead}, updated_at = now()
-        from tx, unnest(
-          ${deltas.map(([walletId]) => walletId)}::bigint[],
-          ${deltas.map(([, amount]) => amount.toString())}::bigint[]
-        ) as delta(wallet_id, amount_minor)
-        where w.id = delta.wallet_id
-      ), keyed as (
-        insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
-        select ${movement.userId}::bigint, ${apiKey}::text, tx.id, ${apiKeyHash}::text, tx.created_at
-        from tx where ${apiKey}::text is not null
-      ), raised as (
-        -- The movement's webhook events (none: empty arrays), fanned out to endpoints later.
-        insert into events (user_id, type, data, created_at)
-        select raised.user_id, raised.type,
-          raised.data::jsonb || jsonb_build_object('transaction_id', tx.id), tx.created_at
-        from tx cross join unnest(
-          ${events.userIds}::bigint[], ${events.types}::text[], ${events.data}::text[]
-        ) as raised(user_id, type, data)
-      )
-      select id, created_at from tx`,
-  };
 }

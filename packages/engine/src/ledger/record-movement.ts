@@ -1,14 +1,14 @@
 import { tallyMovement } from "../metrics/recorded-movements.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { keyedRequestHash } from "./bound-transaction.ts";
-import type { Leg, Movement, RecordedMovement } from "./movement.ts";
 import {
   type InsertedMovement,
-  insertMovement,
+  insertMovements,
   insertMovementsThenCommit,
   type MovementWrite,
-  setBounds,
-} from "./movement-store.ts";
+} from "./ledger-write-store.ts";
+import type { Leg, Movement, RecordedMovement } from "./movement.ts";
+import { setBounds } from "./movement-store.ts";
 
 export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.ts";
 
@@ -23,15 +23,15 @@ export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.
  * movement's Idempotency-Key is booked in the same statement; its primary key decides a race.
  */
 export async function recordMovement(tx: SqlRunner, movement: Movement): Promise<RecordedMovement> {
-  const row = await insertMovement(tx, movementWrite(movement));
+  const [row] = await insertMovements(tx, [movementWrite(movement)]);
   return recorded(tx, movement, row);
 }
 
 /**
- * `recordMovement` for each of `movements`, in order, as the transaction's last statements,
- * committed in the same round trip: the statements and every lock wait in them are first bounded
+ * `recordMovement` for each of `movements`, in order, in ONE statement as the transaction's last,
+ * committed in the same round trip: the statement and every lock wait in it are first bounded
  * to `withinMs` (the time left before the route locks' deadline), and the COMMIT runs right behind
- * them in PostgreSQL, or not at all if one failed. Only for run-movement.ts and movement-batch.ts,
+ * it in PostgreSQL, or not at all if it failed. Only for run-movement.ts and movement-batch.ts,
  * whose transaction commits next whatever happens.
  */
 export async function recordMovementsAndCommit(
@@ -55,7 +55,7 @@ function movementWrite(movement: Movement): MovementWrite {
   const apiKey = movement.operator ? null : (movement.idempotencyKey ?? null);
   const apiKeyHash =
     apiKey === null ? null : keyedRequestHash(movement.requestHash ?? "", movement.externalId ?? null);
-  return { movement, legs, deltas: walletDeltas(legs), ledgerKey, apiKey, apiKeyHash };
+  return { movement, legs, ledgerKey, apiKey, apiKeyHash };
 }
 
 function recorded(tx: SqlRunner, movement: Movement, row: InsertedMovement | undefined): RecordedMovement {
@@ -74,13 +74,4 @@ function assertBalanced(legs: readonly Leg[]): void {
       );
     }
   }
-}
-
-function walletDeltas(legs: readonly Leg[]): [number, bigint][] {
-  const deltas = new Map<number, bigint>();
-  for (const leg of legs) {
-    if (leg.walletId !== undefined)
-      deltas.set(leg.walletId, (deltas.get(leg.walletId) ?? 0n) + leg.amountMinor);
-  }
-  return [...deltas.entries()];
 }

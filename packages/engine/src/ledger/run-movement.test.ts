@@ -297,7 +297,7 @@ describe("runMovement round trips", () => {
         "begin; set local", // begin and the settings in one simple query (pg-transaction.ts)
         "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
         "purse_bounds", // the bounds again, to the time left, for the ledger write
-        "purse_record_movement",
+        "purse_record_movements",
         "commit",
       ]);
       // The replay finds the first transaction in its first round trip, and only commits after it.

@@ -26,8 +26,8 @@ describe("a movement's transaction on a pooled pg connection (pipeline mode, nam
     // One after another: the pool hands the same idle connection back each time.
     for (let call = 0; call < 12; call += 1)
       await transferFunds(engine.deps, acme, { ...input, paymentId: `generic-plan-${call}` });
-    const plans = await preparedPlans(engine.deps, ["purse_bounds_wallets", "purse_record_movement"]);
-    expect(plans.map((plan) => plan.name)).toEqual(["purse_bounds_wallets", "purse_record_movement"]);
+    const plans = await preparedPlans(engine.deps, ["purse_bounds_wallets", "purse_record_movements"]);
+    expect(plans.map((plan) => plan.name)).toEqual(["purse_bounds_wallets", "purse_record_movements"]);
     for (const plan of plans) {
       // PostgreSQL's own choice would plan these afresh (custom) on the first five calls at least.
       expect(plan.custom).toBe(0);

@@ -84,6 +84,20 @@ export async function firstRowsThenCommit<Row>(
   return found;
 }
 
+/**
+ * One statement as the transaction's last, answering all its rows, the COMMIT sent right behind it
+ * on a PgTransaction (one round trip); elsewhere it runs and the caller's unit of work commits next.
+ * The same contract as `firstRowsThenCommit`.
+ */
+export async function rowsThenCommit<Row>(
+  runner: SqlRunner,
+  { query, prepareAs }: NamedQuery<Row>,
+): Promise<Row[]> {
+  if (!(runner instanceof PgTransaction)) return rows(runner, query, prepareAs);
+  const [answer] = await runner.rowsEachThenCommit<Row>([statement(query, prepareAs)]);
+  return answer ?? [];
+}
+
 /** PostgreSQL `bigint` arrives as a string (pg) or a bigint (PGlite); money stays a bigint. */
 export function toBigInt(value: string | number | bigint): bigint {
   return typeof value === "bigint" ? value : BigInt(value);

@@ -1,0 +1,180 @@
+import { type NamedQuery, rows, rowsThenCommit, type SqlRunner, sql } from "../persistence/sql.ts";
+import { statementNow } from "../persistence/statement-clock.ts";
+import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
+import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
+import type { Leg, Movement } from "./movement.ts";
+
+/** What one ledger write stores besides the movement: its non-zero legs. */
+export interface MovementWrite {
+  readonly movement: Movement;
+  readonly legs: readonly Leg[];
+  /** An operator's key, kept on the ledger row. */
+  readonly ledgerKey: string | null;
+  /** An API caller's Idempotency-Key, booked in idempotency_keys. */
+  readonly apiKey: string | null;
+  /** The request the key promises (ledger/bound-transaction.ts, `keyedRequestHash`). */
+  readonly apiKeyHash: string | null;
+}
+
+/** What a ledger write answers: the transaction's id and time. */
+export interface InsertedMovement {
+  readonly id: string | number;
+  readonly created_at: Date | string;
+}
+
+/**
+ * The ledger writes of `writes`, in a transaction that goes on after them (a plan's own
+ * `recordMovement`): one statement, one row per write, in order.
+ */
+export async function insertMovements(
+  tx: SqlRunner,
+  writes: readonly MovementWrite[],
+): Promise<InsertedMovement[]> {
+  const { query, prepareAs } = movementsInsert(writes);
+  return rows(tx, query, prepareAs);
+}
+
+/**
+ * The same as the transaction's last statement, the COMMIT sent right behind it (sql.ts
+ * `rowsThenCommit`): a batch of movements costs one statement and one executor pass, however many
+ * members it has (ledger/movement-batch.ts).
+ */
+export async function insertMovementsThenCommit(
+  tx: SqlRunner,
+  writes: readonly MovementWrite[],
+): Promise<InsertedMovement[]> {
+  return rowsThenCommit(tx, movementsInsert(writes));
+}
+
+/** The hash over each member's row and its own legs, and the links of the wallets' chains. */
+const sealedHash = sql.raw(transactionHashSql("draft", postingsArraySql("leg p where p.m = draft.m")));
+const firstLink = sql.raw(chainLinkSql("w.chain_head", "sealed.hash"));
+const nextLink = sql.raw(chainLinkSql("chain.link", "sealed.hash"));
+
+/**
+ * The ledger writes of one or more movements in ONE statement by name (`purse_record_movements`),
+ * as if each had run on its own in the order given: the transactions (ids drawn in that order),
+ * their postings, the wallet balances and chain heads, API callers' Idempotency-Keys and the
+ * movements' webhook events. Every value travels as an array, one element per movement (or per
+ * leg, per event), so the statement's text is the same for any number of movements and is parsed
+ * and planned once per connection.
+ *
+ * The chains stay in order: a wallet that several movements of the batch touch gets one link per
+ * movement, each from the link before it (the `chain` recursion walks every touched wallet's
+ * movements in step: the k-th round computes each wallet's k-th link), and the wallet's head
+ * moves to its last link. Its balance moves by the sum of its legs: the caller decided each
+ * movement on the balances the ones before it left (ledger/movement-batch.ts), and the check
+ * constraint still refuses a final balance below zero.
+ */
+function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedMovement> {
+  const movements = writes.map((write) => write.movement);
+  const column = <T>(read: (movement: Movement) => T) => movements.map(read);
+  const minor = (read: (movement: Movement) => bigint) =>
+    movements.map((movement) => read(movement).toString());
+  const legs = writes.flatMap((write, index) => write.legs.map((leg) => ({ m: index + 1, leg })));
+  const events = writes.flatMap((write, index) => {
+    const raised = raisedEventColumns(write.movement.events ?? []);
+    return raised.types.map((type, n) => ({
+      m: index + 1,
+      userId: raised.userIds[n],
+      type,
+      data: raised.data[n],
+    }));
+  });
+  return {
+    prepareAs: "purse_record_movements",
+    query: sql<InsertedMovement>`
+      with recursive member as (
+        select * from unnest(
+          ${column((mv) => mv.userId)}::bigint[], ${column((mv) => mv.type)}::smallint[],
+          ${column((mv) => mv.status)}::smallint[], ${column((mv) => mv.label)}::text[],
+          ${column((mv) => mv.walletFromId)}::bigint[], ${column((mv) => mv.walletToId)}::bigint[],
+          ${column((mv) => mv.currencyId)}::integer[], ${minor((mv) => mv.amountMinor)}::bigint[],
+          ${minor((mv) => mv.commissionMinor)}::bigint[], ${minor((mv) => mv.amountFromMinor)}::bigint[],
+          ${minor((mv) => mv.amountToMinor)}::bigint[], ${column((mv) => mv.externalId ?? null)}::text[],
+          ${writes.map((write) => write.ledgerKey)}::text[], ${column((mv) => mv.requestHash ?? null)}::text[],
+          ${column((mv) => mv.description ?? "")}::text[], ${column((mv) => mv.additional ?? "")}::text[],
+          ${column((mv) => mv.operator ?? null)}::text[], ${column((mv) => mv.reversesTransactionId ?? null)}::bigint[],
+          ${column((mv) => mv.refundOf ?? null)}::bigint[],
+          ${writes.map((write) => write.apiKey)}::text[], ${writes.map((write) => write.apiKeyHash)}::text[]
+        ) with ordinality as member(user_id, type, status, label, wallet_from_id, wallet_to_id,
+          currency_id, amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, request_hash, description, additional, operator,
+          reverses_transaction_id, refund_of, api_key, api_key_hash, m)
+      ), leg as (
+        select leg.m, leg.account, leg.wallet_id, member.currency_id, leg.amount_minor, leg.n
+        from unnest(
+          ${legs.map(({ m }) => m)}::integer[],
+          ${legs.map(({ leg }) => leg.account)}::text[],
+          ${legs.map(({ leg }) => leg.walletId ?? null)}::bigint[],
+          ${legs.map(({ leg }) => leg.amountMinor.toString())}::bigint[]
+        ) with ordinality as leg(m, account, wallet_id, amount_minor, n)
+        join member on member.m = leg.m
+      ), drawn as materialized (
+        -- One id per movement, handed out in the movements' order: a wallet's chain follows ids.
+        select id, row_number() over (order by id) as m
+        from (select nextval(pg_get_serial_sequence('transactions', 'id')) as id from member) as ids
+      ), draft as (
+        select drawn.id, member.*, ${statementNow} as created_at
+        from member join drawn on drawn.m = member.m
+      ), sealed as materialized (
+        select draft.*, ${sealedHash} as hash from draft
+      ), tx as (
+        insert into transactions (
+          id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, request_hash, description, additional,
+          operator, reverses_transaction_id, refund_of, created_at, updated_at, hash)
+        select id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor,
+          external_id, idempotency_key, request_hash, description, additional,
+          operator, reverses_transaction_id, refund_of, created_at, created_at, hash
+        from sealed order by m
+        returning id, created_at
+      ), touched as (
+        -- Each wallet's movements in this batch, in order: the k-th is its k-th link here.
+        select wallet_id, m, row_number() over (partition by wallet_id order by m) as k
+        from (select distinct wallet_id, m from leg where wallet_id is not null) as pairs
+      ), chain (wallet_id, m, k, link) as (
+        select touched.wallet_id, touched.m, touched.k, ${firstLink}
+        from touched join wallets w on w.id = touched.wallet_id join sealed on sealed.m = touched.m
+        where touched.k = 1
+        union all
+        select touched.wallet_id, touched.m, touched.k, ${nextLink}
+        from chain join touched on touched.wallet_id = chain.wallet_id and touched.k = chain.k + 1
+        join sealed on sealed.m = touched.m
+      ), posted as (
+        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash)
+        select sealed.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, sealed.created_at, chain.link
+        from leg join sealed on sealed.m = leg.m
+        left join chain on chain.wallet_id = leg.wallet_id and chain.m = leg.m
+        -- Posting ids follow the movements and their legs, whatever join order the plan chose.
+        order by leg.m, leg.n
+      ), balances as (
+        update wallets w
+        set balance_minor = w.balance_minor + moved.amount_minor, chain_head = last.link, updated_at = now()
+        from (
+          select wallet_id, sum(amount_minor)::bigint as amount_minor from leg
+          where wallet_id is not null group by wallet_id
+        ) as moved
+        join (select distinct on (wallet_id) wallet_id, link from chain order by wallet_id, k desc) as last
+          on last.wallet_id = moved.wallet_id
+        where w.id = moved.wallet_id
+      ), keyed as (
+        insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
+        select user_id, api_key, id, api_key_hash, created_at from sealed where api_key is not null
+      ), raised as (
+        -- The movements' webhook events (none: empty arrays), fanned out to endpoints later.
+        insert into events (user_id, type, data, created_at)
+        select raised.user_id, raised.type,
+          raised.data::jsonb || jsonb_build_object('transaction_id', sealed.id), sealed.created_at
+        from unnest(
+          ${events.map(({ m }) => m)}::integer[], ${events.map(({ userId }) => userId)}::bigint[],
+          ${events.map(({ type }) => type)}::text[], ${events.map(({ data }) => data)}::text[]
+        ) with ordinality as raised(m, user_id, type, data, n)
+        join sealed on sealed.m = raised.m
+        order by raised.m, raised.n
+      )
+      select id, created_at from tx order by id`,
+  };
+}
