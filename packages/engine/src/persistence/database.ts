@@ -282,7 +282,7 @@ async function searchPathRefused(testMode: Database): Promise<string | null> {
 
 async function migrateSchema(orm: MikroORM, location: DatabaseLocation, mode: DataMode): Promise<string[]> {
   if (location.kind === "embedded") {
-    if (mode === "test") await createTestSchema(orm);
+    if (mode === "test") await createTestSchema(orm.em.fork() as SqlEntityManager);
     // One process holds an embedded directory at a time, and PGlite has a single connection:
     // the migrator's own bookkeeping outside the transaction below would wait on it forever.
     return (await orm.migrator.up()).map((migration) => migration.name);
@@ -449,7 +449,7 @@ async function migrateUnderLock(orm: MikroORM, mode: DataMode): Promise<string[]
     // separate connection, which that transaction then waits for (a deadlock PostgreSQL cannot see).
     await (orm.em.fork() as SqlEntityManager).transactional(async (tx) => {
       await tx.execute(lock);
-      await tx.execute(`create schema if not exists ${testSchema}`);
+      await createTestSchema(tx);
     });
   }
   const em = orm.em.fork() as SqlEntityManager;

@@ -17,8 +17,9 @@ export const testSearchPath = `${testSchema},public`;
 /** MikroORM's own bookkeeping (its migrations table) in test mode's schema. */
 export const testModeOptions = { schema: testSchema } satisfies Partial<Options>;
 
-export async function createTestSchema(orm: { em: { fork(): unknown } }): Promise<void> {
-  await (orm.em.fork() as SqlEntityManager).execute(`create schema if not exists ${testSchema}`);
+/** Creates test mode's schema when missing, on `em` (a transaction's, to run under its lock). */
+export async function createTestSchema(em: Pick<SqlEntityManager, "execute">): Promise<void> {
+  await em.execute(`create schema if not exists ${testSchema}`);
 }
 
 /** What test mode's handle needs of PGlite's own instance (its documented API). */
