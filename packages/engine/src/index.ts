@@ -37,6 +37,7 @@ export {
   type TokenRevocation,
 } from "./auth/token-cache.ts";
 export { VerifiedSecrets } from "./auth/verified-secrets.ts";
+export { HashQueue } from "./auth/hash-queue.ts";
 export {
   altchaCaptcha,
   type Captcha,
