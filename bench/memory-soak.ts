@@ -21,10 +21,16 @@
 import { writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { openDatabase, secretBoxFromKey, seedFixture } from "@purse/engine";
-import { benchFixture, benchSecretKey, merchants, walletNumber, walletsPerMerchant } from "./bench-fixture.ts";
+import {
+  benchFixture,
+  benchSecretKey,
+  merchants,
+  walletNumber,
+  walletsPerMerchant,
+} from "./bench-fixture.ts";
+import { type SoakSample, sampleServer, summarizeSamples } from "./memory-soak-samples.ts";
 import { startPurse } from "./purse-process.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
-import { type SoakSample, sampleServer, summarizeSamples } from "./memory-soak-samples.ts";
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const seconds = setting("PURSE_SOAK_SECONDS", 720);
@@ -89,7 +95,8 @@ async function main(): Promise<void> {
     if (intoRun >= seconds) return "after";
     return intoRun % cycleSeconds < activeSeconds ? "active" : "pause";
   };
-  const sample = async () => samples.push(await sampleServer(server.url, server.pid, started, phaseAt(Date.now())));
+  const sample = async () =>
+    samples.push(await sampleServer(server.url, server.pid, started, phaseAt(Date.now())));
   try {
     console.log(
       `memory-soak: ${clients} clients, a token through /token before each transfer, ${activeSeconds} s of ` +
@@ -101,7 +108,9 @@ async function main(): Promise<void> {
     const cpuBefore = await server.cpuMs();
     const tally: Tally = { statuses: {}, tokenMs: [], callMs: [] };
     const runId = Date.now().toString(36);
-    await Promise.all(soakClients.map((client, index) => runClient(server.url, client, index, runId, started, tally)));
+    await Promise.all(
+      soakClients.map((client, index) => runClient(server.url, client, index, runId, started, tally)),
+    );
     const cpuSeconds = ((await server.cpuMs()) - cpuBefore) / 1000;
     // A last pause with nothing to do: what the process gives back once the load is over.
     await new Promise((resolve) => setTimeout(resolve, (cycleSeconds - activeSeconds) * 1000));
@@ -129,10 +138,12 @@ async function main(): Promise<void> {
     const out = process.env["PURSE_SOAK_SAMPLES"];
     if (out) {
       const rows = samples.map((s) => [s.atSeconds, s.phase, s.rssMb, s.heapUsedMb, s.heapTotalMb].join(","));
-      await writeFile(out, ["at_s,phase,rss_mb,heap_used_mb,heap_total_mb", ...rows].join("\n") + "\n");
+      await writeFile(out, `${["at_s,phase,rss_mb,heap_used_mb,heap_total_mb", ...rows].join("\n")}\n`);
     }
     const held = summary.peakRssMb < boundMb;
-    console.log(`${held ? "held" : "FAILED"}: resident set below ${boundMb} MB throughout (peak ${summary.peakRssMb} MB)`);
+    console.log(
+      `${held ? "held" : "FAILED"}: resident set below ${boundMb} MB throughout (peak ${summary.peakRssMb} MB)`,
+    );
     if (!held) process.exitCode = 1;
   } finally {
     await server.stop();
