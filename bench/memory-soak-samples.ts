@@ -49,7 +49,8 @@ export function summarizeSamples(samples: readonly SoakSample[]) {
     samples: samples.length,
     readyRssMb: ready?.rssMb ?? 0,
     readyHeapUsedMb: ready?.heapUsedMb ?? 0,
-    afterFirstBurstRssMb: samples[1]?.rssMb ?? 0,
+    // The second sample, one period into the first burst of new clients.
+    inFirstBurstRssMb: samples[1]?.rssMb ?? 0,
     peakRssMb: peak("rssMb"),
     peakHeapUsedMb: peak("heapUsedMb"),
     endOfLoadRssMb: lastDuring?.rssMb ?? 0,
