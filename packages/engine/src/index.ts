@@ -12,6 +12,7 @@ export {
   signIn,
   signOut,
 } from "./auth/dashboard-session.ts";
+export { HashQueue } from "./auth/hash-queue.ts";
 export {
   apiScope,
   type IssuedToken,
@@ -37,7 +38,6 @@ export {
   type TokenRevocation,
 } from "./auth/token-cache.ts";
 export { VerifiedSecrets } from "./auth/verified-secrets.ts";
-export { HashQueue } from "./auth/hash-queue.ts";
 export {
   altchaCaptcha,
   type Captcha,
