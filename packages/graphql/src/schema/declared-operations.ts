@@ -7,6 +7,7 @@ import {
   operations,
   PurseError,
   runOperation,
+  sessionOperations,
 } from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
@@ -252,10 +253,12 @@ function filterOf(contract: z.ZodObject, page: CursorPage): z.ZodObject {
 }
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) GraphQL publishes as a query or
- * mutation field: its scope by scope-auth, the output type derived from its contract.
+ * Every declared operation (`@purse/engine`'s `operations`, and the dashboard's session-only
+ * `sessionOperations`) GraphQL publishes as a query or mutation field: its scope by scope-auth,
+ * the output type derived from its contract.
  */
-for (const operation of operations as readonly AnyOperation[]) {
+const declared: readonly AnyOperation[] = [...Object.values(operations), ...Object.values(sessionOperations)];
+for (const operation of declared) {
   // Published otherwise on this door (REST's page-numbered history: `transactions` here).
   if (!isPublished(operation)) continue;
   if (operation.graphql.page) mountPaged(operation, operation.graphql.page);
