@@ -21,7 +21,7 @@ import {
   unwrapped,
 } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
-import { mountConnection } from "./cursor-connection.ts";
+import { mountConnection, relayName } from "./cursor-connection.ts";
 import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
 import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
 
@@ -239,7 +239,7 @@ function mountPaged(operation: Published, page: CursorPage): void {
   mountConnection(operation, page, {
     node,
     others: Object.fromEntries(lists.filter(([key]) => key !== "nodes")),
-    filter: contractInputType(page.filter, filterOf(contract, page), undefined, (key) =>
+    filter: contractInputType(relayName(graphql.type, "Filter"), filterOf(contract, page), undefined, (key) =>
       enumNamed(graphql, key, page.enums),
     ),
     defaultSize: (contract.shape[page.size] as z.ZodType).parse(undefined) as number,
