@@ -25,10 +25,13 @@ const verifiedSecretMs = 10 * 60_000;
 /**
  * Client-secret hashes at once, and waiting (auth/hash-queue.ts). Two: half of libuv's default
  * thread pool, so file and DNS jobs always find a thread, and two scrypts already fill two cores;
- * at 16 MiB each, what hashes hold at once stays at 32 MiB. Sixty-four waiting are a second or two
- * of hashing; the next is answered 429 with Retry-After, not queued longer.
+ * at 16 MiB each, what hashes hold at once stays at 32 MiB, however many wait (a waiting call
+ * holds a closure, not a hash). 256 waiting are about five seconds of hashing: a burst of a few
+ * hundred clients new to this process (every client after a restart) waits rather than fails,
+ * as a client library that does not retry a 429 from `/token` would; past that the next is
+ * answered 429 with Retry-After, not queued longer.
  */
-const secretHashesAtOnce = { running: 2, waiting: 64 } as const;
+const secretHashesAtOnce = { running: 2, waiting: 256 } as const;
 
 /** Everything a serving process holds open, built once at start and closed once at shutdown. */
 export interface Runtime {
