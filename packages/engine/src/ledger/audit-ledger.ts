@@ -11,6 +11,7 @@ import {
   walletBalanceMismatchRows,
   walletDayMismatchRows,
 } from "./audit-store.ts";
+import { misownedPostingRows } from "./owner-audit-store.ts";
 import { refundBreachRows } from "./refund-audit-store.ts";
 import { brokenChainLinks } from "./verify-chains.ts";
 
@@ -35,8 +36,9 @@ const breachesShown = 50;
 /**
  * Verifies the ledger's invariants in one repeatable-read snapshot: postings balance per
  * transaction and currency, wallet balances equal their postings, no account is below zero,
- * every posting is in its wallet's currency, the history's daily counts count the transactions
- * (migration 0009: a drift would make totals wrong while every page looks right) and each month's
+ * every posting is in its wallet's currency and belongs to its wallet's owner (migration 0021),
+ * the history's daily counts count the transactions (migration 0009: a drift would make totals
+ * wrong while every page looks right) and each month's
  * counts their days (migration 0012), the wallets' daily nets equal their postings (migration 0011:
  * statements' opening balances), each counter as its folded rows plus the deltas not folded yet
  * (migration 0020, the same snapshot), every refund points at a paid checkout and no checkout is
@@ -51,6 +53,7 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         await walletBalanceMismatches(em),
         await negativeAccounts(em),
         await foreignCurrencyPostings(em),
+        await misownedPostings(em),
         await historyCountMismatches(em),
         await historyMonthMismatches(em),
         await walletDayMismatches(em),
@@ -109,6 +112,14 @@ async function foreignCurrencyPostings(em: SqlEntityManager): Promise<AuditCheck
   return {
     name: "every posting is in its wallet's currency",
     breaches: found.map((r) => `posting ${r.id} on wallet ${r.number} is in another currency`),
+  };
+}
+
+async function misownedPostings(em: SqlEntityManager): Promise<AuditCheck> {
+  const found = await misownedPostingRows(em, breachesShown);
+  return {
+    name: "every posting belongs to its wallet's owner (a system account's to the acting user)",
+    breaches: found.map((r) => `posting ${r.id} belongs to user ${r.user_id}, not ${r.expected}`),
   };
 }
 
