@@ -180,6 +180,25 @@ describe.skipIf(!installed && !existsSync(vendored))(
             })),
           ].sort((a, b) => a.name.localeCompare(b.name)),
         );
+        // Test mode's schema alike: its owned tables (and its test clocks) colocated with the live
+        // wallets, its own clients a reference table.
+        const testMode = await cluster.coordinator.query<{ name: string; kind: string; colocated: boolean }>(
+          `select p.logicalrelid::regclass::text as name, p.partmethod::text as kind,
+             p.colocationid = (select colocationid from pg_dist_partition where logicalrelid = 'public.wallets'::regclass) as colocated
+           from pg_dist_partition p where p.logicalrelid::regclass::text like 'purse_test.%' order by 1`,
+          [],
+          distributedName,
+        );
+        expect(testMode).toEqual(
+          [
+            { name: "purse_test.clients", kind: "n", colocated: false },
+            ...[...ownedTables.map(([table]) => table), "test_clocks"].map((table) => ({
+              name: `purse_test.${table}`,
+              kind: "h",
+              colocated: true,
+            })),
+          ].sort((a, b) => a.name.localeCompare(b.name)),
+        );
         // No key between two distributed tables is left; keys to the reference tables are.
         const keys = await cluster.coordinator.query<{ key: string }>(
           `select conrelid::regclass::text || ' -> ' || confrelid::regclass::text as key from pg_constraint
