@@ -59,10 +59,17 @@ export async function growLedger(database: ScratchDatabase, from: number, total:
  * `always` during a bulk load, so all stay exact (`purse audit` recomputes them afterwards) at the
  * cost of one grouped insert of deltas each per batch (migration 0020), folded after the load.
  */
-const keepCounts = `alter table transactions enable always trigger history_counts_insert;
-  alter table postings enable always trigger wallet_days_insert;`;
-const countsAsUsual = `alter table transactions enable trigger history_counts_insert;
-  alter table postings enable trigger wallet_days_insert;`;
+// The movement appends the counters' deltas itself since migration 0021; a bulk load counts its rows
+// with the same functions the remaining update and delete triggers call, through insert triggers of
+// its own for the load's duration ("always": they fire under session_replication_role = replica).
+const keepCounts = `create trigger bench_history_counts_insert after insert on transactions
+    referencing new table as new_rows for each statement execute function history_counts_apply();
+  create trigger bench_wallet_days_insert after insert on postings
+    referencing new table as new_rows for each statement execute function wallet_days_apply();
+  alter table transactions enable always trigger bench_history_counts_insert;
+  alter table postings enable always trigger bench_wallet_days_insert;`;
+const countsAsUsual = `drop trigger bench_history_counts_insert on transactions;
+  drop trigger bench_wallet_days_insert on postings;`;
 
 /** The merchant whose own history grows in `growMerchantHistory`: one transaction every 30 s. */
 export const historySpacingSeconds = 30;
@@ -122,7 +129,7 @@ interface TransferRows {
  * transaction row with its fee (bench-fixture.ts: 1 % rounded half up plus 0.10, paid by the
  * sender) and hash, its three postings with each wallet's chain link computed as they are inserted
  * (continuing from the wallet's chain head: no second pass over the postings), the balances and
- * chain heads. The counts' triggers fire as for any insert. Prints each batch.
+ * chain heads. The counts are kept by insert triggers made for the load (`keepCounts`). Prints each batch.
  */
 async function loadTransfers(
   database: ScratchDatabase,
@@ -165,14 +172,14 @@ async function loadTransfers(
       from grown order by id;
     select setval(pg_get_serial_sequence('transactions', 'id'), (select max(id) from transactions));
     create temporary table linked as
-      select p.*, pg_temp.chain(w.chain_head, p.hash) over (partition by p.wallet_id order by p.transaction_id) as link
+      select p.*, w.user_id, pg_temp.chain(w.chain_head, p.hash) over (partition by p.wallet_id order by p.transaction_id) as link
       from (select id as transaction_id, wallet_from_id as wallet_id, -amount_from_minor as amount_minor, created_at, hash
             from grown
             union all select id, wallet_to_id, amount_to_minor, created_at, hash from grown) as p
       join wallets w on w.id = p.wallet_id;
-    insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash)
-      select transaction_id, 'wallet', wallet_id, 1, amount_minor, created_at, link from linked
-      union all select id, 'fee', null, 1, commission_minor, created_at, null from grown;
+    insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash, user_id)
+      select transaction_id, 'wallet', wallet_id, 1, amount_minor, created_at, link, user_id from linked
+      union all select id, 'fee', null, 1, commission_minor, created_at, null, user_id from grown;
     update wallets w set balance_minor = w.balance_minor + moved.delta, chain_head = moved.head
       from (select distinct on (wallet_id) wallet_id, sum(amount_minor) over (partition by wallet_id) as delta,
               link as head

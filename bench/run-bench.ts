@@ -110,16 +110,9 @@ async function purseTargets(
 }
 
 async function purseDatabase(): Promise<ScratchDatabase> {
-  const database = await createBenchDatabase("purse_bench");
-  // PURSE_BENCH_WITHOUT_HISTORY_COUNTS=1: the transfer phase without the history counts' trigger
-  // (migration 0009; since 0020 it appends deltas), to measure what keeping them costs a transfer
-  // (docs/benchmark.md); the audit then reports the counts as breached.
-  if (process.env["PURSE_BENCH_WITHOUT_HISTORY_COUNTS"])
-    await database.sql("alter table transactions disable trigger history_counts_insert");
-  // PURSE_BENCH_WITHOUT_WALLET_DAYS=1: likewise without the wallets' daily nets (migration 0011).
-  if (process.env["PURSE_BENCH_WITHOUT_WALLET_DAYS"])
-    await database.sql("alter table postings disable trigger wallet_days_insert");
-  return database;
+  // PURSE_BENCH_WITHOUT_HISTORY_COUNTS and PURSE_BENCH_WITHOUT_WALLET_DAYS went with migration 0021:
+  // the counters' deltas are part of the movement's own statement now, no trigger to disable.
+  return createBenchDatabase("purse_bench");
 }
 
 /** Node 22 needs the flag for AsyncLocalStorage without promise hooks; Node 24 has it and refuses it. */

@@ -1,4 +1,5 @@
 import type { Actor } from "./auth/actor.ts";
+import type { hashQueueFull } from "./auth/hash-queue.ts";
 import type { TokenRevocation, VerifiedToken } from "./auth/token-cache.ts";
 import type { Captcha } from "./captcha/index.ts";
 import type { TransactionEventBus } from "./events/transaction-event-types.ts";
@@ -24,6 +25,8 @@ export interface EngineDependencies {
   readonly tokenCache?: TokenCachePort;
   /** Client secrets verified lately (auth/verified-secrets.ts); without it every `/token` call hashes. */
   readonly verifiedSecrets?: VerifiedSecretsPort;
+  /** A bound on client-secret hashes at once (auth/hash-queue.ts); without it `/token` never answers busy. */
+  readonly secretHashes?: SecretHashesPort;
   /** Money moved and refusals, for /metrics (metrics/engine-metrics.ts); without it nothing is counted. */
   readonly metrics?: EngineMetrics;
   /**
@@ -39,6 +42,11 @@ interface VerifiedSecretsPort {
   /** The stored hash `secret` matched for `clientId` lately, or null. */
   recall(clientId: string, secret: string): string | null;
   remember(clientId: string, secret: string, storedHash: string): void;
+}
+
+/** What `/token` asks of the bound on slow hashes: run one, or say the queue is full. */
+interface SecretHashesPort {
+  run<T>(hash: () => Promise<T>): Promise<T | typeof hashQueueFull>;
 }
 
 /**

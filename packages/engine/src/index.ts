@@ -12,6 +12,7 @@ export {
   signIn,
   signOut,
 } from "./auth/dashboard-session.ts";
+export { HashQueue } from "./auth/hash-queue.ts";
 export {
   apiScope,
   type IssuedToken,

@@ -1,4 +1,4 @@
-import type { GraphQLSchema } from "graphql";
+import { assertValidSchema, type GraphQLSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./schema/errors.ts";
 import "./schema/transactions.ts";
@@ -10,8 +10,15 @@ import "./schema/declared-operations.ts";
 
 let built: GraphQLSchema | undefined;
 
-/** The schema, built once per process. */
+/**
+ * The schema, built once per process, and validated as it is built: graphql-js would otherwise
+ * validate it on the first request it executes (tens of milliseconds of one core, then), and an
+ * invalid schema fails here, at load.
+ */
 export function purseSchema(): GraphQLSchema {
-  built ??= builder.toSchema();
+  if (!built) {
+    built = builder.toSchema();
+    assertValidSchema(built);
+  }
   return built;
 }

@@ -36,13 +36,50 @@ export async function shippedStatements(engine: TestEngine, name: string): Promi
 }
 
 /**
+ * Puts a test database back under the schema before migration 0021 (counters appended by insert
+ * triggers, no owner columns): the deltas folded, the owner columns dropped with the keys they were
+ * part of and the counters' old keys made again, 0009's and 0011's insert triggers made again, 0020's
+ * trigger functions and fold as shipped, and 0021 no longer recorded. The movement's statement
+ * writes 0021's columns, so a test moves money before calling this, never after.
+ */
+export async function undoOwnerColumns(engine: TestEngine): Promise<void> {
+  const counterDeltas = (await shippedStatements(engine, "0020-counter-deltas"))
+    .filter((statement) => /^create (or replace )?function/.test(statement))
+    .map((statement) => statement.replace(/^create function/, "create or replace function"));
+  const insertTriggers = [
+    ...(await shippedStatements(engine, "0009-history-counts")),
+    ...(await shippedStatements(engine, "0011-wallet-days")),
+  ].filter((statement) => /^create trigger (history_counts|wallet_days)_insert /.test(statement));
+  await engine.deps.db.em().execute(`begin;
+    select fold_counters(2147483647);
+    alter table postings drop column user_id;
+    alter table webhook_deliveries drop column merchant_user_id;
+    alter table webhook_attempts drop column merchant_user_id;
+    alter table event_deliveries drop column user_id;
+    alter table event_attempts drop column user_id;
+    alter table history_count_deltas drop column user_id;
+    alter table wallet_day_deltas drop column user_id;
+    alter table history_counts drop column user_id,
+      add constraint history_counts_pkey primary key (wallet_id, day, type, status, internal, currency_id);
+    alter table history_month_counts drop column user_id,
+      add constraint history_month_counts_pkey primary key (wallet_id, month, type, status, internal, currency_id);
+    alter table wallet_days drop column user_id,
+      add constraint wallet_days_pkey primary key (wallet_id, day);
+    ${[...counterDeltas, ...insertTriggers].join(";\n")};
+    delete from mikro_orm_migrations where name = '0021-owner-columns';
+    commit`);
+}
+
+/**
  * Puts a test database back under the schema before migration 0020 (counters upserted in the
- * movement's statement): the deltas folded into the counters, 0020's views, fold function and
+ * movement's statement), through the one before 0021 (`undoOwnerColumns`, so money moves before this
+ * too): the deltas folded into the counters, 0020's views, fold function and
  * delta tables dropped, the two trigger functions as they were before it (0015's for the history,
  * 0011's for the wallets' days), and 0020 no longer recorded: migrating again runs it after
  * whatever else the test took back.
  */
 export async function undoCounterDeltas(engine: TestEngine): Promise<void> {
+  await undoOwnerColumns(engine);
   const walletDays = (await shippedStatements(engine, "0011-wallet-days"))
     .filter((statement) => statement.startsWith("create function wallet_days_apply"))
     .map((statement) => statement.replace("create function", "create or replace function"));

@@ -1,3 +1,4 @@
+export * from "./bulk-counts.ts";
 export * from "./create-checkout.ts";
 export * from "./decimal-sum.ts";
 export * from "./free-port.ts";

@@ -1,89 +1,16 @@
-import {
-  advanceTestClockOperation,
-  balanceHistoryOperation,
-  checkoutCreateOperation,
-  checkoutListOperation,
-  currencyListOperation,
-  currencyShowOperation,
-  meShowOperation,
-  operatorCreditOperation,
-  operatorPayoutOperation,
-  profileShowOperation,
-  rateListOperation,
-  refundOperation,
-  statementOperation,
-  testClockOperation,
-  testFundOperation,
-  transactionReversalOperation,
-  transactionSearchOperation,
-  transactionShowOperation,
-  transferOperation,
-  voucherActivationOperation,
-  voucherInfoOperation,
-  voucherListOperation,
-  voucherPurchaseOperation,
-  walletListOperation,
-  walletSearchOperation,
-  walletShowOperation,
-  walletsExistOperation,
-  webhookAttemptListOperation,
-  webhookEndpointCreateOperation,
-  webhookEndpointDeleteOperation,
-  webhookEndpointListOperation,
-  webhookEndpointRotateOperation,
-  webhookEndpointUpdateOperation,
-  webhookEventListOperation,
-  webhookReplayOperation,
-  webhookTestEventOperation,
-} from "@purse/engine";
-import { mutation, query, queryWithoutInput } from "./procedures/declared.ts";
+import { operations } from "@purse/engine";
+import { proceduresOf } from "./procedures/declared.ts";
 import { transactionUpdated } from "./procedures/live.ts";
 import { router } from "./trpc.ts";
 
 /**
- * The typed API for front ends: each engine operation tRPC publishes, by its procedure name (the
- * declaration says the rest: scope, contracts, run). The REST-only ones are not here: the
- * page-numbered history (`transactions` serves tRPC), the hosted page's pay call (a payer's
- * password belongs on Purse's page) and the dashboard's session-only test credentials.
- * `AppRouter` is what TypeScript infers from it.
+ * The typed API for front ends: each of the engine's operations (`operations`) under its own
+ * name (the declaration says the rest: kind, scope, contracts, run), and the live updates.
+ * REST's own (the page-numbered history, the hosted page's pay call) and the dashboard's
+ * session-only operations are not in that record. `AppRouter` is what TypeScript infers from it.
  */
 export const appRouter = router({
-  checkout: mutation(checkoutCreateOperation),
-  transfer: mutation(transferOperation),
-  buyVoucher: mutation(voucherPurchaseOperation),
-  vouchers: query(voucherListOperation),
-  wallets: queryWithoutInput(walletListOperation),
-  currencies: queryWithoutInput(currencyListOperation),
-  currency: query(currencyShowOperation),
-  rates: queryWithoutInput(rateListOperation),
-  profile: queryWithoutInput(profileShowOperation),
-  wallet: query(walletShowOperation),
-  me: queryWithoutInput(meShowOperation),
-  transaction: query(transactionShowOperation),
-  activateVoucher: mutation(voucherActivationOperation),
-  walletsExist: query(walletsExistOperation),
-  walletSearch: query(walletSearchOperation),
-  voucher: query(voucherInfoOperation),
-  transactions: query(transactionSearchOperation),
-  balanceHistory: query(balanceHistoryOperation),
-  statement: query(statementOperation),
-  operatorCredit: mutation(operatorCreditOperation),
-  operatorPayout: mutation(operatorPayoutOperation),
-  reverseTransaction: mutation(transactionReversalOperation),
-  checkouts: query(checkoutListOperation),
-  refund: mutation(refundOperation),
-  webhookEndpoints: queryWithoutInput(webhookEndpointListOperation),
-  createWebhookEndpoint: mutation(webhookEndpointCreateOperation),
-  updateWebhookEndpoint: mutation(webhookEndpointUpdateOperation),
-  deleteWebhookEndpoint: mutation(webhookEndpointDeleteOperation),
-  rotateWebhookEndpointSecret: mutation(webhookEndpointRotateOperation),
-  webhookEvents: query(webhookEventListOperation),
-  webhookDeliveryAttempts: query(webhookAttemptListOperation),
-  replayWebhookEvents: mutation(webhookReplayOperation),
-  sendTestWebhookEvent: mutation(webhookTestEventOperation),
-  testFund: mutation(testFundOperation),
-  advanceTestClock: mutation(advanceTestClockOperation),
-  testClock: queryWithoutInput(testClockOperation),
+  ...proceduresOf(operations),
   transactionUpdated,
 });
 

@@ -6,6 +6,7 @@ import { clockedFor } from "../mode/test-clock.ts";
 import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
 import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
+import { hashQueueFull } from "./hash-queue.ts";
 import { storeClientToken } from "./store-client-token.ts";
 import { announceRevocation } from "./token-cache.ts";
 
@@ -78,6 +79,11 @@ export async function requestToken(
   try {
     token = await issueToken(deps, request);
   } catch (error) {
+    if (PurseError.is(error, "SERVICE_BUSY")) {
+      // Busy, not judged (or judged right and not stored): neither a guess nor a token issued.
+      await admission.withdrawn();
+      return { retryAfterSeconds: error.retry?.retryAfterSeconds ?? 1 };
+    }
     await admission.failed();
     throw error;
   }
@@ -88,10 +94,11 @@ export async function requestToken(
 /**
  * The current secret, or during a rotation's overlap the previous one (`purse clients
  * rotate-secret`): known from a recent verification against the same stored hash (no slow hash),
- * or hashed, and then remembered.
+ * or hashed, and then remembered. The hashes wait their turn in `secretHashes` (auth/hash-queue.ts);
+ * when its queue is full the call is refused as busy (SERVICE_BUSY, retry in a second).
  */
 async function verifyClientSecret(
-  deps: Pick<EngineDependencies, "verifiedSecrets">,
+  deps: Pick<EngineDependencies, "verifiedSecrets" | "secretHashes">,
   clientId: string,
   secret: string,
   client: { secretHash: string; previousSecretHash: string | null },
@@ -99,13 +106,16 @@ async function verifyClientSecret(
   const stored = [client.secretHash, client.previousSecretHash].filter((hash) => hash !== null);
   const recalled = deps.verifiedSecrets?.recall(clientId, secret) ?? null;
   if (recalled !== null && stored.includes(recalled)) return true;
-  for (const storedHash of stored) {
-    if (await verifySecret(secret, storedHash)) {
-      deps.verifiedSecrets?.remember(clientId, secret, storedHash);
-      return true;
-    }
-  }
-  return false;
+  const hashAll = async () => {
+    for (const storedHash of stored) if (await verifySecret(secret, storedHash)) return storedHash;
+    return null;
+  };
+  const matched = deps.secretHashes ? await deps.secretHashes.run(hashAll) : await hashAll();
+  if (matched === hashQueueFull)
+    throw new PurseError("SERVICE_BUSY", undefined, {}, { retryAfterSeconds: 1 });
+  if (matched === null) return false;
+  deps.verifiedSecrets?.remember(clientId, secret, matched);
+  return true;
 }
 
 /** RFC 7009: revoking an unknown or already revoked token is not an error. */

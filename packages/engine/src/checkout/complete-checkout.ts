@@ -76,6 +76,7 @@ export async function completeCheckout(
   ]);
   await enqueueNotification(em, {
     checkoutId: checkout.id,
+    merchantUserId: checkout.merchantUserId,
     clientId: checkout.clientId,
     url: checkout.statusUrl,
     body: notificationBody({

@@ -1,4 +1,10 @@
-import { createTestEngine, openSession, type TestEngine, waitForLockWaits } from "@purse/testing";
+import {
+  countBulkTransactionsSql,
+  createTestEngine,
+  openSession,
+  type TestEngine,
+  waitForLockWaits,
+} from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { postingsArraySql, transactionHashSql } from "../ledger/ledger-hash.ts";
@@ -45,6 +51,8 @@ describe("payCheckout racing the merchant's own transfer with the same id", () =
       `update transactions t set hash = ${transactionHashSql("t", postingsArraySql("postings p where p.transaction_id = t.id"))}
        where id = ${transferId}`,
     );
+    // And counted as that writer counts it (migration 0021).
+    await transfer.query(countBulkTransactionsSql(`t.id = ${transferId}`));
     const paying = payCheckout(engine.deps, { token, login: "bolt", password: "bolt-pass", action: "pay" });
     await waitForLockWaits(engine.database.url, engine.database.name, 1);
     await transfer.commit();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCurrencyColumn, updateUserBlocked, updateWalletStatus } from "../admin/admin-store.ts";
 import { reverseTransaction } from "../admin/reverse-transaction.ts";
 import type { Actor } from "../auth/actor.ts";
+import { runOperation } from "../declaration/run-operation.ts";
 import { auditLedger } from "../ledger/audit-ledger.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { checkoutSignature } from "../signature/index.ts";
@@ -10,6 +11,7 @@ import { showTransaction } from "../transactions/show-transaction.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import { createCheckout } from "./create-checkout.ts";
 import { payCheckout } from "./pay-checkout.ts";
+import { refundOperation } from "./refund.operation.ts";
 import { refundCheckout } from "./refund-checkout.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
@@ -159,7 +161,10 @@ describe("refundCheckout", () => {
       }),
     ];
     expect(await Promise.all(asked.map(refusal))).toEqual(Array(asked.length).fill("REFUND_NOT_REFUNDABLE"));
-    expect(await refusal(refundCheckout(engine.deps, acme, {}))).toBe("BLANK");
+    // Neither key: the contract refuses it as blank, on `transactionId`, before any SQL.
+    const call = { clientAddress: null, amountSentAsNumber: false };
+    const neither = runOperation(refundOperation, engine.deps, acme, { externalId: "  " }, call);
+    await expect(neither).rejects.toMatchObject({ code: "BLANK", field: "transactionId" });
     expect(
       await refusal(refundCheckout(engine.deps, acme, { externalId: checkout.id, amount: "1.001" })),
     ).toBe("TOO_PRECISE");

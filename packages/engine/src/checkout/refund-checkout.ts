@@ -6,8 +6,8 @@ import { PurseError } from "../errors/index.ts";
 import { runMovement } from "../ledger/run-movement.ts";
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { amountInMinorUnits, formatMinor } from "../money/index.ts";
+import { sha256Hex } from "../secrets/sha256-hex.ts";
 import { findWalletsByNumber } from "../wallet/wallet-store.ts";
-import { type RefundInput, readRefundRequest } from "./refund-request.ts";
 import {
   findRefund,
   lockRefundableCheckout,
@@ -17,6 +17,39 @@ import {
 } from "./refund-store.ts";
 
 export const refundSucceeded = "Refund completed successfully";
+
+/**
+ * A refund as its contract (`refund.operation.ts`) parses it: texts trimmed (empty: not given),
+ * the amount normalised, one of the two keys given.
+ */
+export interface RefundInput {
+  readonly transactionId?: string | null;
+  readonly externalId?: string | null;
+  readonly amount?: string | null;
+  readonly reason?: string | null;
+  /** The `Idempotency-Key` header, if sent. */
+  readonly idempotencyKey?: string | null;
+}
+
+/**
+ * The refund as the movement reads it. An id that is not a whole number names no checkout (0),
+ * refused later with the one answer every miss gets; the fingerprint identifies the request's
+ * content (same fingerprint, same refund).
+ */
+function refundRequest(input: RefundInput) {
+  const idText = input.transactionId || null;
+  const externalId = input.externalId || null;
+  const amount = input.amount ?? null;
+  const reason = input.reason || "";
+  return {
+    transactionId: idText === null ? null : /^\d{1,15}$/.test(idText) ? Number(idText) : 0,
+    externalId,
+    amount,
+    reason,
+    idempotencyKey: input.idempotencyKey || null,
+    fingerprint: sha256Hex(JSON.stringify(["refund", idText, externalId, amount, reason])),
+  };
+}
 
 /**
  * Gives a paid checkout's money back, wholly or in parts: its own transaction (WITHDRAW, SUCCESS)
@@ -38,7 +71,7 @@ export async function refundCheckout(
   call: Pick<CallContext, "replayed"> = {},
 ): Promise<RefundView> {
   requireAccess(actor);
-  const request = readRefundRequest(input);
+  const request = refundRequest(input);
   const outcome = await runMovement<undefined, RefundView | number>(deps, {
     operation: "refund",
     rateLimitKeys: [actor.userId],

@@ -106,10 +106,12 @@ export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
 
 /**
  * A read of keyset pages as GraphQL publishes it: its output is `{nodes, hasNextPage, ...}` (the
- * rest beside them, `totals`), each node with an `id`; the field answers a connection (`type`)
- * of edges (`edge`: `cursor` and `node`, the node's type `nested.nodes`), `pageInfo` and the rest.
- * Its arguments are the page size, `after` (an opaque cursor of the last node's id) and `filter`,
- * an input object of the other input fields. tRPC takes the input as it is.
+ * rest beside them, `totals`), each node with an `id`; the field answers a connection (`type`,
+ * named `<Name>Connection`) of edges (`cursor` and `node`, the node's type `nested.nodes`),
+ * `pageInfo` and the rest. Its arguments are the page size, `after` (an opaque cursor of the last
+ * node's id) and `filter`, an input object of the other input fields; the door names the edge and
+ * filter types after the connection (`<Name>Edge`, `<Name>Filter`), as Relay's convention does.
+ * tRPC takes the input as it is.
  */
 export interface CursorPage {
   /** The input field of the page size: an `Int` argument of that name, checked by the operation. */
@@ -118,9 +120,6 @@ export interface CursorPage {
   readonly after: string;
   /** The cursor's prefix before the id (`tx`: `tx:42`, base64url), so no other cursor decodes as one. */
   readonly cursor: string;
-  /** The input object type of the other input fields (the `filter` argument). */
-  readonly filter: string;
-  readonly edge: string;
   /** The filter's one-of-fixed-names fields, by name: their enum types (as `enums`). */
   readonly enums?: Readonly<Record<string, string>>;
 }

@@ -64,7 +64,8 @@ const nextLink = sql.raw(chainLinkSql("chain.link", "sealed.hash"));
  * movements in step: the k-th round computes each wallet's k-th link), and the wallet's head
  * moves to its last link. Its balance moves by the sum of its legs: the caller decided each
  * movement on the balances the ones before it left (ledger/movement-batch.ts), and the check
- * constraint still refuses a final balance below zero.
+ * constraint still refuses a final balance below zero. The same statement appends the history's
+ * and the wallets' day counter deltas (migration 0021 took them from triggers), folded later.
  */
 function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedMovement> {
   const movements = writes.map((write) => write.movement);
@@ -102,7 +103,9 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
           external_id, idempotency_key, request_hash, description, additional, operator,
           reverses_transaction_id, refund_of, api_key, api_key_hash, m)
       ), leg as (
-        select leg.m, leg.account, leg.wallet_id, member.currency_id, leg.amount_minor, leg.n
+        -- A posting belongs to its wallet's owner; a system account's to the acting user.
+        select leg.m, leg.account, leg.wallet_id, member.currency_id, leg.amount_minor, leg.n,
+          coalesce(owner.user_id, member.user_id) as user_id
         from unnest(
           ${legs.map(({ m }) => m)}::integer[],
           ${legs.map(({ leg }) => leg.account)}::text[],
@@ -110,6 +113,7 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
           ${legs.map(({ leg }) => leg.amountMinor.toString())}::bigint[]
         ) with ordinality as leg(m, account, wallet_id, amount_minor, n)
         join member on member.m = leg.m
+        left join wallets owner on owner.id = leg.wallet_id
       ), drawn as materialized (
         -- One id per movement, handed out in the movements' order: a wallet's chain follows ids.
         select id, row_number() over (order by id) as m
@@ -144,8 +148,10 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
         from chain join touched on touched.wallet_id = chain.wallet_id and touched.k = chain.k + 1
         join sealed on sealed.m = touched.m
       ), posted as (
-        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash)
-        select sealed.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, sealed.created_at, chain.link
+        insert into postings (transaction_id, account, wallet_id, currency_id, amount_minor, created_at, chain_hash,
+          user_id)
+        select sealed.id, leg.account, leg.wallet_id, leg.currency_id, leg.amount_minor, sealed.created_at, chain.link,
+          leg.user_id
         from leg join sealed on sealed.m = leg.m
         left join chain on chain.wallet_id = leg.wallet_id and chain.m = leg.m
         -- Posting ids follow the movements and their legs, whatever join order the plan chose.
@@ -163,6 +169,32 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
       ), keyed as (
         insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
         select user_id, api_key, id, api_key_hash, created_at from sealed where api_key is not null
+      ), counted as (
+        -- The history's counter deltas (migration 0021: no trigger does it): each transaction on
+        -- its sending wallet, and on its receiving wallet unless that is the same one, \`internal\`
+        -- when the two have one owner, each side under its wallet's owner.
+        insert into history_count_deltas
+          (wallet_id, day, currency_id, type, status, internal, n, amount_minor, commission_minor, user_id)
+        select side.wallet_id, (sealed.created_at at time zone 'UTC')::date, sealed.currency_id, sealed.type,
+          sealed.status, side.internal, count(*), sum(sealed.amount_minor), sum(sealed.commission_minor),
+          side.user_id
+        from sealed
+        left join wallets wf on wf.id = sealed.wallet_from_id
+        left join wallets wt on wt.id = sealed.wallet_to_id
+        cross join lateral (values
+          (sealed.wallet_from_id, wf.user_id, false),
+          (case when sealed.wallet_to_id is distinct from sealed.wallet_from_id then sealed.wallet_to_id end,
+           wt.user_id, coalesce(wf.user_id = wt.user_id, false))) as side(wallet_id, user_id, internal)
+        where side.wallet_id is not null
+        group by 1, 2, 3, 4, 5, 6, 10
+      ), netted as (
+        -- The wallets' day deltas: each wallet's net of its postings in this statement.
+        insert into wallet_day_deltas (wallet_id, day, net_minor, user_id)
+        select leg.wallet_id, (sealed.created_at at time zone 'UTC')::date, sum(leg.amount_minor), leg.user_id
+        from leg join sealed on sealed.m = leg.m
+        where leg.wallet_id is not null
+        group by 1, 2, 4
+        having sum(leg.amount_minor) <> 0
       ), raised as (
         -- The movements' webhook events (none: empty arrays), fanned out to endpoints later.
         insert into events (user_id, type, data, created_at)

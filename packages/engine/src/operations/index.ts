@@ -45,53 +45,63 @@ import {
 } from "../webhooks/operations/webhook-events.operation.ts";
 
 /**
- * Every operation declared once for all three doors: GraphQL and tRPC mount each one; REST
- * publishes those it has a route contract for (packages/rest/src/routes/*.route.ts). Add a
- * declaration here.
+ * The API's operations by name, declared once for every door: GraphQL mounts each under its
+ * binding's names, tRPC publishes each under this name (packages/trpc/src/router.ts derives its
+ * router from this record), REST publishes those it has a route contract for
+ * (packages/rest/src/routes/*.route.ts). A new operation is one line here.
  */
-export const operations = [
-  checkoutCreateOperation,
-  checkoutPayOperation,
-  transferOperation,
-  voucherPurchaseOperation,
-  voucherListOperation,
-  walletListOperation,
-  currencyListOperation,
-  currencyShowOperation,
-  rateListOperation,
-  profileShowOperation,
-  walletShowOperation,
-  meShowOperation,
-  transactionShowOperation,
-  voucherActivationOperation,
-  walletsExistOperation,
-  walletSearchOperation,
-  voucherInfoOperation,
-  transactionSearchOperation,
-  transactionHistoryOperation,
-  balanceHistoryOperation,
-  statementOperation,
-  operatorCreditOperation,
-  operatorPayoutOperation,
-  transactionReversalOperation,
-  checkoutListOperation,
-  refundOperation,
-  webhookEndpointListOperation,
-  webhookEndpointCreateOperation,
-  webhookEndpointUpdateOperation,
-  webhookEndpointDeleteOperation,
-  webhookEndpointRotateOperation,
-  webhookEventListOperation,
-  webhookAttemptListOperation,
-  webhookReplayOperation,
-  webhookTestEventOperation,
-  testFundOperation,
-  advanceTestClockOperation,
-  createTestCredentialsOperation,
-  testClockOperation,
-] as const;
+export const operations = {
+  checkout: checkoutCreateOperation,
+  transfer: transferOperation,
+  buyVoucher: voucherPurchaseOperation,
+  vouchers: voucherListOperation,
+  wallets: walletListOperation,
+  currencies: currencyListOperation,
+  currency: currencyShowOperation,
+  rates: rateListOperation,
+  profile: profileShowOperation,
+  wallet: walletShowOperation,
+  me: meShowOperation,
+  transaction: transactionShowOperation,
+  activateVoucher: voucherActivationOperation,
+  walletsExist: walletsExistOperation,
+  walletSearch: walletSearchOperation,
+  voucher: voucherInfoOperation,
+  transactions: transactionSearchOperation,
+  balanceHistory: balanceHistoryOperation,
+  statement: statementOperation,
+  operatorCredit: operatorCreditOperation,
+  operatorPayout: operatorPayoutOperation,
+  reverseTransaction: transactionReversalOperation,
+  checkouts: checkoutListOperation,
+  refund: refundOperation,
+  webhookEndpoints: webhookEndpointListOperation,
+  createWebhookEndpoint: webhookEndpointCreateOperation,
+  updateWebhookEndpoint: webhookEndpointUpdateOperation,
+  deleteWebhookEndpoint: webhookEndpointDeleteOperation,
+  rotateWebhookEndpointSecret: webhookEndpointRotateOperation,
+  webhookEvents: webhookEventListOperation,
+  webhookDeliveryAttempts: webhookAttemptListOperation,
+  replayWebhookEvents: webhookReplayOperation,
+  sendTestWebhookEvent: webhookTestEventOperation,
+  testFund: testFundOperation,
+  advanceTestClock: advanceTestClockOperation,
+  testClock: testClockOperation,
+} as const;
 
-/** Each declaration by name: REST's route contracts and tRPC's router name the ones they publish. */
+/**
+ * The dashboard's own, which only its session cookie may call (`sessionOnly`): GraphQL mounts
+ * them, tRPC and REST never publish them.
+ */
+export const sessionOperations = {
+  createTestCredentials: createTestCredentialsOperation,
+} as const;
+
+/**
+ * Each declaration by its own name: REST's route contracts name the ones they publish, among them
+ * the two only REST publishes (`transactionHistoryOperation`, the page-numbered history the
+ * cursor-paged `transactions` serves elsewhere; `checkoutPayOperation`, the hosted page's call).
+ */
 export {
   advanceTestClockOperation,
   balanceHistoryOperation,

@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { operations } from "./index.ts";
+import type { AnyOperation } from "../declaration/declare-operation.ts";
+import { operations, sessionOperations } from "./index.ts";
 
 /**
  * GraphQL publishes every declaration under one field name: two of them under the same name would
- * collide. (tRPC's router names each procedure as an object key, which the compiler keeps unique.)
+ * collide. (tRPC's procedures are the list's keys, which the compiler keeps unique.)
  */
 describe("the declared operations", () => {
   it("name each GraphQL field once", () => {
-    const fields = operations.flatMap((operation) => (operation.graphql ? [operation.graphql.field] : []));
+    const declared: readonly AnyOperation[] = [
+      ...Object.values(operations),
+      ...Object.values(sessionOperations),
+    ];
+    const fields = declared.flatMap((operation) => (operation.graphql ? [operation.graphql.field] : []));
+    expect(fields).toContain("createTestCredentials");
     expect(new Set(fields).size).toBe(fields.length);
   });
 });

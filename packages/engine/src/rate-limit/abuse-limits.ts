@@ -41,6 +41,8 @@ export interface TokenAdmission {
   failed(): Promise<void>;
   /** A token was issued: the call stays against the client's own budget only. */
   issued(): Promise<void>;
+  /** Refused as busy before any judgement: the call is given back to both budgets. */
+  withdrawn(): Promise<void>;
 }
 
 /** The budget of tokens issued per client (PURSE_TOKEN_RATE_LIMIT_PER_MINUTE), for the limiter's options. */
@@ -94,6 +96,10 @@ export async function admitTokenRequest(
       if (!guesses) await deps.rateLimiter.attempt(floodKey, abuseRoutes.token);
     },
     issued: async () => guesses?.release(),
+    async withdrawn() {
+      await tokens.release();
+      await guesses?.release();
+    },
   };
 }
 

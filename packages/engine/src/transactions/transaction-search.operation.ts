@@ -27,8 +27,6 @@ export const transactionSearchOperation = defineOperation({
       size: "first",
       after: "afterId",
       cursor: "tx",
-      filter: "TransactionFilter",
-      edge: "TransactionEdge",
       enums: { type: "TransactionType", status: "TransactionStatus" },
     },
   },

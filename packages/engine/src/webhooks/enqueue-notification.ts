@@ -9,7 +9,7 @@ import { insertDelivery } from "./webhook-store.ts";
  */
 export async function enqueueNotification(
   em: SqlRunner,
-  delivery: { checkoutId: number; clientId: number; url: string; body: string },
+  delivery: { checkoutId: number; merchantUserId: number; clientId: number; url: string; body: string },
 ): Promise<void> {
   if (delivery.url === "") return;
   const messageId = `msg_${randomBytes(18).toString("base64url")}`;

@@ -49,12 +49,20 @@ export function leaseDeliveries(
 /** Writes a delivery into the outbox (on the caller's transaction). */
 export async function insertDelivery(
   em: SqlRunner,
-  delivery: { messageId: string; checkoutId: number; clientId: number; url: string; body: string },
+  delivery: {
+    messageId: string;
+    checkoutId: number;
+    merchantUserId: number;
+    clientId: number;
+    url: string;
+    body: string;
+  },
 ): Promise<void> {
   await rows(
     em,
-    sql`insert into webhook_deliveries (message_id, checkout_id, client_id, url, body)
-      values (${delivery.messageId}, ${delivery.checkoutId}, ${delivery.clientId}, ${delivery.url}, ${delivery.body})`,
+    sql`insert into webhook_deliveries (message_id, checkout_id, client_id, url, body, merchant_user_id)
+      values (${delivery.messageId}, ${delivery.checkoutId}, ${delivery.clientId}, ${delivery.url}, ${delivery.body},
+        ${delivery.merchantUserId})`,
   );
 }
 
@@ -67,10 +75,10 @@ export interface DeliveryAttempt {
 }
 
 export async function insertAttempt(em: SqlEntityManager, attempt: DeliveryAttempt): Promise<void> {
-  await sql`insert into webhook_attempts (delivery_id, status_code, error, duration_ms)
-    values (${attempt.deliveryId}, ${attempt.statusCode}, ${attempt.failure}, ${attempt.durationMs})`.execute(
-    em.getKysely(),
-  );
+  // The delivery's merchant owns the attempt too (migration 0021), read from the delivery's row.
+  await sql`insert into webhook_attempts (delivery_id, status_code, error, duration_ms, merchant_user_id)
+    select d.id, ${attempt.statusCode}, ${attempt.failure}, ${attempt.durationMs}, d.merchant_user_id
+    from webhook_deliveries d where d.id = ${attempt.deliveryId}`.execute(em.getKysely());
 }
 
 export async function markDelivered(

@@ -12,16 +12,18 @@ import { graphqlSocketHandler } from "./graphql-socket.ts";
  * subscriptions over WebSocket with the graphql-ws protocol; the host registers the live sockets
  * first, @purse/http-kernel's registerLiveSockets), in its own scope: its own body
  * limit and JSON parser, and refusals in GraphQL's `{"errors": [...]}`.
- * GraphQL (yoga, Pothos, graphql-js and the schema) is loaded on the first request, not at start:
- * it is a third of what a start would otherwise compile, and most processes serve REST first. So
- * this file imports only the door's bounds and GraphiQL's file list (`@purse/graphql/http`, apart
- * from the package's index), and the rest by dynamic import.
+ * GraphQL (yoga, Pothos, graphql-js and the schema) is loaded apart from the start, by dynamic
+ * import: it is a third of what a start would otherwise compile, so this file imports only the
+ * door's bounds and GraphiQL's file list (`@purse/graphql/http`, apart from the package's index).
+ * The host calls `load` once it listens (and its readiness waits for it): loading runs for a few
+ * hundred milliseconds of one core without yielding, which the first GraphQL request would
+ * otherwise pay, and every request of the process with it.
  */
 export async function mountGraphQL(
   app: FastifyInstance,
   deps: EngineDependencies,
   options: GraphQLDoorOptions,
-): Promise<void> {
+): Promise<MountedGraphQL> {
   let yoga: Promise<PurseYoga> | undefined;
   const loadYoga = () =>
     (yoga ??= import("../yoga.ts").then(({ createGraphQLHandler }) => createGraphQLHandler(deps, options)));
@@ -79,6 +81,12 @@ export async function mountGraphQL(
       },
     });
   });
+  return { load: () => loadYoga().then(() => undefined) };
+}
+
+/** The mounted door: `load` loads GraphQL now (once; later calls answer the same promise). */
+export interface MountedGraphQL {
+  load(): Promise<void>;
 }
 
 /**

@@ -56,7 +56,7 @@ export interface ConnectionTypes {
  */
 export function mountConnection(operation: Published, page: CursorPage, types: ConnectionTypes): void {
   const { graphql } = operation;
-  const edge = builder.objectRef<Edge>(page.edge).implement({
+  const edge = builder.objectRef<Edge>(relayName(graphql.type, "Edge")).implement({
     fields: (t) => ({
       cursor: t.exposeString("cursor"),
       node: t.field({ type: types.node, resolve: (each) => each.node }),
@@ -104,4 +104,14 @@ export function mountConnection(operation: Published, page: CursorPage, types: C
       },
     }),
   );
+}
+
+/**
+ * A type named after a connection by Relay's convention: `TransactionConnection`'s edge is
+ * `TransactionEdge`, its filter `TransactionFilter`.
+ */
+export function relayName(connection: string, suffix: "Edge" | "Filter"): string {
+  if (!connection.endsWith("Connection"))
+    throw new Error(`${connection}: a connection's type is named <Name>Connection`);
+  return `${connection.slice(0, -"Connection".length)}${suffix}`;
 }

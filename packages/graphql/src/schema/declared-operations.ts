@@ -7,6 +7,7 @@ import {
   operations,
   PurseError,
   runOperation,
+  sessionOperations,
 } from "@purse/engine";
 import { z } from "zod";
 import { builder } from "../builder.ts";
@@ -20,7 +21,7 @@ import {
   unwrapped,
 } from "./contract-object.ts";
 import { Currency } from "./currency.ts";
-import { mountConnection } from "./cursor-connection.ts";
+import { mountConnection, relayName } from "./cursor-connection.ts";
 import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
 import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
 
@@ -238,7 +239,7 @@ function mountPaged(operation: Published, page: CursorPage): void {
   mountConnection(operation, page, {
     node,
     others: Object.fromEntries(lists.filter(([key]) => key !== "nodes")),
-    filter: contractInputType(page.filter, filterOf(contract, page), undefined, (key) =>
+    filter: contractInputType(relayName(graphql.type, "Filter"), filterOf(contract, page), undefined, (key) =>
       enumNamed(graphql, key, page.enums),
     ),
     defaultSize: (contract.shape[page.size] as z.ZodType).parse(undefined) as number,
@@ -252,10 +253,12 @@ function filterOf(contract: z.ZodObject, page: CursorPage): z.ZodObject {
 }
 
 /**
- * Every declared operation (`@purse/engine`'s `operations`) GraphQL publishes as a query or
- * mutation field: its scope by scope-auth, the output type derived from its contract.
+ * Every declared operation (`@purse/engine`'s `operations`, and the dashboard's session-only
+ * `sessionOperations`) GraphQL publishes as a query or mutation field: its scope by scope-auth,
+ * the output type derived from its contract.
  */
-for (const operation of operations as readonly AnyOperation[]) {
+const declared: readonly AnyOperation[] = [...Object.values(operations), ...Object.values(sessionOperations)];
+for (const operation of declared) {
   // Published otherwise on this door (REST's page-numbered history: `transactions` here).
   if (!isPublished(operation)) continue;
   if (operation.graphql.page) mountPaged(operation, operation.graphql.page);

@@ -7,7 +7,19 @@ type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
 
 type SnakeCased<Shape extends z.ZodRawShape> = { [K in keyof Shape & string as SnakeCase<K>]: Shape[K] };
 
-const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/**
+ * The names are the contracts' fields, a fixed few dozen, and every answer (each history row)
+ * sends them again: each is converted once, not once per field per answer.
+ */
+const snakeNames = new Map<string, string>();
+const snakeCase = (name: string) => {
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    snakeNames.set(name, snake);
+  }
+  return snake;
+};
 
 /**
  * An engine contract's fields under REST's snake_case names, in the contract's order, with the

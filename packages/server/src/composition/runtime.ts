@@ -5,6 +5,7 @@ import {
   defaultEngineOptions,
   disabledCaptcha,
   type EngineDependencies,
+  HashQueue,
   openSecretBox,
   TokenCache,
   VerifiedSecrets,
@@ -20,6 +21,17 @@ import { openConfiguredDatabase } from "./open-database.ts";
  * a client asking a token before every call is hashed once in ten minutes per process, not per call.
  */
 const verifiedSecretMs = 10 * 60_000;
+
+/**
+ * Client-secret hashes at once, and waiting (auth/hash-queue.ts). Two: half of libuv's default
+ * thread pool, so file and DNS jobs always find a thread, and two scrypts already fill two cores;
+ * at 16 MiB each, what hashes hold at once stays at 32 MiB, however many wait (a waiting call
+ * holds a closure, not a hash). 256 waiting are about five seconds of hashing: a burst of a few
+ * hundred clients new to this process (every client after a restart) waits rather than fails,
+ * as a client library that does not retry a 429 from `/token` would; past that the next is
+ * answered 429 with Retry-After, not queued longer.
+ */
+const secretHashesAtOnce = { running: 2, waiting: 256 } as const;
 
 /** Everything a serving process holds open, built once at start and closed once at shutdown. */
 export interface Runtime {
@@ -63,6 +75,7 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       },
       tokenCache: new TokenCache({ ttlMs: config.tokenCacheMs, channel: coordination.revocations }),
       verifiedSecrets: new VerifiedSecrets({ ttlMs: verifiedSecretMs }),
+      secretHashes: new HashQueue(secretHashesAtOnce),
     };
     // Test mode only where its connections reach its schema: off, never pointed at live data.
     const testModeOff = await db.testModeUnavailable();

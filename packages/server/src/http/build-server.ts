@@ -60,10 +60,16 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   registerSecurityHeaders(app, { production: runtime.config.production });
   // Before any route: @fastify/websocket decides on each route whether it takes an upgrade.
   await registerLiveSockets(app);
-  registerHealth(app, runtime);
   registerMetrics(app, runtime.metrics, runtime.config.metricsToken);
   await app.register(restApi, { deps: runtime.deps, publicUrl: runtime.config.baseUrl });
-  await mountGraphQL(app, runtime.deps, graphQLDoorOptions(runtime.config));
+  const graphql = await mountGraphQL(app, runtime.deps, graphQLDoorOptions(runtime.config));
+  // GraphQL loads once the server listens, not on its first request: loading holds the event loop
+  // for a few hundred milliseconds, which would stall every request in flight then. Readiness
+  // waits for it, so a load balancer sends nothing before it is done.
+  app.addHook("onListen", async () => {
+    graphql.load().catch((error: unknown) => app.log.error({ err: error }, "GraphQL failed to load"));
+  });
+  registerHealth(app, runtime, graphql.load);
   await mountTrpc(app, runtime.deps);
   registerDashboard(app);
   return app;

@@ -9,11 +9,16 @@ import { withinMs } from "../metrics/share-sample.ts";
  * three is degraded, not down). A read replica (DATABASE_READ_URL) that does not answer leaves it
  * ready but `degraded` (still 200): its reads fall back to the primary, so the process serves
  * everything and a load balancer must keep sending it traffic (contract: "Read replica"). The body
- * names whatever does not answer.
+ * names whatever does not answer. Readiness also waits for the doors loaded after the start
+ * (`loadDoors`: GraphQL's), so no request is sent to a process that would stall loading them.
  */
-export function registerHealth(app: FastifyInstance, runtime: Runtime): void {
+export function registerHealth(app: FastifyInstance, runtime: Runtime, loadDoors: () => Promise<void>): void {
   app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
+    const doors = await loadDoors().then(
+      () => true,
+      () => false,
+    );
     const [database, nodes, replica] = await Promise.all([
       runtime.db.ping(),
       runtime.coordination.nodes(),
@@ -21,7 +26,7 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime): void {
     ]);
     const up = nodes.filter((node) => node.up).length;
     const redisReady = nodes.length === 0 || up >= quorumOf(nodes.length);
-    const ready = database && redisReady;
+    const ready = database && redisReady && doors;
     const redis =
       runtime.coordination.mode === "in-process"
         ? "not used"
@@ -31,6 +36,7 @@ export function registerHealth(app: FastifyInstance, runtime: Runtime): void {
             ? "degraded"
             : "down";
     const down = [
+      ...(doors ? [] : ["graphql (failed to load: see the log)"]),
       ...(database ? [] : ["database"]),
       ...(replica && !replica.up ? ["database replica"] : []),
       ...nodes

@@ -93,3 +93,47 @@ export function mutation<Input extends z.ZodObject | z.ZodOptional<z.ZodObject>,
 ) {
   return declaredScopeProcedure(operation.scope).input(operation.input).mutation(resolverOf(operation));
 }
+
+type InputObject = z.ZodObject | z.ZodOptional<z.ZodObject>;
+
+/**
+ * The procedure `procedureOf` makes of a declaration, as its builder types it: a mutation, a query
+ * with its input, or a query without one.
+ */
+type ProcedureOf<Operation> =
+  Operation extends DeclaredOperation<"mutation", infer Input, infer Output>
+    ? Input extends InputObject
+      ? ReturnType<typeof mutation<Input, Output>>
+      : never
+    : Operation extends DeclaredOperation<"query", infer Input, infer Output>
+      ? Input extends InputObject
+        ? ReturnType<typeof query<Input, Output>>
+        : ReturnType<typeof queryWithoutInput<Output>>
+      : never;
+
+/** Every declaration of a record as its procedure, under the same name. */
+export type ProceduresOf<Operations> = { readonly [Name in keyof Operations]: ProcedureOf<Operations[Name]> };
+
+type AnyDeclared = DeclaredOperation<Kind, InputContract, z.ZodType>;
+
+function procedureOf(operation: AnyDeclared) {
+  if (operation.kind === "mutation" && operation.input !== null)
+    return mutation({ ...operation, kind: "mutation", input: operation.input });
+  if (operation.input !== null) return query({ ...operation, kind: "query", input: operation.input });
+  return queryWithoutInput({ ...operation, kind: "query", input: null });
+}
+
+/**
+ * The engine's operations (`operations`), each as its procedure under its own name. A record
+ * built by iteration has no type TypeScript can follow, so its type is stated once, here, by
+ * `ProceduresOf`: each entry exactly what `procedureOf` builds for that declaration (`mutation`,
+ * `query` or `queryWithoutInput`'s own return type). That is the router's one assertion, and
+ * `purse-client`'s declarations, emitted from the inferred `AppRouter`, show each procedure as
+ * written out by hand before (`test/client/client-package.test.ts` compiles a front end against them).
+ */
+export function proceduresOf<const Operations extends Readonly<Record<string, AnyDeclared>>>(
+  operations: Operations,
+): ProceduresOf<Operations> {
+  const entries = Object.entries(operations).map(([name, operation]) => [name, procedureOf(operation)]);
+  return Object.fromEntries(entries) as ProceduresOf<Operations>;
+}

@@ -20,9 +20,16 @@ describe("migration 0009 on a ledger written before it", () => {
   beforeAll(async () => {
     engine = await createTestEngine();
     const em = () => engine.deps.db.em();
-    // Back to the schema before 0009 (and without the later migrations that build on its counts,
-    // 0012 to 0015 and 0020, which run again after it: 0015 dropped 0013's and 0014's amount
-    // counts), then transactions written as the writer did then.
+    // Transfers (today's movement writes 0021's columns, so they come first), then back to the
+    // schema before 0009 (and without the later migrations that build on its counts, 0012 to 0015,
+    // 0020 and 0021, which run again after it: 0015 dropped 0013's and 0014's amount counts).
+    for (const [actor, walletFrom, walletTo, amount] of [
+      [acme, "U100000010", "U100000020", "2.00"],
+      [acme, "U100000010", "U100000030", "3.00"],
+      [cafe, "U100000030", "U100000010", "4.00"],
+    ] as const) {
+      await transferFunds(engine.deps, actor, { walletFrom, walletTo, amount });
+    }
     await undoCounterDeltas(engine);
     await em().execute(`drop table history_month_counts;
       delete from mikro_orm_migrations where name in ('0012-history-month-counts', '0013-history-amount-counts',
@@ -37,13 +44,6 @@ describe("migration 0009 on a ledger written before it", () => {
       create index transactions_wallet_from_idx on transactions (wallet_from_id, created_at desc);
       create index transactions_wallet_to_idx on transactions (wallet_to_id, created_at desc);
       delete from mikro_orm_migrations where name = '0009-history-counts'`);
-    for (const [actor, walletFrom, walletTo, amount] of [
-      [acme, "U100000010", "U100000020", "2.00"],
-      [acme, "U100000010", "U100000030", "3.00"],
-      [cafe, "U100000030", "U100000010", "4.00"],
-    ] as const) {
-      await transferFunds(engine.deps, actor, { walletFrom, walletTo, amount });
-    }
     // A movement between two of acme's own wallets (USD to EUR has no route today, but the
     // history must count such a row once), written yesterday.
     await em().execute(`insert into transactions (user_id, type, status, wallet_from_id, wallet_to_id,
@@ -58,6 +58,7 @@ describe("migration 0009 on a ledger written before it", () => {
       "0014-history-amount-years-and-leaves",
       "0015-drop-history-amount-counts",
       "0020-counter-deltas",
+      "0021-owner-columns",
     ]);
   });
   afterAll(() => engine?.close());

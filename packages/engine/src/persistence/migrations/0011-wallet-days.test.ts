@@ -30,8 +30,10 @@ describe("migration 0011: a wallet's balance at any instant in O(days)", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema before 0011 (and 0020, which runs again after it); a ledger written then,
-    // over several days.
+    // A transfer (today's movement writes 0021's columns, so it comes first), then back to the
+    // schema before 0011 (and 0020 and 0021, which run again after it); a ledger written then, over
+    // several days.
+    const early = await transfer("1.01");
     await undoCounterDeltas(engine);
     await em().execute(`drop trigger wallet_days_insert on postings;
       drop trigger wallet_days_delete on postings;
@@ -41,8 +43,12 @@ describe("migration 0011: a wallet's balance at any instant in O(days)", () => {
       delete from mikro_orm_migrations where name = '0011-wallet-days'`);
     await em().execute(`update postings set created_at = now() - interval '40 days';
       update transactions set created_at = now() - interval '40 days'`);
-    await move((await transfer("1.01")).id, new Date(midnight - 3 * dayMs + 3_600_000));
-    expect(await engine.deps.db.migrate()).toEqual(["0011-wallet-days", "0020-counter-deltas"]);
+    await move(early.id, new Date(midnight - 3 * dayMs + 3_600_000));
+    expect(await engine.deps.db.migrate()).toEqual([
+      "0011-wallet-days",
+      "0020-counter-deltas",
+      "0021-owner-columns",
+    ]);
     // Written after it: early and late in past days, and today.
     await move((await transfer("2.02")).id, new Date(midnight - 3 * dayMs + 20 * 3_600_000));
     await move((await transfer("3.03")).id, new Date(midnight - 2 * dayMs + 1_000));

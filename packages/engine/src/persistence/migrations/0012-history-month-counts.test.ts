@@ -26,8 +26,11 @@ describe("migration 0012: the history's totals from whole months", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema before 0012 (0009's function, which counts days only; and before 0020,
-    // which runs again after it).
+    // Two transfers in past months (today's movement writes 0021's columns, so they come first),
+    // then back to the schema before 0012 (0009's function, which counts days only; and before
+    // 0020 and 0021, which run again after it).
+    await transfer("1.01", day(70));
+    await transfer("2.02", day(40));
     await undoCounterDeltas(engine);
     await em().execute(`drop table history_month_counts;
       delete from mikro_orm_migrations where name = '0012-history-month-counts'`);
@@ -45,9 +48,11 @@ describe("migration 0012: the history's totals from whole months", () => {
         end if;
         return null;
       end $$`);
-    await transfer("1.01", day(70));
-    await transfer("2.02", day(40));
-    expect(await engine.deps.db.migrate()).toEqual(["0012-history-month-counts", "0020-counter-deltas"]);
+    expect(await engine.deps.db.migrate()).toEqual([
+      "0012-history-month-counts",
+      "0020-counter-deltas",
+      "0021-owner-columns",
+    ]);
     await transfer("3.03", day(40));
     await transfer("4.04", day(35));
     await transfer("5.05", day(3));

@@ -56,9 +56,12 @@ describe("migration 0015: the amount counts dropped", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema under 0014: before 0020 (which runs again after 0015), then 0013's and
-    // 0014's statements as shipped (tables, functions, backfills and 0014's trigger function,
-    // which upserts the amount counts too).
+    // Two transfers (today's movement writes 0021's columns, so they come first), then back to
+    // the schema under 0014: before 0020 and 0021 (which run again after 0015), then 0013's and
+    // 0014's statements as shipped (tables, functions, backfills that count the two, and 0014's
+    // trigger function, which upserts the amount counts too).
+    await transfer("1.50");
+    await transfer("12.34");
     await undoCounterDeltas(engine);
     const shipped = [
       ...(await shippedStatements(engine, "0013-history-amount-counts")),
@@ -68,9 +71,7 @@ describe("migration 0015: the amount counts dropped", () => {
       ${shipped.join(";\n")};
       delete from mikro_orm_migrations where name = '0015-drop-history-amount-counts';
       commit`);
-    await transfer("1.50");
-    await transfer("12.34");
-    // The amount counts were kept by the trigger: a ledger as 0014 left it.
+    // The amount counts hold them: a ledger as 0014 left it.
     const kept = await firstRow(
       em(),
       sql<{
@@ -82,6 +83,7 @@ describe("migration 0015: the amount counts dropped", () => {
     expect(await engine.deps.db.migrate()).toEqual([
       "0015-drop-history-amount-counts",
       "0020-counter-deltas",
+      "0021-owner-columns",
     ]);
     await transfer("7.00");
     await transfer("123.45");

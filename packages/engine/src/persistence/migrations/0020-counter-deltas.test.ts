@@ -58,17 +58,19 @@ describe("migration 0020: the counters off the movement's statement", () => {
 
   beforeAll(async () => {
     engine = await createTestEngine();
-    // Back to the schema before 0020: movements upsert the counters in their own statement.
-    await undoCounterDeltas(engine);
+    // Two movements, then back to the schema before 0020 (movements upserted the counters in
+    // their own statement): its counters hold them, as they would have. Money moves first because
+    // today's movement writes 0021's columns, which the schema before it lacks.
     await transfer("1.01");
     await transfer("2.02");
+    await undoCounterDeltas(engine);
   });
   afterAll(() => engine?.close());
 
   it("keeps the counters it finds as the folded part, and starts with no delta", async () => {
     const before = await folded();
     expect(before).toBe(await acmeRows());
-    expect(await engine.deps.db.migrate()).toEqual(["0020-counter-deltas"]);
+    expect(await engine.deps.db.migrate()).toEqual(["0020-counter-deltas", "0021-owner-columns"]);
     expect(await folded()).toBe(before);
     expect(await deltas()).toBe(0);
     expect(await breaches()).toEqual([]);
@@ -104,19 +106,19 @@ describe("migration 0020: the counters off the movement's statement", () => {
   });
 
   it("folds a status change and a deletion as they happened: the counts move and come back", async () => {
-    const inserted = await firstRow(
-      em(),
-      sql<{ id: string }>`insert into transactions (user_id, type, status, wallet_from_id, wallet_to_id,
-          currency_id, amount_minor, created_at, updated_at)
-        values (1, 1, 1, 10, 20, 1, 700, now() - interval '40 days', now() - interval '40 days')
-        returning id::text as id`,
-    );
+    // Edits made outside Purse (Purse never updates nor deletes a ledger row): the update and
+    // delete triggers (0021 kept them on plain PostgreSQL) append their deltas.
+    const { id } = await transfer("7.00");
     await foldCounters(engine.deps.db);
-    await em().execute(`update transactions set status = 3 where id = ${inserted?.id}`);
+    await em().execute(
+      `update transactions set status = 1, created_at = now() - interval '40 days' where id = ${id}`,
+    );
     expect(await total()).toBe(await acmeRows());
     await foldCounters(engine.deps.db);
     expect(await breaches()).toEqual([]);
-    await em().execute(`delete from transactions where id = ${inserted?.id}`);
+    await em().execute(
+      `delete from postings where transaction_id = ${id}; delete from transactions where id = ${id}`,
+    );
     expect(await total()).toBe(await acmeRows());
     await foldCounters(engine.deps.db);
     expect(await deltas()).toBe(0);
@@ -128,7 +130,7 @@ describe("migration 0020: the counters off the movement's statement", () => {
   it("is audited as folded plus unfolded: a wrong folded counter and a wrong delta are both breaches", async () => {
     await em().execute(`update history_counts set n = n + 1 where (wallet_id, day, type, status, internal,
       currency_id) in (select wallet_id, day, type, status, internal, currency_id from history_counts
-      where wallet_id = 10 order by day desc limit 1)`);
+      where wallet_id = 10 order by day desc, type, status, internal, currency_id limit 1)`);
     await em().execute(`update wallet_days set net_minor = net_minor + 1
       where (wallet_id, day) in (select wallet_id, max(day) from wallet_days where wallet_id = 10 group by 1)`);
     const wrongFolded = await breaches();
@@ -142,7 +144,7 @@ describe("migration 0020: the counters off the movement's statement", () => {
     // Taken back, then a delta that lies: one more transaction than the movement wrote.
     await em().execute(`update history_counts set n = n - 1 where (wallet_id, day, type, status, internal,
       currency_id) in (select wallet_id, day, type, status, internal, currency_id from history_counts
-      where wallet_id = 10 order by day desc limit 1)`);
+      where wallet_id = 10 order by day desc, type, status, internal, currency_id limit 1)`);
     await em().execute(`update wallet_days set net_minor = net_minor - 1
       where (wallet_id, day) in (select wallet_id, max(day) from wallet_days where wallet_id = 10 group by 1)`);
     expect(await breaches()).toEqual([]);

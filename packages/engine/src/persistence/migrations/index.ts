@@ -18,6 +18,7 @@ import { Migration0017WebhookEndpointsAndEvents } from "./0017-webhook-endpoints
 import { Migration0018CheckoutLinkSealed } from "./0018-checkout-link-sealed.ts";
 import { Migration0019TestMode } from "./0019-test-mode.ts";
 import { Migration0020CounterDeltas } from "./0020-counter-deltas.ts";
+import { Migration0021OwnerColumns } from "./0021-owner-columns.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -44,4 +45,5 @@ export const migrationsList = [
   { name: "0018-checkout-link-sealed", class: Migration0018CheckoutLinkSealed },
   { name: "0019-test-mode", class: Migration0019TestMode },
   { name: "0020-counter-deltas", class: Migration0020CounterDeltas },
+  { name: "0021-owner-columns", class: Migration0021OwnerColumns },
 ];

@@ -24,8 +24,8 @@ export async function fanOutEvents(em: SqlRunner, limit: number): Promise<number
         select id, user_id, type, livemode from events
         where not fanned_out order by id limit ${limit} for update skip locked
       ), queued as (
-        insert into event_deliveries (event_id, endpoint_id)
-        select claimed.id, endpoint.id from claimed
+        insert into event_deliveries (event_id, endpoint_id, user_id)
+        select claimed.id, endpoint.id, claimed.user_id from claimed
         join webhook_endpoints endpoint on endpoint.user_id = claimed.user_id
         where endpoint.enabled and endpoint.livemode = claimed.livemode
           and (claimed.type = any(endpoint.events) or '*' = any(endpoint.events))
@@ -102,9 +102,11 @@ export async function recordEventAttempt(
 ): Promise<void> {
   await rows(
     tx,
-    sql`insert into event_attempts (delivery_id, endpoint_id, status_code, error, duration_ms, answer)
-      values (${delivery.id}, ${delivery.endpoint_id}, ${attempt.statusCode}, ${attempt.failure},
-        ${attempt.durationMs}, ${attempt.answer})`,
+    // The delivery's owner owns the attempt too (migration 0021), read from the delivery's row.
+    sql`insert into event_attempts (delivery_id, endpoint_id, status_code, error, duration_ms, answer, user_id)
+      select d.id, d.endpoint_id, ${attempt.statusCode}, ${attempt.failure}, ${attempt.durationMs},
+        ${attempt.answer}, d.user_id
+      from event_deliveries d where d.id = ${delivery.id}`,
   );
   await rows(
     tx,

@@ -91,8 +91,8 @@ export async function queueReplay(
           and (${replay.to}::timestamptz is null or created_at < ${replay.to})
         order by id limit ${replay.limit}
       ), queued as (
-        insert into event_deliveries (event_id, endpoint_id)
-        select id, ${replay.endpointId} from chosen order by id
+        insert into event_deliveries (event_id, endpoint_id, user_id)
+        select id, ${replay.endpointId}, ${replay.userId} from chosen order by id
       )
       select public_id from chosen order by id`,
   );
@@ -112,7 +112,8 @@ export async function insertTestEvent(
         values (${test.userId}, ${test.type}, false, ${test.data}::jsonb, true)
         returning id, public_id
       ), queued as (
-        insert into event_deliveries (event_id, endpoint_id) select id, ${test.endpointId} from event
+        insert into event_deliveries (event_id, endpoint_id, user_id)
+        select id, ${test.endpointId}, ${test.userId} from event
       )
       select public_id from event`,
   );

@@ -10,15 +10,17 @@ export function registerCitus(program: Command): void {
   citus
     .command("distribute")
     .description(
-      "on a Citus coordinator, after `purse migrate`: make the tables Citus can take today reference tables (idempotent; docs/sharding.md lists what Citus still refuses)",
+      "on a Citus coordinator, after `purse migrate`: make the shared tables reference tables and distribute every owned table by its owner, in one step (idempotent; docs/sharding.md)",
     )
     .action(() =>
       withDatabase(async (db) => {
         const result = await distributeOnCitus(db);
-        const made = result.distributed.length === 0 ? "none" : result.distributed.join(", ");
-        const kept =
-          result.already.length === 0 ? "" : ` Already reference tables: ${result.already.join(", ")}.`;
-        printResult(result, `Reference tables made on ${describeLocation(db)}: ${made}.${kept}`);
+        const list = (tables: readonly string[]) => (tables.length === 0 ? "none" : tables.join(", "));
+        const already = result.already.length === 0 ? "" : ` Already distributed: ${list(result.already)}.`;
+        printResult(
+          result,
+          `On ${describeLocation(db)}: reference tables made: ${list(result.referenced)}. Distributed by owner: ${list(result.distributed)}.${already}`,
+        );
       }),
     );
 }
