@@ -6,17 +6,13 @@ import { refusalIssue } from "./contract-refusal.ts";
 import { inputBounds } from "./input-bounds.ts";
 
 /**
- * A text of at most `max` characters, checked before anything else: past the bound no later check
- * runs (`abort`), so no rule ever reads, trims or parses an oversized value (a 100 000-digit
- * amount cost tens of milliseconds of parsing per request before), and the refusal is the bound's.
+ * A text field of at most `max` characters (a lookup's key, a query's filter), and the start of
+ * every text field below: the bound is checked first, and past it no later check runs (`abort`),
+ * so no rule ever reads, trims or parses an oversized value (a 100 000-digit amount cost tens of
+ * milliseconds of parsing per request before), and the refusal is the bound's.
  */
-function textUpTo(max: number) {
-  return z.string().max(max, { abort: true });
-}
-
-/** A text field of at most `max` characters: its bound only (a lookup's key, a query's filter). */
 export function boundedText(max: number) {
-  return textUpTo(max);
+  return z.string().max(max, { abort: true });
 }
 
 /**
@@ -50,7 +46,7 @@ export function requiredText(max: number) {
  * signature covers the text the client sent, and the use case trims it for use.
  */
 export function signedText(max: number) {
-  return textUpTo(max).check(noNul, notBlank);
+  return boundedText(max).check(noNul, notBlank);
 }
 
 /**
@@ -58,11 +54,11 @@ export function signedText(max: number) {
  * text means the field is absent (the use case reads `""` as not given).
  */
 export function optionalText(max: number = inputBounds.freeText) {
-  return textUpTo(max).check(noNul).overwrite(trimmed).nullish();
+  return boundedText(max).check(noNul).overwrite(trimmed).nullish();
 }
 
 /** A decimal amount as text, bounded: a filter's bound, whose syntax the filter's reader words. */
-export const amountText = textUpTo(maxAmountLength);
+export const amountText = boundedText(maxAmountLength);
 
 /** The refusal an amount's text deserves before its currency is known, in the specification's order. */
 function amountRefusal(text: string): ErrorCode | null {

@@ -268,7 +268,7 @@ describe("the OpenAPI document and the reference page", () => {
       Object.keys(methods ?? {})
         .filter((method) => !(specPaths as Record<string, string[]>)[path]?.includes(method))
         .map((method) => `${method.toUpperCase()} ${path}`)
-        .filter((route) => !new RegExp(`\`${escapeRegExp(route)}[\`?, ]`).test(reference)),
+        .filter((route) => !["`", "?", " ", ","].some((next) => reference.includes(`\`${route}${next}`))),
     );
     expect(undocumented).toEqual([]);
     expect(document.components.securitySchemes["bearer"]).toEqual(
@@ -365,8 +365,4 @@ interface OpenApi {
   info: { title: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -15,11 +15,11 @@ import { withinMs } from "../metrics/share-sample.ts";
 export function registerHealth(app: FastifyInstance, runtime: Runtime, loadDoors: () => Promise<void>): void {
   app.get("/healthz", { schema: { hide: true } }, async () => ({ status: "ok" }));
   app.get("/readyz", { schema: { hide: true } }, async (_request, reply) => {
-    const doors = await loadDoors().then(
-      () => true,
-      () => false,
-    );
-    const [database, nodes, replica] = await Promise.all([
+    const [doors, database, nodes, replica] = await Promise.all([
+      loadDoors().then(
+        () => true,
+        () => false,
+      ),
       runtime.db.ping(),
       runtime.coordination.nodes(),
       runtime.db.replica ? withinMs(2_000, runtime.db.replica.status()).catch(() => ({ up: false })) : null,
