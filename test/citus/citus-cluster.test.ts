@@ -65,64 +65,18 @@ describe.skipIf(!installed && !existsSync(vendored))(
       });
 
       it("seeds, then moves money through REST, GraphQL and tRPC, pays a checkout, sells and activates a voucher, lists history; purse audit holds", async () => {
-        fixtureFile ??= await writeFixture();
-        const seeded = await purseCli(database(), ["seed", fixtureFile]);
-        expect(seeded.stderr).toBe("");
-        expect(seeded.code).toBe(0);
-
-        api = await startTestServer({ database: database() });
-        const acme = await api.token("acme");
-        const bolt = await api.token("bolt");
-        const ids: number[] = [];
-        for (const door of [restDoor(api), graphqlDoor(api), trpcDoor(api)]) {
-          const moved = await door.transfer(acme, {
-            walletFrom: "U100000010",
-            walletTo: "U100000020",
-            amount: "1.25",
-          });
-          expect(moved, door.name).toMatchObject({ ok: true });
-          if (moved.ok) ids.push(moved.id);
-        }
-        expect(new Set(ids).size).toBe(3);
-
-        const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.00");
-        const paid = await api.call("POST", "/api/processing/pay", {
-          body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
-        });
-        expect(paid.status).toBe(200);
-
-        const voucher = await api.call("POST", "/api/vouchers/buy", {
-          token: bolt,
-          body: { wallet_from: "U100000020", amount: "4.00" },
-        });
-        expect(voucher.status).toBe(200);
-        const activated = await restDoor(api).activateVoucher(
-          acme,
-          voucher.body.data.voucherNumber,
-          voucher.body.data.secret,
-          "U100000010",
-        );
-        expect(activated.ok).toBe(true);
-
-        const today = new Date().toISOString().slice(0, 10);
-        const history = await api.call(
-          "GET",
-          `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100`,
-          { token: acme },
-        );
-        expect(history.status).toBe(200);
-        const listed = history.body.data.items.map((item: { id: number }) => item.id);
-        expect(listed).toEqual(expect.arrayContaining(ids));
-
-        const audit = await purseCli(database(), ["audit"]);
-        expect(audit.stdout).toContain("The ledger is balanced.");
-        expect(audit.code).toBe(0);
+        api = await seedAndServe(database());
+        await runWorkload(api, database());
       }, 120_000);
     });
 
     describe("distributed by owner (purse citus distribute)", () => {
       const distributedName = `${name}_dist`;
       let database: { name: string; url: string };
+      let distributedApi: TestServer | undefined;
+      afterAll(async () => {
+        await distributedApi?.close();
+      });
       beforeAll(async () => {
         database = { name: distributedName, url: await cluster.createDatabase(distributedName) };
       }, 120_000);
@@ -218,15 +172,21 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(toUsers).toEqual([{ n: "1" }]);
       }, 180_000);
 
-      it("does not move money yet: the movement's statement is refused (docs/sharding.md, What is left)", async () => {
-        // The seed writes the shared tables after the owned ones in one transaction (Citus asks for
-        // sequential mode there), and moves the opening balances with the movement's one statement,
-        // which reads and writes several owners' shards (a recursive CTE without a filter on the owner).
-        fixtureFile ??= await writeFixture();
-        const seeded = await purseCli(database, ["seed", fixtureFile]);
-        expect(seeded.code).not.toBe(0);
-        expect(seeded.stderr).toMatch(/refused the command \(SQLSTATE [0-9A-Z]{5}\)/);
-      }, 120_000);
+      it("moves money: seeds, then through REST, GraphQL and tRPC transfers between owners on different workers, pays a checkout, sells and activates a voucher, lists history; purse audit holds", async () => {
+        // The sample world's acme (user 1) and bolt (user 2) own the wallets the workload moves
+        // money between: placed on different workers, so each transfer commits on both.
+        const placed = await cluster.coordinator.query<{ user_id: string; node_port: string }>(
+          `select w.user_id::text, s.nodeport::text as node_port from (values (1), (2)) as w(user_id)
+           join citus_shards s on s.shardid = get_shard_id_for_distribution_column('wallets', w.user_id)
+           order by 1`,
+          [],
+          distributedName,
+        );
+        expect(placed).toHaveLength(2);
+        expect(placed[0]?.node_port).not.toBe(placed[1]?.node_port);
+        distributedApi = await seedAndServe(database);
+        await runWorkload(distributedApi, database);
+      }, 180_000);
     });
 
     it("cannot take users alone as a reference table: its referencing tables would become Citus local tables", async () => {
@@ -329,4 +289,67 @@ async function usersAlone(client: pg.Client) {
   } finally {
     await client.query("rollback");
   }
+}
+
+/** `purse seed` with the sample world, then `purse serve`'s stack on `database`. */
+async function seedAndServe(database: { name: string; url: string }): Promise<TestServer> {
+  fixtureFile ??= await writeFixture();
+  const seeded = await purseCli(database, ["seed", fixtureFile]);
+  expect(seeded.stderr).toBe("");
+  expect(seeded.code).toBe(0);
+  return startTestServer({ database });
+}
+
+/**
+ * The workload both databases run: acme pays bolt on each door, a checkout paid on the pay page's
+ * endpoint, a voucher bought by bolt and activated by acme, acme's history of the day, and
+ * `purse audit`.
+ */
+async function runWorkload(api: TestServer, database: { name: string; url: string }): Promise<void> {
+  const acme = await api.token("acme");
+  const bolt = await api.token("bolt");
+  const ids: number[] = [];
+  for (const door of [restDoor(api), graphqlDoor(api), trpcDoor(api)]) {
+    const moved = await door.transfer(acme, {
+      walletFrom: "U100000010",
+      walletTo: "U100000020",
+      amount: "1.25",
+    });
+    expect(moved, door.name).toMatchObject({ ok: true });
+    if (moved.ok) ids.push(moved.id);
+  }
+  expect(new Set(ids).size).toBe(3);
+
+  const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.00");
+  const paid = await api.call("POST", "/api/processing/pay", {
+    body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+  });
+  expect(paid.status).toBe(200);
+
+  const voucher = await api.call("POST", "/api/vouchers/buy", {
+    token: bolt,
+    body: { wallet_from: "U100000020", amount: "4.00" },
+  });
+  expect(voucher.status).toBe(200);
+  const activated = await restDoor(api).activateVoucher(
+    acme,
+    voucher.body.data.voucherNumber,
+    voucher.body.data.secret,
+    "U100000010",
+  );
+  expect(activated.ok).toBe(true);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const history = await api.call(
+    "GET",
+    `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100`,
+    { token: acme },
+  );
+  expect(history.status).toBe(200);
+  const listed = history.body.data.items.map((item: { id: number }) => item.id);
+  expect(listed).toEqual(expect.arrayContaining(ids));
+
+  const audit = await purseCli(database, ["audit"]);
+  expect(audit.stdout).toContain("The ledger is balanced.");
+  expect(audit.code).toBe(0);
 }
