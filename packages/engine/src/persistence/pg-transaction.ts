@@ -202,9 +202,9 @@ const beginStatements: Record<TransactionMode, string> = {
 
 const citusBeginStatements: Record<TransactionMode, string> = {
   movement: ["begin", ...citusTransactionSettings.movement].join("; "),
-  snapshot: ["begin isolation level repeatable read read only", ...citusTransactionSettings.snapshot].join(
-    "; ",
-  ),
+  // Not read only: a history read copies the user's rows into temporary tables first
+  // (transactions/citus-history-store.ts); it writes nothing else.
+  snapshot: ["begin isolation level repeatable read", ...citusTransactionSettings.snapshot].join("; "),
 };
 
 /** A wallet a transaction on Citus holds locked: its owner (its shard) and its chain's head. */
