@@ -12,7 +12,7 @@ import {
   toBigInt,
   toId,
 } from "../persistence/sql.ts";
-import { statementNow, statementNowToWrite } from "../persistence/statement-clock.ts";
+import { statementNowToWrite } from "../persistence/statement-clock.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
