@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "@purse/engine";
@@ -68,6 +68,16 @@ describe.skipIf(!installed && !existsSync(vendored))(
         api = await seedAndServe(database());
         await runWorkload(api, database());
       }, 120_000);
+
+      it.runIf(measuring)(
+        "measures a transfer on the coordinator's own tables (PURSE_CITUS_COST)",
+        async () => {
+          const acme = await api.token("acme");
+          const times = await transferTimes(api, acme, ["U100000010", "U100000020"], measuring);
+          console.log(costLine("local tables, acme to bolt", times));
+        },
+        600_000,
+      );
     });
 
     describe("distributed by owner (purse citus distribute)", () => {
@@ -187,6 +197,39 @@ describe.skipIf(!installed && !existsSync(vendored))(
         distributedApi = await seedAndServe(database);
         await runWorkload(distributedApi, database);
       }, 180_000);
+
+      it.runIf(measuring)(
+        "measures a transfer between two workers against one on a single worker (PURSE_CITUS_COST)",
+        async () => {
+          const api = distributedApi as TestServer;
+          const ports = await cluster.coordinator.query<{ user_id: string; port: string }>(
+            `select u.user_id::text, (select nodeport from citus_shards s
+             where s.shardid = get_shard_id_for_distribution_column('wallets', u.user_id))::text as port
+           from (values (1), (2), (3)) as u(user_id) order by 1`,
+            [],
+            distributedName,
+          );
+          const portOf = (user: string) => ports.find((row) => row.user_id === user)?.port;
+          // acme (user 1) pays bolt (user 2) or the cafe (user 3): whichever shares its worker.
+          const [sameTo, crossTo] =
+            portOf("3") === portOf("1") ? ["U100000030", "U100000020"] : ["U100000020", "U100000030"];
+          expect(portOf("2") === portOf("1")).not.toBe(portOf("3") === portOf("1"));
+          const acme = await api.token("acme");
+          const cross: number[] = [];
+          const same: number[] = [];
+          // Blocks of ten, alternated ABBA, so that a change of load weighs on both alike.
+          for (let block = 0; block < measuring / 10; block++) {
+            const order = block % 4 === 0 || block % 4 === 3 ? [cross, same] : [same, cross];
+            for (const into of order)
+              into.push(
+                ...(await transferTimes(api, acme, ["U100000010", into === cross ? crossTo : sameTo], 10)),
+              );
+          }
+          console.log(costLine("distributed, two workers", cross));
+          console.log(costLine("distributed, one worker", same));
+        },
+        600_000,
+      );
     });
 
     it("cannot take users alone as a reference table: its referencing tables would become Citus local tables", async () => {
@@ -235,6 +278,35 @@ const ownedTables: [table: string, column: string][] = [
   ["wallet_days", "user_id"],
   ["wallet_day_deltas", "user_id"],
 ];
+
+/** Transfers per case when measuring (PURSE_CITUS_COST=<n>, docs/sharding.md "Costs"); 0: not measured. */
+const measuring = Number(process.env["PURSE_CITUS_COST"] ?? 0);
+
+/** The wall time of each of `n` transfers of 0.01 from `wallets[0]` to `wallets[1]` through REST, one after the other. */
+async function transferTimes(
+  api: TestServer,
+  token: string,
+  [walletFrom, walletTo]: [string, string],
+  n: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const moved = await restDoor(api).transfer(token, { walletFrom, walletTo, amount: "0.01" });
+    times.push(performance.now() - started);
+    expect(moved).toMatchObject({ ok: true });
+  }
+  return times;
+}
+
+function costLine(name: string, times: readonly number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(1);
+  const mean = (times.reduce((sum, time) => sum + time, 0) / times.length).toFixed(1);
+  return `${name}: ${times.length} transfers, median ${at(0.5)} ms, p90 ${at(0.9)} ms, mean ${mean} ms; load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")}`;
+}
 
 let fixtureFile: string | undefined;
 const fixtureDirs: string[] = [];
