@@ -73,7 +73,7 @@ export function mountConnection(
       ...Object.fromEntries(
         Object.entries(types.others).map(([name, type]) => [
           name,
-          t.field({ type: [type], resolve: (each) => each[name] as never }),
+          t.field({ type: [type], resolve: (each) => each[name] as Values[] }),
         ]),
       ),
     }),

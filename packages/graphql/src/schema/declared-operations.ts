@@ -184,7 +184,7 @@ function mountQuery(published: Published, { type, nullable }: OutputType): void 
       resolve: async (_root, args, ctx) => {
         const input = operation.input ? args : undefined;
         const { deps, actor } = await callerFor(operation, ctx, input);
-        return runOperation(operation, deps, actor, input, callOf(ctx)) as never;
+        return runOperation(operation, deps, actor, input, callOf(ctx));
       },
     }),
   );
@@ -214,7 +214,7 @@ function mountMutation(published: Published, { type, nullable }: OutputType): vo
       resolve: async (_root, args, ctx) => {
         const input = withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey);
         const { deps, actor } = await callerFor(operation, ctx, input);
-        return runOperation(operation, deps, actor, input, callOf(ctx)) as never;
+        return runOperation(operation, deps, actor, input, callOf(ctx));
       },
     }),
   );
