@@ -4,6 +4,57 @@
  */
 
 export interface paths {
+    "/api/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The enabled currencies with their rates and decimal places */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/currencies/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One enabled currency with its rate and decimal places */
+        get: operations["showCurrency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/currencies/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Currency exchange rates */
+        get: operations["listRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/processing/checkout": {
         parameters: {
             query?: never;
@@ -11,7 +62,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One of your checkouts by its order id: status, transaction, refunded, the open link */
+        get: operations["showCheckout"];
         put?: never;
         /** Create a hosted payment link */
         post: operations["createCheckout"];
@@ -38,6 +90,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/processing/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a paid checkout to its payer, wholly or in parts */
+        post: operations["refundCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transaction/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One transaction by internal id or by your external id */
+        get: operations["showTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transaction/transfer": {
         parameters: {
             query?: never;
@@ -49,6 +135,57 @@ export interface paths {
         put?: never;
         /** Transfer funds between two wallets of the same currency */
         post: operations["transferFunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transactions/histories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Transaction history of the caller's wallets (merchants only) */
+        get: operations["listTransactionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's profile */
+        get: operations["showProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's purchased vouchers, newest first, with their codes */
+        get: operations["listVouchers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -123,49 +260,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/vouchers": {
+    "/api/wallet-exists": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The caller's purchased vouchers, newest first, with their codes */
-        get: operations["listVouchers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transactions/histories": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Transaction history of the caller's wallets (merchants only) */
-        get: operations["listTransactionHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/transaction/show": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One transaction by internal id or by your external id */
-        get: operations["showTransaction"];
+        /** Check the caller's wallet and another user's wallet before an operation */
+        get: operations["checkWalletsExist"];
         put?: never;
         post?: never;
         delete?: never;
@@ -191,23 +294,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/wallet-exists": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Check the caller's wallet and another user's wallet before an operation */
-        get: operations["checkWalletsExist"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/wallets/search/{wallet_number}": {
         parameters: {
             query?: never;
@@ -219,91 +305,6 @@ export interface paths {
         get: operations["searchWallet"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/currencies/rates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Currency exchange rates */
-        get: operations["listRates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/currencies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The enabled currencies with their rates and decimal places */
-        get: operations["listCurrencies"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/currencies/{code}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One enabled currency with its rate and decimal places */
-        get: operations["showCurrency"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/user/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's profile */
-        get: operations["showProfile"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/processing/refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Refund a paid checkout to its payer, wholly or in parts */
-        post: operations["refundCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -365,45 +366,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Error: {
-            /** @constant */
-            status: false;
-            /** @description The specification's message text (the first failure's) */
-            message: string;
-            /** @description Per-field messages, present when the failure belongs to a request field */
-            errors?: {
-                [key: string]: string[];
-            };
-            /** @description Translation key, e.g. server_error.sender_account_is_blocked */
-            translation?: string;
-            /** @description Machine-readable and stable, unlike the message: the error catalogue's code, the same GraphQL's `code` and tRPC's `purseCode` give (RATE_LIMITED, ROUTE_LOCKED, INSUFFICIENT_FUNDS, BLANK, UNAUTHORIZED, NOT_FOUND, ...; docs/rest.md lists them), or for a refusal of the request itself BAD_REQUEST, PAYLOAD_TOO_LARGE, URI_TOO_LONG, UNSUPPORTED_MEDIA_TYPE, TIMEOUT, REQUEST_HEADER_FIELDS_TOO_LARGE or INTERNAL_SERVER_ERROR */
-            code: string;
-        };
-        PurchasedVoucher: {
-            /** @description The voucher's id */
-            id: number;
-            /** @description The voucher's value, as history items carry amounts */
-            amount: number;
-            /** @description 0 pending (can be activated), 1 activated, 2 closed (expired) */
-            status: number;
-            /** @description The voucher code (voucher_code for activation), shown to its buyer only; null for a voucher stored before codes were kept encrypted (only a hash of its code exists) */
-            secret: string | null;
-            /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            dateCreated: string;
-            currencyCode: string;
-            /** @description The voucher_number to activate it with */
-            voucherNumber: string;
-            /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
-            expiredAt: string;
-        };
-        LookupCurrency: {
-            id: number;
-            code: string;
-            name: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            prefix: string;
-        };
         CurrencyListItem: {
             id: number;
             /** @description Currency code, e.g. USD */
@@ -418,6 +380,20 @@ export interface components {
             /** @description Decimal places (the wallet list's precession) */
             decimals: number;
         };
+        Error: {
+            /** @constant */
+            status: false;
+            /** @description The specification's message text (the first failure's) */
+            message: string;
+            /** @description Per-field messages, present when the failure belongs to a request field */
+            errors?: {
+                [key: string]: string[];
+            };
+            /** @description Translation key, e.g. server_error.sender_account_is_blocked */
+            translation?: string;
+            /** @description Machine-readable and stable, unlike the message: the error catalogue's code, the same GraphQL's `code` and tRPC's `purseCode` give (RATE_LIMITED, ROUTE_LOCKED, INSUFFICIENT_FUNDS, BLANK, UNAUTHORIZED, NOT_FOUND, ...; docs/rest.md lists them), or for a refusal of the request itself BAD_REQUEST, PAYLOAD_TOO_LARGE, URI_TOO_LONG, UNSUPPORTED_MEDIA_TYPE, TIMEOUT, REQUEST_HEADER_FIELDS_TOO_LARGE or INTERNAL_SERVER_ERROR */
+            code: string;
+        };
         Rate: {
             /** @description Currency pair, e.g. USD/EUR */
             name: string;
@@ -426,105 +402,31 @@ export interface components {
             /** @description Rate */
             value: number;
         };
-        HistoryItem: {
-            id: number;
-            /**
-             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
-             * @enum {integer}
-             */
-            type: 1 | 2 | 3;
-            /**
-             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
-             * @enum {integer}
-             */
-            status: 1 | 2 | 3 | 4;
+        Checkout: {
+            /** @description The order id sent as `id` when the link was created */
+            payment_id: string;
+            user_info: string;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCESS" | "CANCEL" | "FAIL";
+            /** @description Exact decimal, e.g. "25.00" */
+            amount: string;
+            /** @description Charged only when paid */
+            commission: string;
+            currency: string;
             wallet_from: string;
             wallet_to: string;
-            currency_from_code: string;
-            currency_to_code: string;
-            /** @description Debited from wallet_from (amount plus any commission it paid) */
-            amount_from: number;
-            /** @description Credited to wallet_to */
-            amount_to: number;
-            /** @description Change of the caller's USD balance (0 for a movement in another currency) */
-            total_usd: number;
-            description: string;
-            additional: string;
-            /** @description The activated voucher, for voucher activations */
-            voucher_number: string;
-            /** @description A refund's checkout transaction id; null for anything else */
-            refund_of: number | null;
+            /** @description The outcome's transaction; null while the link is open */
+            transaction_id: number | null;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
             created_at: string;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            updated_at: string;
-        };
-        WalletCurrency: {
-            id: number;
-            code: string;
-            name: string;
-            /** @description Exchange rate (USD per unit) */
-            rate: number;
-            icon: string;
-            /** @description Decimal places (spelled as in the specification) */
-            precession: number;
-            prefix: string;
-            /** @description Minimum transaction amount */
-            min_amount: number;
-            /** @description Maximum transaction amount */
-            max_amount: number;
-        };
-        Wallet: {
-            id: number;
-            /** @description Current balance */
-            amount: number;
-            /** @description The most the wallet may hold */
-            amountLimit: number;
-            /** @description 0 NEW, 1 ACTIVE (deleted wallets are not listed) */
-            status: number;
-            number: string;
-            currency: components["schemas"]["WalletCurrency"];
-            /** @description Usable balance */
-            active_amount: number;
-            /** @description Checkouts may pay into it */
-            can_use_for_deposit_api_out: boolean;
-            /** @description Transfers may leave it */
-            can_use_for_withdraw_api_out: boolean;
-        };
-        UserProfile: {
-            id: number;
-            /** @description E-mail address; Purse does not keep it: always null */
-            email: null;
-            /** @description The user's name */
-            fullname: string;
+            expired_at: string;
             /** @description YYYY-MM-DD HH:MM:SS, UTC */
-            date_created: string;
-            /** @description Country; Purse does not keep it: always null */
-            country: null;
-            /** @description City; Purse does not keep it: always null */
-            city: null;
-            /** @description Street address; Purse does not keep it: always null */
-            address: null;
-            /** @description Postal code; Purse does not keep it: always null */
-            zipcode: null;
-            /** @description Phone number; Purse does not keep it: always null */
-            phone: null;
-            /** @description Last sign-in time; Purse does not keep it: always null */
-            lastlogin: null;
-            /** @description Last sign-in address; Purse does not keep it: always null */
-            lastip: null;
-            /** @description Per-user withdraw commission (Purse's commissions are per currency); Purse does not keep it: always null */
-            withdraw_commission: null;
-            /** @description Per-user processing commission (Purse's commissions are per currency); Purse does not keep it: always null */
-            processing_commission: null;
-            /** @description Identity document uploaded; Purse does not keep it: always null */
-            document_uploaded: null;
-            /** @description Identity document verified; Purse does not keep it: always null */
-            document_verify: null;
-            /** @description True for partners (exchangers), false for merchants */
-            is_excharger: boolean;
-            /** @description Never sent: always null */
-            codephrase: null;
+            completed_at: string | null;
+            /** @description The payment link while the checkout is open, to send the payer again; null once paid, cancelled or expired, and for links created before Purse kept them */
+            url: string | null;
+            /** @description What was refunded of a paid checkout, exact decimal ("0.00" before any refund); null unless paid */
+            refunded: string | null;
         };
         DetailCurrency: {
             id: number;
@@ -567,6 +469,131 @@ export interface components {
             /** @description What was refunded of a paid checkout, exact decimal; null for anything that is no paid checkout */
             refunded: string | null;
         };
+        HistoryItem: {
+            id: number;
+            /**
+             * @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3
+             * @enum {integer}
+             */
+            type: 1 | 2 | 3;
+            /**
+             * @description PENDING=1, FAIL=2, SUCCESS=3 (completed), CANCEL=4
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3 | 4;
+            wallet_from: string;
+            wallet_to: string;
+            currency_from_code: string;
+            currency_to_code: string;
+            /** @description Debited from wallet_from (amount plus any commission it paid) */
+            amount_from: number;
+            /** @description Credited to wallet_to */
+            amount_to: number;
+            /** @description Change of the caller's USD balance (0 for a movement in another currency) */
+            total_usd: number;
+            description: string;
+            additional: string;
+            /** @description The activated voucher, for voucher activations */
+            voucher_number: string;
+            /** @description A refund's checkout transaction id; null for anything else */
+            refund_of: number | null;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            created_at: string;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            updated_at: string;
+        };
+        UserProfile: {
+            id: number;
+            /** @description E-mail address; Purse does not keep it: always null */
+            email: null;
+            /** @description The user's name */
+            fullname: string;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            date_created: string;
+            /** @description Country; Purse does not keep it: always null */
+            country: null;
+            /** @description City; Purse does not keep it: always null */
+            city: null;
+            /** @description Street address; Purse does not keep it: always null */
+            address: null;
+            /** @description Postal code; Purse does not keep it: always null */
+            zipcode: null;
+            /** @description Phone number; Purse does not keep it: always null */
+            phone: null;
+            /** @description Last sign-in time; Purse does not keep it: always null */
+            lastlogin: null;
+            /** @description Last sign-in address; Purse does not keep it: always null */
+            lastip: null;
+            /** @description Per-user withdraw commission (Purse's commissions are per currency); Purse does not keep it: always null */
+            withdraw_commission: null;
+            /** @description Per-user processing commission (Purse's commissions are per currency); Purse does not keep it: always null */
+            processing_commission: null;
+            /** @description Identity document uploaded; Purse does not keep it: always null */
+            document_uploaded: null;
+            /** @description Identity document verified; Purse does not keep it: always null */
+            document_verify: null;
+            /** @description True for partners (exchangers), false for merchants */
+            is_excharger: boolean;
+            /** @description Never sent: always null */
+            codephrase: null;
+        };
+        PurchasedVoucher: {
+            /** @description The voucher's id */
+            id: number;
+            /** @description The voucher's value, as history items carry amounts */
+            amount: number;
+            /** @description 0 pending (can be activated), 1 activated, 2 closed (expired) */
+            status: number;
+            /** @description The voucher code (voucher_code for activation), shown to its buyer only; null for a voucher stored before codes were kept encrypted (only a hash of its code exists) */
+            secret: string | null;
+            /** @description YYYY-MM-DD HH:MM:SS, UTC */
+            dateCreated: string;
+            currencyCode: string;
+            /** @description The voucher_number to activate it with */
+            voucherNumber: string;
+            /** @description Last moment it can be activated: YYYY-MM-DD HH:MM:SS, UTC */
+            expiredAt: string;
+        };
+        LookupCurrency: {
+            id: number;
+            code: string;
+            name: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            prefix: string;
+        };
+        WalletCurrency: {
+            id: number;
+            code: string;
+            name: string;
+            /** @description Exchange rate (USD per unit) */
+            rate: number;
+            icon: string;
+            /** @description Decimal places (spelled as in the specification) */
+            precession: number;
+            prefix: string;
+            /** @description Minimum transaction amount */
+            min_amount: number;
+            /** @description Maximum transaction amount */
+            max_amount: number;
+        };
+        Wallet: {
+            id: number;
+            /** @description Current balance */
+            amount: number;
+            /** @description The most the wallet may hold */
+            amountLimit: number;
+            /** @description 0 NEW, 1 ACTIVE (deleted wallets are not listed) */
+            status: number;
+            number: string;
+            currency: components["schemas"]["WalletCurrency"];
+            /** @description Usable balance */
+            active_amount: number;
+            /** @description Checkouts may pay into it */
+            can_use_for_deposit_api_out: boolean;
+            /** @description Transfers may leave it */
+            can_use_for_withdraw_api_out: boolean;
+        };
         TokenResponse: {
             /** @constant */
             token_type: "Bearer";
@@ -599,6 +626,303 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listCurrencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enabled currencies, by id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["CurrencyListItem"][];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showCurrency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Currency code, e.g. USD (2 to 10 capital letters or digits) */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One enabled currency by code (a disabled or unknown code: Not found) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["CurrencyListItem"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing of the caller's matches: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Exchange rates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["Rate"][];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showCheckout: {
+        parameters: {
+            query: {
+                /** @description The order id sent as `id` when the link was created */
+                payment_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the caller's checkouts by its order id (the `id` it was created with) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["Checkout"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing of the caller's matches: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createCheckout: {
         parameters: {
             query?: never;
@@ -851,6 +1175,239 @@ export interface operations {
             };
         };
     };
+    refundCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body: the first refund again, no money moved */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "external_id": "order-1001",
+                 *       "amount": "5.00",
+                 *       "reason": "One item returned"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The paid checkout's transaction id (this or external_id): text, or a JSON integer */
+                    transaction_id?: (string | number) | null;
+                    /** @description The checkout's id as you created it (this or transaction_id): text, or a JSON integer */
+                    external_id?: (string | number) | null;
+                    amount?: (string | number) | null;
+                    /** @description Why, at most 255 characters (the refund's description) */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {string} */
+                        message: "Refund completed successfully";
+                        data: {
+                            /** @description The refund's own transaction id */
+                            id: number;
+                            /** @description The refunded checkout's transaction id */
+                            refund_of: number;
+                            /** @description Refunded: what the payer got back, exact decimal */
+                            amount: string;
+                            /** @description Always 0: the checkout's commission is not returned */
+                            commission: string;
+                            /**
+                             * @description A refund is recorded completed or not at all
+                             * @enum {string}
+                             */
+                            status: "SUCCESS";
+                            /** @description What of the checkout may still be refunded, exact decimal */
+                            refundable: string;
+                        };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route accepts: The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showTransaction: {
+        parameters: {
+            query?: {
+                /** @description Internal transaction id */
+                id?: number;
+                /** @description Your own id (the transfer's payment_id) */
+                external_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["TransactionDetail"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing of the caller's matches: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     transferFunds: {
         parameters: {
             query?: never;
@@ -959,6 +1516,281 @@ export interface operations {
             422: {
                 headers: {
                     "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransactionHistory: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD */
+                startDate: string;
+                /** @description YYYY-MM-DD, inclusive */
+                endDate: string;
+                /** @description Page number, from 1 */
+                page: number;
+                /** @description 1 to 100 */
+                itemsPerPage: number;
+                /** @description Only transactions touching this wallet */
+                walletNumber?: string;
+                /** @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3 */
+                type?: 1 | 2 | 3;
+                /** @description PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4 */
+                status?: 1 | 2 | 3 | 4;
+                /** @description Decimal: only transactions of at least this amount, in their own currency */
+                minAmount?: string;
+                /** @description Decimal: only transactions of at most this amount */
+                maxAmount?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: {
+                            /** @description Newest first */
+                            items: components["schemas"]["HistoryItem"][];
+                            meta: {
+                                per_page: number;
+                                /** @description Current page */
+                                page: number;
+                                /** @description Number of pages */
+                                last_page: number;
+                                /** @description Number of transactions */
+                                total: number;
+                                /** @description Under minAmount/maxAmount only: whether a page follows this one */
+                                has_more?: boolean;
+                                /** @description Under minAmount/maxAmount only: whether the total and the number of pages are exact. False when more than 1000 transactions match: the total is then 1000 (at least that many) and the number of pages those fill */
+                                total_exact?: boolean;
+                            };
+                        };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's own profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: components["schemas"]["UserProfile"];
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1) to 100000; 20 vouchers a page */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's vouchers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        data: {
+                            /** @description The caller's purchased vouchers, newest first */
+                            items: components["schemas"]["PurchasedVoucher"][];
+                            meta: {
+                                /** @description Current page */
+                                page: number;
+                                per_page: number;
+                                /** @description Number of the caller's vouchers */
+                                total: number;
+                                /** @description Number of pages */
+                                last_page: number;
+                            };
+                        };
+                        /**
+                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
+                         * @enum {boolean}
+                         */
+                        livemode?: false;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked token: Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role or scope does not allow this: Sorry scope missed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failure with the specification's message */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1451,117 +2283,13 @@ export interface operations {
             };
         };
     };
-    listVouchers: {
-        parameters: {
-            query?: {
-                /** @description Page number, from 1 (default 1) to 100000; 20 vouchers a page */
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the caller's vouchers */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: {
-                            /** @description The caller's purchased vouchers, newest first */
-                            items: components["schemas"]["PurchasedVoucher"][];
-                            meta: {
-                                /** @description Current page */
-                                page: number;
-                                per_page: number;
-                                /** @description Number of the caller's vouchers */
-                                total: number;
-                                /** @description Number of pages */
-                                last_page: number;
-                            };
-                        };
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listTransactionHistory: {
+    checkWalletsExist: {
         parameters: {
             query: {
-                /** @description YYYY-MM-DD */
-                startDate: string;
-                /** @description YYYY-MM-DD, inclusive */
-                endDate: string;
-                /** @description Page number, from 1 */
-                page: number;
-                /** @description 1 to 100 */
-                itemsPerPage: number;
-                /** @description Only transactions touching this wallet */
-                walletNumber?: string;
-                /** @description TRANSFER=1, DEPOSIT=2, WITHDRAW=3 */
-                type?: 1 | 2 | 3;
-                /** @description PENDING=1, FAIL=2, SUCCESS=3, CANCEL=4 */
-                status?: 1 | 2 | 3 | 4;
-                /** @description Decimal: only transactions of at least this amount, in their own currency */
-                minAmount?: string;
-                /** @description Decimal: only transactions of at most this amount */
-                maxAmount?: string;
+                /** @description The caller's own wallet number */
+                number_to: string;
+                /** @description The other user's wallet number */
+                number_from: string;
             };
             header?: never;
             path?: never;
@@ -1569,7 +2297,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the history */
+            /** @description Both wallets exist and are active */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1579,102 +2307,14 @@ export interface operations {
                         /** @enum {boolean} */
                         status: true;
                         data: {
-                            /** @description Newest first */
-                            items: components["schemas"]["HistoryItem"][];
-                            meta: {
-                                per_page: number;
-                                /** @description Current page */
-                                page: number;
-                                /** @description Number of pages */
-                                last_page: number;
-                                /** @description Number of transactions */
-                                total: number;
-                                /** @description Under minAmount/maxAmount only: whether a page follows this one */
-                                has_more?: boolean;
-                                /** @description Under minAmount/maxAmount only: whether the total and the number of pages are exact. False when more than 1000 transactions match: the total is then 1000 (at least that many) and the number of pages those fill */
-                                total_exact?: boolean;
-                            };
+                            wallet_to_id: number;
+                            /** @description The caller's wallet */
+                            number_to: string;
+                            wallet_from_id: number;
+                            /** @description The other user's wallet */
+                            number_from: string;
+                            currency: components["schemas"]["LookupCurrency"];
                         };
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    showTransaction: {
-        parameters: {
-            query?: {
-                /** @description Internal transaction id */
-                id?: number;
-                /** @description Your own id (the transfer's payment_id) */
-                external_id?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The transaction */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: components["schemas"]["TransactionDetail"];
                         /**
                          * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
                          * @enum {boolean}
@@ -1815,103 +2455,6 @@ export interface operations {
             };
         };
     };
-    checkWalletsExist: {
-        parameters: {
-            query: {
-                /** @description The caller's own wallet number */
-                number_to: string;
-                /** @description The other user's wallet number */
-                number_from: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Both wallets exist and are active */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: {
-                            wallet_to_id: number;
-                            /** @description The caller's wallet */
-                            number_to: string;
-                            wallet_from_id: number;
-                            /** @description The other user's wallet */
-                            number_from: string;
-                            currency: components["schemas"]["LookupCurrency"];
-                        };
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Nothing of the caller's matches: Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     searchWallet: {
         parameters: {
             query?: never;
@@ -1976,435 +2519,6 @@ export interface operations {
             /** @description Validation failure with the specification's message */
             422: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listRates: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Exchange rates */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: components["schemas"]["Rate"][];
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listCurrencies: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The enabled currencies, by id */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: components["schemas"]["CurrencyListItem"][];
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    showCurrency: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Currency code, e.g. USD (2 to 10 capital letters or digits) */
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One enabled currency by code (a disabled or unknown code: Not found) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: components["schemas"]["CurrencyListItem"];
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Nothing of the caller's matches: Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    showProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The caller's own profile */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        data: components["schemas"]["UserProfile"];
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected failure: Internal server error (the details are only in the server's log) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database or the route locks' quorum is unavailable, or the database rolled the work back to break a deadlock (Service busy): retry after the Retry-After header's seconds */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    refundCheckout: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Same key and same body: the first refund again, no money moved */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "external_id": "order-1001",
-                 *       "amount": "5.00",
-                 *       "reason": "One item returned"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description The paid checkout's transaction id (this or external_id): text, or a JSON integer */
-                    transaction_id?: (string | number) | null;
-                    /** @description The checkout's id as you created it (this or transaction_id): text, or a JSON integer */
-                    external_id?: (string | number) | null;
-                    amount?: (string | number) | null;
-                    /** @description Why, at most 255 characters (the refund's description) */
-                    reason?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Refunded (or the first refund again, for a repeated Idempotency-Key) */
-            200: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        status: true;
-                        /** @enum {string} */
-                        message: "Refund completed successfully";
-                        data: {
-                            /** @description The refund's own transaction id */
-                            id: number;
-                            /** @description The refunded checkout's transaction id */
-                            refund_of: number;
-                            /** @description Refunded: what the payer got back, exact decimal */
-                            amount: string;
-                            /** @description Always 0: the checkout's commission is not returned */
-                            commission: string;
-                            /**
-                             * @description A refund is recorded completed or not at all
-                             * @enum {string}
-                             */
-                            status: "SUCCESS";
-                            /** @description What of the checkout may still be refunded, exact decimal */
-                            refundable: string;
-                        };
-                        /**
-                         * @description false when the answer is about test data (a `test_` token or wallet); absent for live data
-                         * @enum {boolean}
-                         */
-                        livemode?: false;
-                    };
-                };
-            };
-            /** @description The body is not valid JSON */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, unknown, expired or revoked token: Unauthorized */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role or scope does not allow this: Sorry scope missed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than the route accepts: The body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not sent as application/json, application/x-www-form-urlencoded or multipart/form-data */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Validation failure with the specification's message */
-            422: {
-                headers: {
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

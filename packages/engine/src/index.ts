@@ -75,9 +75,7 @@ export { loadCurrencies } from "./currency/load-currencies.ts";
 export {
   type AnyOperation,
   type CallContext,
-  type CursorPage,
   defineOperation,
-  type GraphqlBinding,
   type InputContract,
   inputObject,
   type OperationDeclaration,
@@ -136,7 +134,7 @@ export {
 } from "./metrics/index.ts";
 export * from "./mode/index.ts";
 export { maxAmountLength } from "./money/amount.ts";
-export * from "./operations/index.ts";
+export * from "./operations/operations.generated.ts";
 export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";

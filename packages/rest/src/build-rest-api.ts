@@ -15,14 +15,14 @@ import { registerPayPage } from "./pay-page/register-pay-page.ts";
 import { registerCaptchaChallenge } from "./routes/captcha-challenge.ts";
 import { registerExportTransactions } from "./routes/export-transactions.ts";
 import { registerIssueToken } from "./routes/issue-token.ts";
-import { operationRoutes } from "./routes/operation-routes.ts";
+import { operationRoutes } from "./routes/operation-routes.generated.ts";
 import { registerRevokeToken } from "./routes/revoke-token.ts";
 import { registerPageSecurity, registerSecurityHeaders } from "./security-headers.ts";
 
 /**
  * The API: bearer, signature or no authentication; JSON, form or multipart bodies. An engine
- * operation's route is its own contract (`routes/*.route.ts`, listed once in
- * `routes/operation-routes.ts`); the export and captcha routes are Fastify's alone.
+ * operation's route is its own contract (`routes/*.route.ts`, listed by `npm run lists` in
+ * `routes/operation-routes.generated.ts`); the export and captcha routes are Fastify's alone.
  */
 const jsonRoutes: readonly RegisterRoute[] = [
   ...Object.values(operationRoutes).map((route) => route.register),

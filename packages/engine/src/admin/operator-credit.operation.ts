@@ -8,6 +8,7 @@ import { creditWalletAsOperator } from "./operator-api.ts";
  * specification has no operator API (operators use the CLI, GraphQL or tRPC).
  */
 export const operatorCreditOperation = defineOperation({
+  name: "operatorCredit",
   kind: "mutation",
   description: "Operator token only: credit a wallet from equity",
   scope: "operator",
@@ -16,6 +17,4 @@ export const operatorCreditOperation = defineOperation({
   // No `idempotencyKey`: the key is the required `key` argument, never the header, as published.
   errors: ["WALLET_TO_NOT_EXISTS", "NOT_FOUND", "MAX_AMOUNT", "INVALID_VALUE", "OPERATOR_KEY_REUSED"],
   run: (deps, actor, input) => creditWalletAsOperator(deps, actor, input),
-  // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
-  graphql: { field: "operatorCredit", type: "OperatorMovement", arguments: "flat" },
 });

@@ -8,6 +8,7 @@ import { payOutWalletAsOperator } from "./operator-api.ts";
  * specification has no operator API (operators use the CLI, GraphQL or tRPC).
  */
 export const operatorPayoutOperation = defineOperation({
+  name: "operatorPayout",
   kind: "mutation",
   description: "Operator token only: pay money out of a wallet (WITHDRAW)",
   scope: "operator",
@@ -16,6 +17,4 @@ export const operatorPayoutOperation = defineOperation({
   // No `idempotencyKey`: the key is the required `key` argument, never the header, as published.
   errors: ["WALLET_FROM_NOT_EXISTS", "OPERATOR_INSUFFICIENT_FUNDS", "INVALID_VALUE", "OPERATOR_KEY_REUSED"],
   run: (deps, actor, input) => payOutWalletAsOperator(deps, actor, input),
-  // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
-  graphql: { field: "operatorPayout", type: "OperatorMovement", arguments: "flat" },
 });

@@ -8,6 +8,7 @@ import { showStatement } from "./operator-api.ts";
  * `purse statement`).
  */
 export const statementOperation = defineOperation({
+  name: "statement",
   kind: "query",
   description: "A wallet's statement: the owner's wallets, or any wallet with an operator token",
   scope: ["user", "operator"],
@@ -19,6 +20,4 @@ export const statementOperation = defineOperation({
     const found = await showStatement(deps, actor, input);
     return { ...found, lines: [...found.lines] };
   },
-  // A refusal answers the PurseError union, as `statement` always has.
-  graphql: { field: "statement", type: "Statement", nested: { lines: "StatementLine" }, errorUnion: true },
 });

@@ -8,6 +8,7 @@ import { reverseTransactionAsOperator } from "./operator-api.ts";
  * has no operator API (operators use the CLI, GraphQL or tRPC).
  */
 export const transactionReversalOperation = defineOperation({
+  name: "reverseTransaction",
   kind: "mutation",
   description: "Operator token only: a compensating transaction linked to the original",
   scope: "operator",
@@ -24,6 +25,4 @@ export const transactionReversalOperation = defineOperation({
     "OPERATOR_KEY_REUSED",
   ],
   run: (deps, actor, input) => reverseTransactionAsOperator(deps, actor, input),
-  // Flat arguments, not one `input` object: GraphQL has always published the verbs so.
-  graphql: { field: "reverseTransaction", type: "OperatorMovement", arguments: "flat" },
 });

@@ -8,6 +8,7 @@ import { createCheckout } from "./create-checkout.ts";
  * the caller's address feeds the per-address limit.
  */
 export const checkoutCreateOperation = defineOperation({
+  name: "checkout",
   kind: "mutation",
   description: "A hosted payment link, authenticated by its signature (no token)",
   scope: "public",
@@ -38,5 +39,4 @@ export const checkoutCreateOperation = defineOperation({
       },
       clientAddress: call.clientAddress,
     }),
-  graphql: { field: "createCheckout", input: "CheckoutInput", type: "CheckoutLink" },
 });

@@ -8,6 +8,7 @@ import { listCheckouts, maxCheckoutListLimit } from "./list-checkouts.ts";
  * webhook).
  */
 export const checkoutListOperation = defineOperation({
+  name: "checkouts",
   kind: "query",
   description: `The caller's checkouts, newest first (needs a token); at most ${maxCheckoutListLimit}`,
   scope: "user",
@@ -21,6 +22,4 @@ export const checkoutListOperation = defineOperation({
       limit: input?.limit ?? null,
       paymentId: input?.before ?? null,
     }),
-  // The status, an argument and a field, is the door's CheckoutStatus enum.
-  graphql: { field: "checkouts", type: "Checkout", enums: { status: "CheckoutStatus" } },
 });

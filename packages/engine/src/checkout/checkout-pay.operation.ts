@@ -7,6 +7,9 @@ import { payCheckout } from "./pay-checkout.ts";
  * in with the login and password of the paying wallet's owner, limited per login and address.
  */
 export const checkoutPayOperation = defineOperation({
+  // REST's only: the hosted page's own call, on Purse's origin (a front end pays through the page,
+  // and a typed client has no payer's password to send).
+  name: null,
   kind: "mutation",
   description: "Paid or cancelled",
   scope: "public",
@@ -22,7 +25,4 @@ export const checkoutPayOperation = defineOperation({
     "PAY_INSUFFICIENT_FUNDS",
   ],
   run: (deps, _nobody, input, call) => payCheckout(deps, { ...input, clientAddress: call.clientAddress }),
-  // The hosted page's own call, on Purse's origin: a front end pays through the page, and a
-  // typed client has no payer's password to send.
-  graphql: null,
 });

@@ -319,8 +319,9 @@ export interface CheckoutListRow {
 }
 
 /**
- * A merchant's checkouts (by user id or login), newest first: of one status or all, and when
- * `beforePaymentId` is given only those created before that checkout.
+ * A merchant's checkouts (by user id or login), newest first: of one status or all, when
+ * `beforePaymentId` is given only those created before that checkout, and when `paymentId` is
+ * given only that one (its unique key with the merchant's id finds it).
  */
 export async function findCheckoutList(
   em: SqlEntityManager,
@@ -328,6 +329,7 @@ export async function findCheckoutList(
     owner: { userId: number } | { login: string };
     status: number | null;
     beforePaymentId: string | null | undefined;
+    paymentId?: string;
     limit: number;
   },
 ): Promise<CheckoutListRow[]> {
@@ -348,6 +350,7 @@ export async function findCheckoutList(
       join wallets wt on wt.id = k.wallet_to_id
       where ${"userId" in owner ? sql`k.merchant_user_id = ${owner.userId}` : sql`u.login = ${owner.login}`}
         ${status === null ? sql`` : sql`and k.status = ${status}`}
+        ${query.paymentId === undefined ? sql`` : sql`and k.payment_id = ${query.paymentId}`}
         ${
           query.beforePaymentId
             ? sql`and k.id < (select b.id from checkouts b

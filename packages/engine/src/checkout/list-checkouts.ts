@@ -56,13 +56,38 @@ export async function listCheckouts(
   filter: CheckoutListFilter = {},
 ): Promise<CheckoutListItem[]> {
   requireAccess(actor);
+  return checkoutsOf(deps.db, { userId: actor.userId }, filter, openLink(deps));
+}
+
+/**
+ * One of the caller's checkouts by its order id (`id` when the link was created), as the list
+ * shows it: what a merchant's order page asks after the payer comes back. Another merchant's order
+ * id, or one never used, is Not found.
+ */
+export async function showCheckout(
+  deps: EngineDependencies,
+  actor: Actor,
+  paymentId: string,
+): Promise<CheckoutListItem> {
+  requireAccess(actor);
+  const [found] = await checkoutsOf(
+    deps.db,
+    { userId: actor.userId },
+    { limit: 1 },
+    openLink(deps),
+    paymentId,
+  );
+  if (!found) throw new PurseError("NOT_FOUND");
+  return found;
+}
+
+/** The payment link of an open checkout (PENDING, not expired): only the merchant's own reads open one. */
+function openLink(deps: EngineDependencies): (row: CheckoutListRow) => string | null {
   const now = deps.now();
-  // Only the merchant's own list opens a link: an operator's listing has no use for one.
-  const link = (row: CheckoutListRow) =>
+  return (row) =>
     row.link_sealed !== null && Number(row.status) === statuses.PENDING && new Date(row.expired_at) > now
       ? `${deps.options.payUrl}/${deps.secretBox.open(row.link_sealed, checkoutLinkBinding(row.token_hash))}`
       : null;
-  return checkoutsOf(deps.db, { userId: actor.userId }, filter, link);
 }
 
 /** Operators: the checkouts of one user by login (`purse checkouts list`). */
@@ -80,6 +105,7 @@ async function checkoutsOf(
   owner: { userId: number } | { login: string },
   filter: CheckoutListFilter,
   link: (row: CheckoutListRow) => string | null = () => null,
+  paymentId?: string,
 ): Promise<CheckoutListItem[]> {
   const status = filter.status ? statusCode(filter.status) : null;
   const limit = filter.limit ?? 50;
@@ -87,7 +113,13 @@ async function checkoutsOf(
   if (!Number.isInteger(limit) || limit < 1 || limit > maxCheckoutListLimit)
     throw new PurseError("OUT_OF_RANGE", "limit", { min: 1, max: maxCheckoutListLimit });
   const found = await db.read((em) =>
-    findCheckoutList(em, { owner, status, beforePaymentId: filter.paymentId, limit }),
+    findCheckoutList(em, {
+      owner,
+      status,
+      beforePaymentId: filter.paymentId,
+      ...(paymentId === undefined ? {} : { paymentId }),
+      limit,
+    }),
   );
   return found.map((row) => {
     const precession = Number(row.precession);

@@ -56,6 +56,7 @@ const refundResultContract = z.object({
  * movement pipeline (rate limit, route lock, Idempotency-Key, one transaction).
  */
 export const refundOperation = defineOperation({
+  name: "refund",
   kind: "mutation",
   description: "Refunded (or the first refund again, for a repeated Idempotency-Key)",
   scope: "user",
@@ -71,10 +72,4 @@ export const refundOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => refundCheckout(deps, actor, input, call),
-  graphql: {
-    field: "refundCheckout",
-    type: "Refund",
-    input: "RefundCheckoutInput",
-    enums: { status: "TransactionStatus" },
-  },
 });

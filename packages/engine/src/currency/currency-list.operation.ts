@@ -4,6 +4,7 @@ import { listCurrencies } from "./list-currencies.ts";
 
 /** GET /api/currencies, GraphQL `currencies`, tRPC `currencies`: the enabled currencies. */
 export const currencyListOperation = defineOperation({
+  name: "currencies",
   kind: "query",
   description: "The enabled currencies, by id",
   scope: "user",
@@ -11,5 +12,4 @@ export const currencyListOperation = defineOperation({
   output: currencyListContract,
   errors: [],
   run: async (deps, actor) => (await listCurrencies(deps, actor)).map(publishedCurrencyListing),
-  graphql: { field: "currencies", type: "CurrencyListing" },
 });

@@ -13,6 +13,7 @@ const currencyLookupContract = z.object({
 
 /** GET /api/currencies/{code}, GraphQL `currency(code:)`, tRPC `currency`: one enabled currency. */
 export const currencyShowOperation = defineOperation({
+  name: "currency",
   kind: "query",
   description: "One enabled currency by code (a disabled or unknown code: Not found)",
   scope: "user",
@@ -20,5 +21,4 @@ export const currencyShowOperation = defineOperation({
   output: currencyListingContract,
   errors: ["NOT_FOUND"],
   run: async (deps, actor, input) => publishedCurrencyListing(await showCurrency(deps, actor, input)),
-  graphql: { field: "currency", type: "CurrencyListing" },
 });

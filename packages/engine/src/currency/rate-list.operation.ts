@@ -12,6 +12,7 @@ const rateContract = z.object({
 
 /** GET /api/currencies/rates, GraphQL `rates`, tRPC `rates`: the exchange rates, to anyone. */
 export const rateListOperation = defineOperation({
+  name: "rates",
   kind: "query",
   description: "Exchange rates",
   // Published without a token on every door, as the specification lists the rates.
@@ -20,5 +21,4 @@ export const rateListOperation = defineOperation({
   output: z.array(rateContract),
   errors: [],
   run: (deps) => listRates(deps),
-  graphql: { field: "rates", type: "Rate" },
 });

@@ -22,59 +22,6 @@ export function inputObject(input: InputContract): z.ZodObject | null {
 }
 
 /**
- * How GraphQL publishes an operation: the query or mutation field, and the object types of its
- * output, derived from the contracts (one type per contract). A query takes its input fields as
- * arguments; a mutation takes one `input` argument of the input object type `input` (or flat
- * arguments), and answers a result union of its output and `PurseError`.
- */
-export interface GraphqlBinding {
-  readonly field: string;
-  /** A mutation's input object type. */
-  readonly input?: string;
-  /** The object type of the output (of each item, for a list). */
-  readonly type: string;
-  /**
-   * The nested objects' types by field path (`meta`, `currency`): a name the door derives from the
-   * nested contract, or, for `shared`, a type the door already defines (a batched loader's).
-   */
-  readonly nested?: Readonly<Record<string, string | { readonly shared: string }>>;
-  /** Output fields GraphQL does not publish, by path (`userId`). */
-  readonly omit?: readonly string[];
-  /** Fields that are always null (`z.null()`), by path: their GraphQL type, `String` unless said. */
-  readonly nulls?: Readonly<Record<string, "Boolean">>;
-  /**
-   * One-of-fixed-names fields (`z.enum`), by path, published as an enum type the door defines
-   * (`TransactionStatus`, which the history shares); `String` for the others. A query's argument
-   * of the same name takes the same enum (`checkouts(status: CheckoutStatus)`).
-   */
-  readonly enums?: Readonly<Record<string, string>>;
-  /**
-   * Fields GraphQL publishes beside the contract's, by path, each the value at a path inside the
-   * same object (`currencyCode`: `currency.code`, which clients read before `currency` came).
-   */
-  readonly lifted?: Readonly<Record<string, string>>;
-  /** GraphQL's own description of a field, by path, where the contract's names REST's spelling. */
-  readonly descriptions?: Readonly<Record<string, string>>;
-  /**
-   * The field may answer null though the contract never does: a refusal then answers null beside
-   * its error rather than nulling the whole answer (the field has always been nullable).
-   */
-  readonly nullable?: boolean;
-  /**
-   * A query answering a result union of its output and `PurseError`, as every mutation does,
-   * rather than the field's error (`voucher`, `statement`: published so).
-   */
-  readonly errorUnion?: true;
-  /**
-   * A mutation taking its input fields as arguments, as a query does, rather than one `input`
-   * object (the operator verbs: `operatorCredit(wallet:, amount:, key:, note:)`, published so).
-   */
-  readonly arguments?: "flat";
-  /** A keyset-paged read, published as a Relay-style connection (`CursorPage`). */
-  readonly page?: CursorPage;
-}
-
-/**
  * Who may call an operation: the holders of one scope, of any of several (`["user", "operator"]`:
  * the statement, a wallet's owner or an operator), or anyone, with no token at all (`public`: the
  * rates), whose `run` then gets no actor.
@@ -105,31 +52,11 @@ export function scopesOf(scope: OperationScope): readonly AccessScope[] | null {
 }
 
 /**
- * A read of keyset pages as GraphQL publishes it: its output is `{nodes, hasNextPage, ...}` (the
- * rest beside them, `totals`), each node with an `id`; the field answers a connection (`type`,
- * named `<Name>Connection`) of edges (`cursor` and `node`, the node's type `nested.nodes`),
- * `pageInfo` and the rest. Its arguments are the page size, `after` (an opaque cursor of the last
- * node's id) and `filter`, an input object of the other input fields; the door names the edge and
- * filter types after the connection (`<Name>Edge`, `<Name>Filter`), as Relay's convention does.
- * tRPC takes the input as it is.
- */
-export interface CursorPage {
-  /** The input field of the page size: an `Int` argument of that name, checked by the operation. */
-  readonly size: string;
-  /** The input field of the last id seen, taken as the `after` cursor. */
-  readonly after: string;
-  /** The cursor's prefix before the id (`tx`: `tx:42`, base64url), so no other cursor decodes as one. */
-  readonly cursor: string;
-  /** The filter's one-of-fixed-names fields, by name: their enum types (as `enums`). */
-  readonly enums?: Readonly<Record<string, string>>;
-}
-
-/**
- * One operation, declared once for every door: GraphQL's mounter iterates the declarations
- * (`operations/index.ts`) and publishes each under its names; tRPC's router names each one it
- * publishes (packages/trpc/src/router.ts); REST states each of its routes as a contract of its own
- * over the operation (packages/rest/src/routes/*.route.ts). Every
- * door checks the scope, lets the input contract validate, and answers errors in its own shape.
+ * One operation, declared once for every door, in no door's words: GraphQL's mounter and tRPC's
+ * router iterate the list (`operations/operations.generated.ts`, written by `npm run lists`) and publish each under its name; REST states
+ * each of its routes as a contract of its own over the operation
+ * (packages/rest/src/routes/*.route.ts). Every door checks the scope, lets the input contract
+ * validate, and answers errors in its own shape.
  */
 export interface OperationDeclaration<
   Input extends InputContract = InputContract,
@@ -137,6 +64,12 @@ export interface OperationDeclaration<
   Kind extends OperationKind = OperationKind,
   Scope extends OperationScope = OperationScope,
 > {
+  /**
+   * The operation's name in the list, which GraphQL and tRPC publish it under (`refund`: the tRPC
+   * procedure; GraphQL's field unless its binding table keeps an older name). Null for the two only
+   * a REST route publishes (the page-numbered history, the hosted page's pay).
+   */
+  readonly name: string | null;
   /** A read (REST GET, GraphQL query, tRPC query), or a write (POST, mutation, mutation). */
   readonly kind: Kind;
   /** One sentence for every door's documentation (REST's 200, the GraphQL field). */
@@ -174,12 +107,6 @@ export interface OperationDeclaration<
     input: OperationInput<Input>,
     call: CallContext,
   ): Promise<z.input<Output>>;
-  /**
-   * Null where GraphQL publishes the capability otherwise (REST's page-numbered history: the
-   * cursor-paged `transactions` serves GraphQL). tRPC needs no binding: its router names each
-   * operation it publishes (packages/trpc/src/router.ts).
-   */
-  readonly graphql: GraphqlBinding | null;
 }
 
 /** Any declaration, whatever its contracts: what the doors iterate. */

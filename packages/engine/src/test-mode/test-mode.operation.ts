@@ -25,6 +25,7 @@ function requireTestCaller(deps: EngineDependencies): void {
  * wallets, a deposit from test mode's equity through the movement pipeline.
  */
 export const testFundOperation = defineOperation({
+  name: "testFund",
   kind: "mutation",
   description: "Test money credited to one of the caller's test wallets (test tokens only)",
   scope: "user",
@@ -46,7 +47,6 @@ export const testFundOperation = defineOperation({
       livemode: false,
     };
   },
-  graphql: { field: "testFund", type: "TestFunding", arguments: "flat" },
 });
 
 /**
@@ -54,6 +54,7 @@ export const testFundOperation = defineOperation({
  * and every time rule it makes due applied at once (test-mode/advance-test-clock.ts).
  */
 export const advanceTestClockOperation = defineOperation({
+  name: "advanceTestClock",
   kind: "mutation",
   description: "The caller's test clock moved forward, with every time rule it makes due (test tokens only)",
   scope: "user",
@@ -67,7 +68,6 @@ export const advanceTestClockOperation = defineOperation({
     const state = await advanceTestClock(deps, actor.userId, byMs);
     return { now: state.now, advancedSeconds: Math.floor(state.advancedMs / 1000), livemode: false };
   },
-  graphql: { field: "advanceTestClock", type: "TestClock", arguments: "flat" },
 });
 
 /**
@@ -75,6 +75,7 @@ export const advanceTestClockOperation = defineOperation({
  * it before any move). Test mode only, as the verbs that move it.
  */
 export const testClockOperation = defineOperation({
+  name: "testClock",
   kind: "query",
   description: "Where the caller's test clock stands (test tokens and the dashboard's test mode only)",
   scope: "user",
@@ -86,7 +87,6 @@ export const testClockOperation = defineOperation({
     const state = await testClockOf(deps, actor.userId);
     return { now: state.now, advancedSeconds: Math.floor(state.advancedMs / 1000), livemode: false };
   },
-  graphql: { field: "testClock", type: "TestClock", errorUnion: true },
 });
 
 /**
@@ -97,6 +97,7 @@ export const testClockOperation = defineOperation({
  * whatever the test-mode switch says (it reads the live wallets; it writes test mode's data only).
  */
 export const createTestCredentialsOperation = defineOperation({
+  name: "createTestCredentials",
   kind: "mutation",
   description:
     "Test credentials (test_…) for the signed-in user, shown this once, and a test wallet per currency of their live wallets that has none (the dashboard's session only)",
@@ -106,10 +107,4 @@ export const createTestCredentialsOperation = defineOperation({
   output: testCredentialsContract,
   errors: ["SCOPE_MISSED", "TEST_MODE_ONLY"],
   run: (deps, actor: Actor) => createTestCredentials(deps, actor.userId),
-  graphql: {
-    field: "createTestCredentials",
-    type: "TestCredentials",
-    nested: { wallets: "TestCredentialsWallet" },
-    arguments: "flat",
-  },
 });

@@ -11,6 +11,8 @@ import {
  * cursor (`transactionSearchOperation`).
  */
 export const transactionHistoryOperation = defineOperation({
+  // REST's only: the page-numbered history; GraphQL and tRPC page by cursor (`transactions`).
+  name: null,
   kind: "query",
   description: "One page of the history",
   scope: "merchant",
@@ -21,6 +23,4 @@ export const transactionHistoryOperation = defineOperation({
   errors: ["BLANK", "INVALID_DATE", "NOT_NUMERIC", "OUT_OF_RANGE", "INVALID_VALUE"],
   // The query string as sent: the use case reads its text (history-filter.ts).
   run: (deps, actor, input) => listHistory(deps, actor, input),
-  // The cursor-paged search serves GraphQL (and tRPC: `transactions`), with names for the codes.
-  graphql: null,
 });

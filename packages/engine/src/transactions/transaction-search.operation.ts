@@ -7,6 +7,7 @@ import { searchTransactions } from "./transaction-search.ts";
  * of the caller's transactions, with totals per currency (merchants only).
  */
 export const transactionSearchOperation = defineOperation({
+  name: "transactions",
   kind: "query",
   description: "The caller's transactions, newest first (merchants only, as REST history)",
   scope: "merchant",
@@ -17,17 +18,4 @@ export const transactionSearchOperation = defineOperation({
   errors: ["INVALID_DATE", "NOT_NUMERIC", "OUT_OF_RANGE", "INVALID_VALUE"],
   run: (deps, actor, { first, afterId, ...search }) =>
     searchTransactions(deps, actor, search, { first, afterId: afterId ?? null }),
-  graphql: {
-    field: "transactions",
-    type: "TransactionConnection",
-    // The node keeps the door's batched loaders (currency and wallets, one query per page).
-    nested: { nodes: { shared: "Transaction" }, totals: "CurrencyTotal" },
-    omit: ["totals.currencyId"],
-    page: {
-      size: "first",
-      after: "afterId",
-      cursor: "tx",
-      enums: { type: "TransactionType", status: "TransactionStatus" },
-    },
-  },
 });

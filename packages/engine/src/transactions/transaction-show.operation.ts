@@ -8,6 +8,7 @@ import { transactionLookupContract } from "./transaction-lookup.contract.ts";
  * `transaction`: one of the caller's transactions; anything else is Not found.
  */
 export const transactionShowOperation = defineOperation({
+  name: "transaction",
   kind: "query",
   description: "The transaction",
   scope: "user",
@@ -16,28 +17,4 @@ export const transactionShowOperation = defineOperation({
   // BLANK: neither the id nor the external id sent.
   errors: ["BLANK", "NOT_FOUND"],
   run: (deps, actor, input) => showTransaction(deps, actor, input),
-  // Nullable on GraphQL as it always was (a refusal answers null beside the error); the enums are
-  // the door's own, which the history shares; `currencyCode` as clients read it before `currency`.
-  graphql: {
-    field: "transaction",
-    type: "TransactionDetail",
-    nullable: true,
-    nested: {
-      currency: "TransactionDetailCurrency",
-      processingPay: "ProcessingPay",
-      refunds: "TransactionRefund",
-      deliveries: "TransactionDelivery",
-      "deliveries.attempts": "TransactionDeliveryAttempt",
-    },
-    enums: {
-      type: "TransactionType",
-      status: "TransactionStatus",
-      "processingPay.status": "TransactionStatus",
-    },
-    lifted: { currencyCode: "currency.code" },
-    descriptions: {
-      status: "FAIL, PENDING or SUCCESS (a cancellation is FAIL; processingPay.status says CANCEL)",
-      "currency.precession": "Decimal places (the specification's spelling)",
-    },
-  },
 });

@@ -9,6 +9,7 @@ import { transferFunds } from "./transfer-funds.ts";
  * doors only translate.
  */
 export const transferOperation = defineOperation({
+  name: "transfer",
   kind: "mutation",
   description: "Transferred (or the first result again, for a repeated payment_id or Idempotency-Key)",
   scope: "user",
@@ -31,5 +32,4 @@ export const transferOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => transferFunds(deps, actor, input, call),
-  graphql: { field: "transfer", type: "TransferResult", input: "TransferInput" },
 });

@@ -16,6 +16,7 @@ const meContract = z.object({
  * says the same in the specification's shape).
  */
 export const meShowOperation = defineOperation({
+  name: "me",
   kind: "query",
   description: "The caller: id, name, role (merchant or partner) and whether the user is blocked",
   scope: "user",
@@ -23,5 +24,4 @@ export const meShowOperation = defineOperation({
   output: meContract,
   errors: [],
   run: (deps, actor) => getProfile(deps, actor),
-  graphql: { field: "me", type: "Me" },
 });

@@ -4,6 +4,7 @@ import { showProfile } from "./show-profile.ts";
 
 /** GET /api/user/me, GraphQL `profile`, tRPC `profile`: the caller's own profile. */
 export const profileShowOperation = defineOperation({
+  name: "profile",
   kind: "query",
   description: "The caller's own profile",
   scope: "user",
@@ -11,9 +12,4 @@ export const profileShowOperation = defineOperation({
   output: profileContract,
   errors: [],
   run: (deps, actor) => showProfile(deps, actor),
-  graphql: {
-    field: "profile",
-    type: "UserProfile",
-    nulls: { documentUploaded: "Boolean", documentVerify: "Boolean" },
-  },
 });

@@ -8,6 +8,7 @@ import { voucherActivationContract, voucherActivationResultContract } from "./vo
  * through the movement pipeline (rate limit, route lock, Idempotency-Key, one transaction).
  */
 export const voucherActivationOperation = defineOperation({
+  name: "activateVoucher",
   kind: "mutation",
   description:
     "Activated: the confirmation and the activation's transaction (or the first activation again, for a repeated Idempotency-Key)",
@@ -26,5 +27,4 @@ export const voucherActivationOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => activateVoucher(deps, actor, input, call),
-  graphql: { field: "activateVoucher", type: "VoucherActivation", input: "VoucherActivationInput" },
 });

@@ -7,6 +7,7 @@ import { getVoucherInfo } from "./voucher-info.ts";
  * activation's checks and its net amount, moving nothing.
  */
 export const voucherInfoOperation = defineOperation({
+  name: "voucher",
   kind: "query",
   description: "The voucher, redeemable by the caller",
   scope: "user",
@@ -22,6 +23,4 @@ export const voucherInfoOperation = defineOperation({
   ],
   run: (deps, actor, { number, code }) =>
     getVoucherInfo(deps, actor, { voucherNumber: number, voucherCode: code }),
-  // A refusal answers the PurseError union, as `voucher` always has.
-  graphql: { field: "voucher", type: "VoucherInfo", errorUnion: true },
 });

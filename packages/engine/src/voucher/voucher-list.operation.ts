@@ -4,6 +4,7 @@ import { voucherListContract, voucherPageContract } from "./voucher-list.contrac
 
 /** GET /api/vouchers?page=N, GraphQL `vouchers(page:)`, tRPC `vouchers`: the caller's purchased vouchers. */
 export const voucherListOperation = defineOperation({
+  name: "vouchers",
   kind: "query",
   description: "One page of the caller's vouchers",
   scope: "user",
@@ -13,9 +14,4 @@ export const voucherListOperation = defineOperation({
   errors: [],
   // REST's query string carries the page as text, which the use case reads as it reads a number.
   run: (deps, actor, input) => listVouchers(deps, actor, { page: input?.page ?? null }),
-  graphql: {
-    field: "vouchers",
-    type: "PurchasedVoucherPage",
-    nested: { items: "PurchasedVoucher", meta: "PurchasedVoucherPageMeta" },
-  },
 });

@@ -9,6 +9,7 @@ import { voucherPurchaseContract } from "./voucher-purchase.contract.ts";
  * pipeline (rate limit, route lock, Idempotency-Key, one transaction).
  */
 export const voucherPurchaseOperation = defineOperation({
+  name: "buyVoucher",
   kind: "mutation",
   description:
     "Bought: the voucher with its code (or the first purchase again, for a repeated Idempotency-Key)",
@@ -28,5 +29,4 @@ export const voucherPurchaseOperation = defineOperation({
     "ROUTE_LOCKED",
   ],
   run: (deps, actor, input, call) => buyVoucher(deps, actor, input, call),
-  graphql: { field: "buyVoucher", type: "PurchasedVoucher", input: "BuyVoucherInput" },
 });

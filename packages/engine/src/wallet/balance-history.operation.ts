@@ -7,6 +7,7 @@ import { balanceHistory, maxBalanceHistoryDays } from "./balance-history.ts";
  * one of the caller's wallets. The specification has no such route, so REST has none.
  */
 export const balanceHistoryOperation = defineOperation({
+  name: "balanceHistory",
   kind: "query",
   description:
     "One point per day of the caller's wallet from `from` to `until` (days, UTC, both included; " +
@@ -16,5 +17,4 @@ export const balanceHistoryOperation = defineOperation({
   output: balancePointContract.array(),
   errors: ["INVALID_DATE", "OUT_OF_RANGE", "NOT_FOUND"],
   run: (deps, actor, query) => balanceHistory(deps, actor, query),
-  graphql: { field: "balanceHistory", type: "BalancePoint" },
 });

@@ -7,6 +7,7 @@ import { foundWalletContract, walletSearchContract } from "./wallet-lookup.contr
  * another user's active wallet by number, before paying it; the caller's own is Not found.
  */
 export const walletSearchOperation = defineOperation({
+  name: "walletSearch",
   kind: "query",
   description: "Another user's active wallet by number (the caller's own, or an inactive one: Not found)",
   scope: "user",
@@ -14,5 +15,4 @@ export const walletSearchOperation = defineOperation({
   output: foundWalletContract,
   errors: ["NOT_FOUND"],
   run: (deps, actor, { number }) => searchWallet(deps, actor, number),
-  graphql: { field: "walletSearch", type: "FoundWallet", nested: { currency: "LookupCurrency" } },
 });

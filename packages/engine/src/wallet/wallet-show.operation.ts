@@ -12,6 +12,7 @@ const walletLookupContract = z.object({ number: boundedText(inputBounds.walletNu
  * (another user's wallet is not found either). REST clients read the wallet list.
  */
 export const walletShowOperation = defineOperation({
+  name: "wallet",
   kind: "query",
   description: "One of the caller's wallets by number (null when the caller has none of that number)",
   scope: "user",
@@ -20,10 +21,4 @@ export const walletShowOperation = defineOperation({
   errors: [],
   run: async (deps, actor, { number }) =>
     (await listWallets(deps, actor)).find((wallet) => wallet.number === number) ?? null,
-  graphql: {
-    field: "wallet",
-    type: "Wallet",
-    nested: { currency: { shared: "Currency" } },
-    omit: ["userId"],
-  },
 });

@@ -7,6 +7,7 @@ import { walletPairContract, walletPairRequestContract } from "./wallet-lookup.c
  * the caller's wallet and another user's, both active, before an operation between them.
  */
 export const walletsExistOperation = defineOperation({
+  name: "walletsExist",
   kind: "query",
   description: "Both wallets exist and are active",
   scope: "user",
@@ -23,5 +24,4 @@ export const walletsExistOperation = defineOperation({
       currency: walletTo.currency,
     };
   },
-  graphql: { field: "walletsExist", type: "WalletPair", nested: { currency: "LookupCurrency" } },
 });

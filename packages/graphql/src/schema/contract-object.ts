@@ -64,6 +64,8 @@ export function contractObjectType<Shape extends Record<string, z.ZodType>>(
           ]),
         ].map(([key, field, path]) => {
           const { inner, nullable } = unwrapped(field);
+          // The field's GraphQL type below follows the contract's kind, and the output contract
+          // already read the value, so the value is of that type (one resolver for every kind).
           const resolve = (parent: Parent) => valueAt(parent, path) as never;
           const description = options.description?.(key) ?? field.description;
           const common = { resolve, nullable, ...(description ? { description } : {}) };

@@ -1,9 +1,10 @@
-import { type CursorPage, runOperation } from "@purse/engine";
+import { runOperation } from "@purse/engine";
 import { GraphQLError } from "graphql";
 import { builder } from "../builder.ts";
 import { bounded } from "../limits/input-bounds.ts";
 import type { AnyObjectRef } from "./contract-object.ts";
 import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
+import type { CursorPage } from "./operation-binding.ts";
 
 type Values = Record<string, unknown>;
 interface Edge {
@@ -49,13 +50,16 @@ export interface ConnectionTypes {
 }
 
 /**
- * A keyset-paged read (`GraphqlBinding.page`) as a query field answering a Relay-style connection:
+ * A keyset-paged read (a binding's `page`) as a query field answering a Relay-style connection:
  * `edges` (cursor and node), `pageInfo` and the output's other fields; arguments the page size,
  * `after` and `filter`. The size goes to the operation unchecked: it answers a size out of range
  * with its own refusal, as the hand-written field did.
  */
-export function mountConnection(operation: Published, page: CursorPage, types: ConnectionTypes): void {
-  const { graphql } = operation;
+export function mountConnection(
+  { operation, graphql }: Published,
+  page: CursorPage,
+  types: ConnectionTypes,
+): void {
   const edge = builder.objectRef<Edge>(relayName(graphql.type, "Edge")).implement({
     fields: (t) => ({
       cursor: t.exposeString("cursor"),
@@ -69,7 +73,7 @@ export function mountConnection(operation: Published, page: CursorPage, types: C
       ...Object.fromEntries(
         Object.entries(types.others).map(([name, type]) => [
           name,
-          t.field({ type: [type], resolve: (each) => each[name] as never }),
+          t.field({ type: [type], resolve: (each) => each[name] as Values[] }),
         ]),
       ),
     }),

@@ -5,14 +5,17 @@ import {
   type CallContext,
   type EngineDependencies,
   engineOfPublicCall,
-  type GraphqlBinding,
   PurseError,
   scopesOf,
 } from "@purse/engine";
 import type { GraphQLContext } from "../context.ts";
+import type { Binding } from "./operation-binding.ts";
 
-/** A declaration GraphQL publishes (`graphql` not null). */
-export type Published = AnyOperation & { readonly graphql: GraphqlBinding };
+/** A declaration as GraphQL publishes it: the operation and its names (`bindingOf`). */
+export interface Published {
+  readonly operation: AnyOperation;
+  readonly graphql: Binding;
+}
 
 /** Who may call the field, by scope-auth: any of the declared scopes; nothing for a public one. */
 export function authScopesOf(operation: AnyOperation) {

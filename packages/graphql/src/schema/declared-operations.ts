@@ -1,7 +1,5 @@
 import {
   type AnyOperation,
-  type CursorPage,
-  type GraphqlBinding,
   idempotencyKeyOf,
   inputObject,
   operations,
@@ -23,11 +21,9 @@ import {
 import { Currency } from "./currency.ts";
 import { mountConnection, relayName } from "./cursor-connection.ts";
 import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
+import { type Binding, bindingOf, type CursorPage } from "./operation-binding.ts";
+import { operationBindings } from "./operation-bindings.ts";
 import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
-
-function isPublished(operation: AnyOperation): operation is Published {
-  return operation.graphql !== null;
-}
 
 /** The types this door defines itself that a declaration may name as `shared` (batched loaders). */
 const sharedTypes: Readonly<Record<string, AnyObjectRef>> = {
@@ -43,9 +39,9 @@ const sharedEnums: Readonly<Record<string, AnyEnumRef>> = {
 };
 
 function enumNamed(
-  graphql: GraphqlBinding,
+  graphql: Binding,
   path: string,
-  enums: GraphqlBinding["enums"] = graphql.enums,
+  enums: Readonly<Record<string, string | undefined>> | undefined = graphql.enums,
 ): AnyEnumRef | undefined {
   const name = enums?.[path];
   if (name === undefined) return undefined;
@@ -60,17 +56,26 @@ function enumNamed(
  */
 const objectTypes = new Map<z.ZodObject, { name: string; ref: AnyObjectRef }>();
 
-/** The object type of `contract` at `path` of the operation's output ("" for the output itself). */
-function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: string): AnyObjectRef {
-  const named = path === "" ? graphql.type : graphql.nested?.[path];
-  if (named === undefined) throw new Error(`${graphql.field}: no GraphQL type named for ${path}`);
+/**
+ * The object type of `contract` at `path` of the operation's output ("" for the output itself):
+ * the binding's name for it; else the name the contract is already published under (a lookup
+ * answering a list's item); else the default, the operation's type or its parent's type and the
+ * field's name (`TestCredentialsWallets`).
+ */
+function objectTypeAt(graphql: Binding, contract: z.ZodObject, path: string, parent = ""): AnyObjectRef {
+  const key = path.slice(path.lastIndexOf(".") + 1);
+  const given = path === "" ? (graphql.typeNamed ? graphql.type : undefined) : graphql.nested?.[path];
+  const published = objectTypes.get(contract);
+  if (given === undefined && published) return published.ref;
+  const named =
+    given ?? (path === "" ? graphql.type : `${parent}${key.charAt(0).toUpperCase()}${key.slice(1)}`);
   if (typeof named !== "string") {
     const shared = sharedTypes[named.shared];
     if (!shared)
       throw new Error(`${graphql.field}: ${path} names ${named.shared}, which GraphQL does not define`);
     return shared;
   }
-  let known = objectTypes.get(contract);
+  let known = published;
   if (known && known.name !== named) {
     throw new Error(`${graphql.field}: its contract is already published as ${known.name}`);
   }
@@ -81,7 +86,7 @@ function objectTypeAt(graphql: GraphqlBinding, contract: z.ZodObject, path: stri
     const nested = new Map<string, AnyObjectRef>();
     for (const [key, field] of Object.entries(contract.shape) as [string, z.ZodType][]) {
       const object = nestedObject(field);
-      if (object && !omit.includes(key)) nested.set(key, objectTypeAt(graphql, object, at(key)));
+      if (object && !omit.includes(key)) nested.set(key, objectTypeAt(graphql, object, at(key), named));
     }
     const lifted = Object.entries(graphql.lifted ?? {}).filter(
       ([key]) => key.slice(0, Math.max(key.lastIndexOf("."), 0)) === path,
@@ -109,8 +114,7 @@ interface OutputType {
   readonly nullable: boolean;
 }
 
-function outputTypeOf(operation: Published): OutputType {
-  const { graphql } = operation;
+function outputTypeOf({ operation, graphql }: Published): OutputType {
   const nullable = operation.output instanceof z.ZodNullable || graphql.nullable === true;
   const output =
     operation.output instanceof z.ZodNullable ? (operation.output.unwrap() as z.ZodType) : operation.output;
@@ -137,8 +141,7 @@ type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]["arg"]
  * the binding names (`enums`), required unless the contract lets it out, validated by its
  * contract (a refusal is a 400 naming the argument).
  */
-function argumentsOf(arg: ArgBuilder, operation: Published) {
-  const { graphql } = operation;
+function argumentsOf(arg: ArgBuilder, { operation, graphql }: Published) {
   const fields = Object.entries(inputObject(operation.input)?.shape ?? {}) as [string, z.ZodType][];
   return Object.fromEntries(
     fields.map(([name, field]) => {
@@ -168,19 +171,20 @@ function argumentsOf(arg: ArgBuilder, operation: Published) {
  * as the field's error with the spec's message, as the other reads answer them, or as a result
  * union with `PurseError` where the binding says so (`errorUnion`).
  */
-function mountQuery(operation: Published, { type, nullable }: OutputType): void {
-  builder.queryField(operation.graphql.field, (t) =>
+function mountQuery(published: Published, { type, nullable }: OutputType): void {
+  const { operation, graphql } = published;
+  builder.queryField(graphql.field, (t) =>
     t.field({
       type,
       nullable,
       description: operation.description,
       ...authScopesOf(operation),
-      ...(operation.graphql.errorUnion ? { errors: { types: [PurseError] } } : {}),
-      args: argumentsOf(t.arg, operation),
+      ...(graphql.errorUnion ? { errors: { types: [PurseError] } } : {}),
+      args: argumentsOf(t.arg, published),
       resolve: async (_root, args, ctx) => {
         const input = operation.input ? args : undefined;
         const { deps, actor } = await callerFor(operation, ctx, input);
-        return runOperation(operation, deps, actor, input, callOf(ctx)) as never;
+        return runOperation(operation, deps, actor, input, callOf(ctx));
       },
     }),
   );
@@ -192,13 +196,11 @@ function mountQuery(operation: Published, { type, nullable }: OutputType): void 
  * where the binding says so (`arguments: "flat"`, as a query's), the idempotency key from the
  * input or the header, and a result union of the output and `PurseError`, as every mutation.
  */
-function mountMutation(operation: Published, { type, nullable }: OutputType): void {
-  const { graphql } = operation;
+function mountMutation(published: Published, { type, nullable }: OutputType): void {
+  const { operation, graphql } = published;
   const contract = inputObject(operation.input);
-  const flat = graphql.arguments === "flat";
-  if (!contract || !(flat || graphql.input))
-    throw new Error(`${graphql.field}: a mutation takes an input type or flat arguments`);
-  const inputType = graphql.input && !flat ? contractInputType(graphql.input, contract) : null;
+  if (!contract) throw new Error(`${graphql.field}: a mutation takes an input`);
+  const inputType = graphql.arguments === "flat" ? null : contractInputType(graphql.input, contract);
   builder.mutationField(graphql.field, (t) =>
     t.field({
       type,
@@ -208,11 +210,11 @@ function mountMutation(operation: Published, { type, nullable }: OutputType): vo
       errors: { types: [PurseError] },
       args: inputType
         ? { input: t.arg({ type: inputType, required: !(operation.input instanceof z.ZodOptional) }) }
-        : argumentsOf(t.arg, operation),
+        : argumentsOf(t.arg, published),
       resolve: async (_root, args, ctx) => {
         const input = withIdempotencyKey(operation, inputType ? args["input"] : args, ctx.idempotencyKey);
         const { deps, actor } = await callerFor(operation, ctx, input);
-        return runOperation(operation, deps, actor, input, callOf(ctx)) as never;
+        return runOperation(operation, deps, actor, input, callOf(ctx));
       },
     }),
   );
@@ -223,8 +225,8 @@ function mountMutation(operation: Published, { type, nullable }: OutputType): vo
  * output's other lists derived as any output's nested objects, the filter input from the input
  * contract less the page's two fields.
  */
-function mountPaged(operation: Published, page: CursorPage): void {
-  const { graphql } = operation;
+function mountPaged(published: Published, page: CursorPage): void {
+  const { operation, graphql } = published;
   const contract = inputObject(operation.input);
   const output = operation.output;
   if (!contract || !(output instanceof z.ZodObject)) {
@@ -236,7 +238,7 @@ function mountPaged(operation: Published, page: CursorPage): void {
   });
   const node = lists.find(([key]) => key === "nodes")?.[1];
   if (!node) throw new Error(`${graphql.field}: a connection's output has a list of nodes`);
-  mountConnection(operation, page, {
+  mountConnection(published, page, {
     node,
     others: Object.fromEntries(lists.filter(([key]) => key !== "nodes")),
     filter: contractInputType(relayName(graphql.type, "Filter"), filterOf(contract, page), undefined, (key) =>
@@ -254,14 +256,18 @@ function filterOf(contract: z.ZodObject, page: CursorPage): z.ZodObject {
 
 /**
  * Every declared operation (`@purse/engine`'s `operations`, and the dashboard's session-only
- * `sessionOperations`) GraphQL publishes as a query or mutation field: its scope by scope-auth,
- * the output type derived from its contract.
+ * `sessionOperations`) as a query or mutation field under its binding's names
+ * (`operation-bindings.ts`, else the default rule): its scope by scope-auth, the output type
+ * derived from its contract.
  */
-const declared: readonly AnyOperation[] = [...Object.values(operations), ...Object.values(sessionOperations)];
-for (const operation of declared) {
-  // Published otherwise on this door (REST's page-numbered history: `transactions` here).
-  if (!isPublished(operation)) continue;
-  if (operation.graphql.page) mountPaged(operation, operation.graphql.page);
-  else if (operation.kind === "mutation") mountMutation(operation, outputTypeOf(operation));
-  else mountQuery(operation, outputTypeOf(operation));
+const bindings: Readonly<Record<string, Parameters<typeof bindingOf>[1]>> = operationBindings;
+const declared: Readonly<Record<string, AnyOperation>> = { ...operations, ...sessionOperations };
+// Those whose type the table names first: a default name never takes a contract the table names.
+const published: readonly Published[] = Object.entries(declared)
+  .map(([name, operation]) => ({ operation, graphql: bindingOf(name, bindings[name]) }))
+  .sort((a, b) => Number(b.graphql.typeNamed) - Number(a.graphql.typeNamed));
+for (const each of published) {
+  if (each.graphql.page) mountPaged(each, each.graphql.page);
+  else if (each.operation.kind === "mutation") mountMutation(each, outputTypeOf(each));
+  else mountQuery(each, outputTypeOf(each));
 }

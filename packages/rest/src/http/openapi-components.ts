@@ -1,6 +1,6 @@
 import type { SwaggerTransformObject } from "@fastify/swagger";
 import { jsonSchemaTransformObject } from "fastify-type-provider-zod";
-import { operationRoutes } from "../routes/operation-routes.ts";
+import { operationRoutes } from "../routes/operation-routes.generated.ts";
 import { requiredParameterMark } from "../schemas/common.ts";
 import { tokenRouteExamples } from "./openapi-examples.ts";
 import { addAnswerHeaders, answerHeaderComponents } from "./openapi-headers.ts";

@@ -1,6 +1,6 @@
 import { type AnyOperation, errorCatalogue } from "@purse/engine";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { operationRoutes } from "../routes/operation-routes.ts";
+import { operationRoutes } from "../routes/operation-routes.generated.ts";
 import { replayedHeader } from "./call-context.ts";
 import { retryAfterSeconds } from "./error-handling.ts";
 

@@ -121,6 +121,8 @@ export interface RouteContract<
 export interface RestRoute {
   /** Its OpenAPI operation ids: its own, then its aliases'. */
   readonly operationIds: readonly string[];
+  /** Its path (`/api/processing/refund`), by which the list orders the document's paths. */
+  readonly url: string;
   /** The engine operation it publishes (its refusals and idempotency say which headers it answers). */
   readonly operation: AnyOperation;
   /** Its request body's example (`RouteContract.example`), under each of its operation ids. */
@@ -204,6 +206,7 @@ export function operationRoute<
   };
   return {
     operationIds: [contract.operationId, ...(contract.aliases ?? []).map((alias) => alias.operationId)],
+    url: contract.url,
     operation,
     ...(contract.example === undefined ? {} : { example: contract.example }),
     register,

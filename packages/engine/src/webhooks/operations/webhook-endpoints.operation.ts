@@ -21,6 +21,7 @@ import {
  * none (the specification has no such routes). Another owner's endpoint id answers Not found.
  */
 export const webhookEndpointListOperation = defineOperation({
+  name: "webhookEndpoints",
   kind: "query",
   description: "The caller's webhook endpoints, oldest first (needs a token)",
   scope: "user",
@@ -28,12 +29,12 @@ export const webhookEndpointListOperation = defineOperation({
   output: endpointContract.array(),
   errors: [],
   run: (deps, actor) => listWebhookEndpoints(deps, actor),
-  graphql: { field: "webhookEndpoints", type: "WebhookEndpoint" },
 });
 
 const urlRefusals = ["INVALID_URL", "BLANK", "INVALID_VALUE", "TOO_LONG"] as const;
 
 export const webhookEndpointCreateOperation = defineOperation({
+  name: "createWebhookEndpoint",
   kind: "mutation",
   description: "Adds a webhook endpoint; answers it with its signing secret, shown this once",
   scope: "user",
@@ -41,10 +42,10 @@ export const webhookEndpointCreateOperation = defineOperation({
   output: endpointWithSecretContract,
   errors: [...urlRefusals, "OUT_OF_RANGE"],
   run: (deps, actor, input) => createWebhookEndpoint(deps, actor, input),
-  graphql: { field: "createWebhookEndpoint", type: "WebhookEndpointWithSecret", arguments: "flat" },
 });
 
 export const webhookEndpointUpdateOperation = defineOperation({
+  name: "updateWebhookEndpoint",
   kind: "mutation",
   description: "Changes what is given of one of the caller's webhook endpoints",
   scope: "user",
@@ -52,10 +53,10 @@ export const webhookEndpointUpdateOperation = defineOperation({
   output: endpointContract,
   errors: [...urlRefusals, "NOT_FOUND"],
   run: (deps, actor, input) => updateWebhookEndpoint(deps, actor, input),
-  graphql: { field: "updateWebhookEndpoint", type: "WebhookEndpoint", arguments: "flat" },
 });
 
 export const webhookEndpointDeleteOperation = defineOperation({
+  name: "deleteWebhookEndpoint",
   kind: "mutation",
   description: "Deletes one of the caller's webhook endpoints, with its delivery log",
   scope: "user",
@@ -63,10 +64,10 @@ export const webhookEndpointDeleteOperation = defineOperation({
   output: endpointDeletedContract,
   errors: ["NOT_FOUND"],
   run: (deps, actor, input) => deleteWebhookEndpoint(deps, actor, input.id),
-  graphql: { field: "deleteWebhookEndpoint", type: "WebhookEndpointDeleted", arguments: "flat" },
 });
 
 export const webhookEndpointRotateOperation = defineOperation({
+  name: "rotateWebhookEndpointSecret",
   kind: "mutation",
   description:
     "Gives an endpoint a new signing secret (shown once); the old one signs too during the overlap",
@@ -75,5 +76,4 @@ export const webhookEndpointRotateOperation = defineOperation({
   output: endpointWithSecretContract,
   errors: ["NOT_FOUND", "OUT_OF_RANGE"],
   run: (deps, actor, input) => rotateWebhookEndpointSecret(deps, actor, input),
-  graphql: { field: "rotateWebhookEndpointSecret", type: "WebhookEndpointWithSecret", arguments: "flat" },
 });

@@ -13,6 +13,7 @@ import {
 
 /** The caller's events (contract, "Events"), their delivery log, replay and test events: GraphQL and tRPC. */
 export const webhookEventListOperation = defineOperation({
+  name: "webhookEvents",
   kind: "query",
   description: "The caller's events, newest first, by type and time (needs a token); at most 100",
   scope: "user",
@@ -20,10 +21,10 @@ export const webhookEventListOperation = defineOperation({
   output: eventContract.array(),
   errors: ["OUT_OF_RANGE", "INVALID_VALUE", "INVALID_DATE"],
   run: (deps, actor, input) => listEvents(deps, actor, input ?? {}),
-  graphql: { field: "webhookEvents", type: "WebhookEvent" },
 });
 
 export const webhookAttemptListOperation = defineOperation({
+  name: "webhookDeliveryAttempts",
   kind: "query",
   description: "Every attempt to deliver to one of the caller's endpoints, newest first; at most 100",
   scope: "user",
@@ -31,10 +32,10 @@ export const webhookAttemptListOperation = defineOperation({
   output: attemptContract.array(),
   errors: ["NOT_FOUND", "OUT_OF_RANGE", "INVALID_VALUE"],
   run: (deps, actor, input) => listDeliveryAttempts(deps, actor, input),
-  graphql: { field: "webhookDeliveryAttempts", type: "WebhookDeliveryAttempt" },
 });
 
 export const webhookReplayOperation = defineOperation({
+  name: "replayWebhookEvents",
   kind: "mutation",
   description: "Delivers the caller's events again to one of its endpoints, by id or time range",
   scope: "user",
@@ -42,10 +43,10 @@ export const webhookReplayOperation = defineOperation({
   output: replayResultContract,
   errors: ["NOT_FOUND", "BLANK", "OUT_OF_RANGE", "INVALID_DATE"],
   run: (deps, actor, input) => replayEvents(deps, actor, input),
-  graphql: { field: "replayWebhookEvents", type: "WebhookReplay", arguments: "flat" },
 });
 
 export const webhookTestEventOperation = defineOperation({
+  name: "sendTestWebhookEvent",
   kind: "mutation",
   description: "Sends a signed sample event (livemode false) to one of the caller's endpoints",
   scope: "user",
@@ -53,5 +54,4 @@ export const webhookTestEventOperation = defineOperation({
   output: testEventResultContract,
   errors: ["NOT_FOUND", "INVALID_VALUE"],
   run: (deps, actor, input) => sendTestEvent(deps, actor, input),
-  graphql: { field: "sendTestWebhookEvent", type: "WebhookTestEvent", arguments: "flat" },
 });
