@@ -56,7 +56,7 @@ export async function signIn(deps: EngineDependencies, input: SignInInput): Prom
   const em = deps.db.em();
   const stored = login && password ? await findStoredPassword(em, login) : undefined;
   // An unknown login costs the same hash as a known one (verifyUserPassword's decoy).
-  const valid = await verifyUserPassword(deps.db, stored, password);
+  const valid = await verifyUserPassword(deps, stored, password);
   const user = stored && valid ? await findUser(em, toId(stored.id)) : undefined;
   if (!user || user.blocked) throw new PurseError("SIGN_IN_FAILED");
   const token = generateOpaqueToken("ses");

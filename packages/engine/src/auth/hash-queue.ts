@@ -9,8 +9,8 @@ export interface HashQueueOptions {
 export const hashQueueFull = Symbol("hash queue full");
 
 /**
- * A bound on the slow secret hashes a process runs (scrypt: 16 MiB and tens of milliseconds of
- * a core each, on libuv's thread pool). Two hundred clients asking their first tokens at once
+ * A bound on the slow secret hashes a process runs (a client secret's scrypt: 16 MiB and tens of
+ * milliseconds of a core each, on libuv's thread pool; a user's password's argon2id alike). Two hundred clients asking their first tokens at once
  * would otherwise put two hundred hashes on the pool's four threads, ahead of every file and DNS
  * job, and the last would answer seconds later; past a short queue the caller is told to come
  * back (a 429 with Retry-After on `/token`), which costs nothing, rather than waiting ever longer.

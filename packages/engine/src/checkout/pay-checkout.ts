@@ -87,7 +87,7 @@ async function checkPayer(
   password: string,
 ) {
   const user = await findStoredPassword(deps.db.em(), login);
-  const valid = await verifyUserPassword(deps.db, user, password);
+  const valid = await verifyUserPassword(deps, user, password);
   if (!valid || !user || toId(user.id) !== checkout.walletFromOwnerId) throw new PurseError("HASH_NOT_VALID");
 }
 

@@ -23,7 +23,8 @@ import { openConfiguredDatabase } from "./open-database.ts";
 const verifiedSecretMs = 10 * 60_000;
 
 /**
- * Client-secret hashes at once, and waiting (auth/hash-queue.ts). Two: half of libuv's default
+ * Slow hashes at once, and waiting (auth/hash-queue.ts): client secrets (scrypt) and users'
+ * passwords (argon2id: the dashboard's sign-in, the hosted page's payer) alike. Two: half of libuv's default
  * thread pool, so file and DNS jobs always find a thread, and two scrypts already fill two cores;
  * at 16 MiB each, what hashes hold at once stays at 32 MiB, however many wait (a waiting call
  * holds a closure, not a hash). 256 waiting are about five seconds of hashing: a burst of a few
