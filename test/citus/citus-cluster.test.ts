@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "@purse/engine";
@@ -65,64 +65,28 @@ describe.skipIf(!installed && !existsSync(vendored))(
       });
 
       it("seeds, then moves money through REST, GraphQL and tRPC, pays a checkout, sells and activates a voucher, lists history; purse audit holds", async () => {
-        fixtureFile ??= await writeFixture();
-        const seeded = await purseCli(database(), ["seed", fixtureFile]);
-        expect(seeded.stderr).toBe("");
-        expect(seeded.code).toBe(0);
-
-        api = await startTestServer({ database: database() });
-        const acme = await api.token("acme");
-        const bolt = await api.token("bolt");
-        const ids: number[] = [];
-        for (const door of [restDoor(api), graphqlDoor(api), trpcDoor(api)]) {
-          const moved = await door.transfer(acme, {
-            walletFrom: "U100000010",
-            walletTo: "U100000020",
-            amount: "1.25",
-          });
-          expect(moved, door.name).toMatchObject({ ok: true });
-          if (moved.ok) ids.push(moved.id);
-        }
-        expect(new Set(ids).size).toBe(3);
-
-        const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.00");
-        const paid = await api.call("POST", "/api/processing/pay", {
-          body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
-        });
-        expect(paid.status).toBe(200);
-
-        const voucher = await api.call("POST", "/api/vouchers/buy", {
-          token: bolt,
-          body: { wallet_from: "U100000020", amount: "4.00" },
-        });
-        expect(voucher.status).toBe(200);
-        const activated = await restDoor(api).activateVoucher(
-          acme,
-          voucher.body.data.voucherNumber,
-          voucher.body.data.secret,
-          "U100000010",
-        );
-        expect(activated.ok).toBe(true);
-
-        const today = new Date().toISOString().slice(0, 10);
-        const history = await api.call(
-          "GET",
-          `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100`,
-          { token: acme },
-        );
-        expect(history.status).toBe(200);
-        const listed = history.body.data.items.map((item: { id: number }) => item.id);
-        expect(listed).toEqual(expect.arrayContaining(ids));
-
-        const audit = await purseCli(database(), ["audit"]);
-        expect(audit.stdout).toContain("The ledger is balanced.");
-        expect(audit.code).toBe(0);
+        api = await seedAndServe(database());
+        await runWorkload(api, database());
       }, 120_000);
+
+      it.runIf(measuring)(
+        "measures a transfer on the coordinator's own tables (PURSE_CITUS_COST)",
+        async () => {
+          const acme = await api.token("acme");
+          const times = await transferTimes(api, acme, ["U100000010", "U100000020"], measuring);
+          console.log(costLine("local tables, acme to bolt", times));
+        },
+        600_000,
+      );
     });
 
     describe("distributed by owner (purse citus distribute)", () => {
       const distributedName = `${name}_dist`;
       let database: { name: string; url: string };
+      let distributedApi: TestServer | undefined;
+      afterAll(async () => {
+        await distributedApi?.close();
+      });
       beforeAll(async () => {
         database = { name: distributedName, url: await cluster.createDatabase(distributedName) };
       }, 120_000);
@@ -218,15 +182,54 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(toUsers).toEqual([{ n: "1" }]);
       }, 180_000);
 
-      it("does not move money yet: the movement's statement is refused (docs/sharding.md, What is left)", async () => {
-        // The seed writes the shared tables after the owned ones in one transaction (Citus asks for
-        // sequential mode there), and moves the opening balances with the movement's one statement,
-        // which reads and writes several owners' shards (a recursive CTE without a filter on the owner).
-        fixtureFile ??= await writeFixture();
-        const seeded = await purseCli(database, ["seed", fixtureFile]);
-        expect(seeded.code).not.toBe(0);
-        expect(seeded.stderr).toMatch(/refused the command \(SQLSTATE [0-9A-Z]{5}\)/);
-      }, 120_000);
+      it("moves money: seeds, then through REST, GraphQL and tRPC transfers between owners on different workers, pays a checkout, sells and activates a voucher, lists history; purse audit holds", async () => {
+        // The sample world's acme (user 1) and bolt (user 2) own the wallets the workload moves
+        // money between: placed on different workers, so each transfer commits on both.
+        const placed = await cluster.coordinator.query<{ user_id: string; node_port: string }>(
+          `select w.user_id::text, s.nodeport::text as node_port from (values (1), (2)) as w(user_id)
+           join citus_shards s on s.shardid = get_shard_id_for_distribution_column('wallets', w.user_id)
+           order by 1`,
+          [],
+          distributedName,
+        );
+        expect(placed).toHaveLength(2);
+        expect(placed[0]?.node_port).not.toBe(placed[1]?.node_port);
+        distributedApi = await seedAndServe(database);
+        await runWorkload(distributedApi, database);
+      }, 180_000);
+
+      it.runIf(measuring)(
+        "measures a transfer between two workers against one on a single worker (PURSE_CITUS_COST)",
+        async () => {
+          const api = distributedApi as TestServer;
+          const ports = await cluster.coordinator.query<{ user_id: string; port: string }>(
+            `select u.user_id::text, (select nodeport from citus_shards s
+             where s.shardid = get_shard_id_for_distribution_column('wallets', u.user_id))::text as port
+           from (values (1), (2), (3)) as u(user_id) order by 1`,
+            [],
+            distributedName,
+          );
+          const portOf = (user: string) => ports.find((row) => row.user_id === user)?.port;
+          // acme (user 1) pays bolt (user 2) or the cafe (user 3): whichever shares its worker.
+          const [sameTo, crossTo] =
+            portOf("3") === portOf("1") ? ["U100000030", "U100000020"] : ["U100000020", "U100000030"];
+          expect(portOf("2") === portOf("1")).not.toBe(portOf("3") === portOf("1"));
+          const acme = await api.token("acme");
+          const cross: number[] = [];
+          const same: number[] = [];
+          // Blocks of ten, alternated ABBA, so that a change of load weighs on both alike.
+          for (let block = 0; block < measuring / 10; block++) {
+            const order = block % 4 === 0 || block % 4 === 3 ? [cross, same] : [same, cross];
+            for (const into of order)
+              into.push(
+                ...(await transferTimes(api, acme, ["U100000010", into === cross ? crossTo : sameTo], 10)),
+              );
+          }
+          console.log(costLine("distributed, two workers", cross));
+          console.log(costLine("distributed, one worker", same));
+        },
+        600_000,
+      );
     });
 
     it("cannot take users alone as a reference table: its referencing tables would become Citus local tables", async () => {
@@ -275,6 +278,35 @@ const ownedTables: [table: string, column: string][] = [
   ["wallet_days", "user_id"],
   ["wallet_day_deltas", "user_id"],
 ];
+
+/** Transfers per case when measuring (PURSE_CITUS_COST=<n>, docs/sharding.md "Costs"); 0: not measured. */
+const measuring = Number(process.env["PURSE_CITUS_COST"] ?? 0);
+
+/** The wall time of each of `n` transfers of 1.00 (the sample world's minimum) from `wallets[0]` to `wallets[1]` through REST, one after the other. */
+async function transferTimes(
+  api: TestServer,
+  token: string,
+  [walletFrom, walletTo]: [string, string],
+  n: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const moved = await restDoor(api).transfer(token, { walletFrom, walletTo, amount: "1.00" });
+    times.push(performance.now() - started);
+    expect(moved.ok ? "moved" : moved.message).toBe("moved");
+  }
+  return times;
+}
+
+function costLine(name: string, times: readonly number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => (sorted[Math.floor(q * (sorted.length - 1))] ?? 0).toFixed(1);
+  const mean = (times.reduce((sum, time) => sum + time, 0) / times.length).toFixed(1);
+  return `${name}: ${times.length} transfers, median ${at(0.5)} ms, p90 ${at(0.9)} ms, mean ${mean} ms; load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ")}`;
+}
 
 let fixtureFile: string | undefined;
 const fixtureDirs: string[] = [];
@@ -329,4 +361,70 @@ async function usersAlone(client: pg.Client) {
   } finally {
     await client.query("rollback");
   }
+}
+
+/** `purse seed` with the sample world, then `purse serve`'s stack on `database`. */
+async function seedAndServe(database: { name: string; url: string }): Promise<TestServer> {
+  fixtureFile ??= await writeFixture();
+  const seeded = await purseCli(database, ["seed", fixtureFile]);
+  expect(seeded.stderr).toBe("");
+  expect(seeded.code).toBe(0);
+  // Measuring sends more transfers a minute than one user's default budget allows.
+  return startTestServer(
+    measuring ? { database, env: { PURSE_RATE_LIMIT_PER_MINUTE: "100000" } } : { database },
+  );
+}
+
+/**
+ * The workload both databases run: acme pays bolt on each door, a checkout paid on the pay page's
+ * endpoint, a voucher bought by bolt and activated by acme, acme's history of the day, and
+ * `purse audit`.
+ */
+async function runWorkload(api: TestServer, database: { name: string; url: string }): Promise<void> {
+  const acme = await api.token("acme");
+  const bolt = await api.token("bolt");
+  const ids: number[] = [];
+  for (const door of [restDoor(api), graphqlDoor(api), trpcDoor(api)]) {
+    const moved = await door.transfer(acme, {
+      walletFrom: "U100000010",
+      walletTo: "U100000020",
+      amount: "1.25",
+    });
+    expect(moved, door.name).toMatchObject({ ok: true });
+    if (moved.ok) ids.push(moved.id);
+  }
+  expect(new Set(ids).size).toBe(3);
+
+  const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.00");
+  const paid = await api.call("POST", "/api/processing/pay", {
+    body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+  });
+  expect(paid.status).toBe(200);
+
+  const voucher = await api.call("POST", "/api/vouchers/buy", {
+    token: bolt,
+    body: { wallet_from: "U100000020", amount: "4.00" },
+  });
+  expect(voucher.status).toBe(200);
+  const activated = await restDoor(api).activateVoucher(
+    acme,
+    voucher.body.data.voucherNumber,
+    voucher.body.data.secret,
+    "U100000010",
+  );
+  expect(activated.ok).toBe(true);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const history = await api.call(
+    "GET",
+    `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100`,
+    { token: acme },
+  );
+  expect(history.status).toBe(200);
+  const listed = history.body.data.items.map((item: { id: number }) => item.id);
+  expect(listed).toEqual(expect.arrayContaining(ids));
+
+  const audit = await purseCli(database, ["audit"]);
+  expect(audit.stdout).toContain("The ledger is balanced.");
+  expect(audit.code).toBe(0);
 }

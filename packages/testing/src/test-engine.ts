@@ -65,6 +65,9 @@ export async function createTestEngine(options: TestEngineOptions = {}): Promise
   const template = fixture === undefined ? inject("sampleWorldTemplates").engine : inject("templateDatabase");
   const database = await createTestDatabase(template, 20, options.onQuery);
   if (fixture !== undefined && fixture !== null) await seedFixture(database.db, secretBox, fixture);
+  // Whether Citus distributed the tables, asked once before the first movement, as `purse serve`
+  // asks at start (the engine's persistence/citus-routing.ts).
+  await database.db.distributed();
   const limit = options.rateLimitPerMinute ?? 100_000;
   const coordination =
     options.coordination && options.coordination !== "memory"

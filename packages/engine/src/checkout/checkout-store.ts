@@ -2,6 +2,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
 import { PurseError } from "../errors/index.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import {
   firstRow,
   isUniqueViolation,
@@ -11,7 +12,7 @@ import {
   toBigInt,
   toId,
 } from "../persistence/sql.ts";
-import { statementNow } from "../persistence/statement-clock.ts";
+import { statementNowToWrite } from "../persistence/statement-clock.ts";
 import { hashOpaqueToken } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
@@ -56,16 +57,41 @@ interface CheckoutRow extends CurrencyColumns {
   expired_at: Date | string;
 }
 
-const checkoutSelect = sql`
-  select k.id, k.merchant_user_id, u.name as merchant_name, k.client_id, k.payment_id,
+const checkoutColumns = `k.id, k.merchant_user_id, u.name as merchant_name, k.client_id, k.payment_id,
     k.wallet_from_id, wf.number as wallet_from_number, wf.user_id as wallet_from_owner_id,
     k.wallet_to_id, wt.number as wallet_to_number, k.amount_minor, k.commission_minor, k.success_url, k.cancel_url,
-    k.status_url, k.status, k.expired_at, ${sql.raw(currencyColumns)}
+    k.status_url, k.status, k.expired_at, ${currencyColumns}`;
+
+const checkoutSelect = sql`
+  select ${sql.raw(checkoutColumns)}
   from checkouts k
   join users u on u.id = k.merchant_user_id
   join wallets wf on wf.id = k.wallet_from_id
   join wallets wt on wt.id = k.wallet_to_id
   join currencies c on c.id = k.currency_id`;
+
+/**
+ * The same on Citus (persistence/citus-routing.ts), which joins a checkout to its two wallets only
+ * by repartitioning (the payer's wallet is another owner's): the wallets are read by id first,
+ * then joined as values.
+ */
+async function checkoutSelectOnCitus(em: SqlRunner, token: string) {
+  const [wallets] = await rows(
+    em,
+    sql<{ ids: string[] }>`select array[wallet_from_id, wallet_to_id]::text[] as ids from checkouts
+      where token_hash = ${hashOpaqueToken(token)}`,
+  );
+  return sql`
+  with w as (
+    select id, number, user_id from wallets where id = any(${wallets?.ids ?? []}::bigint[])
+  )
+  select ${sql.raw(checkoutColumns)}
+  from checkouts k
+  join users u on u.id = k.merchant_user_id
+  join w wf on wf.id = k.wallet_from_id
+  join w wt on wt.id = k.wallet_to_id
+  join currencies c on c.id = k.currency_id`;
+}
 
 /** The checkout behind a payment link token; with `lock`, its row is locked (one outcome per link). */
 export async function findCheckoutByToken(
@@ -73,6 +99,7 @@ export async function findCheckoutByToken(
   token: string,
   options: { lock: boolean },
 ): Promise<CheckoutRecord | null> {
+  if (isDistributed(em)) return findCheckoutByTokenOnCitus(em, token, options);
   const row = await firstRow(
     em,
     sql<CheckoutRow>`${checkoutSelect}
@@ -80,6 +107,31 @@ export async function findCheckoutByToken(
       ${options.lock ? sql`for no key update of k` : sql``}`,
   );
   return row ? checkoutFromRow(row) : null;
+}
+
+/**
+ * `findCheckoutByToken` on Citus: the checkout read, then (with `lock`) its row locked by its
+ * owner and id (Citus locks rows only in a statement routed to one shard) and read again.
+ */
+async function findCheckoutByTokenOnCitus(
+  em: SqlRunner,
+  token: string,
+  options: { lock: boolean },
+): Promise<CheckoutRecord | null> {
+  const read = async () =>
+    firstRow(
+      em,
+      sql<CheckoutRow>`${await checkoutSelectOnCitus(em, token)} where k.token_hash = ${hashOpaqueToken(token)}`,
+    );
+  const row = await read();
+  if (!row || !options.lock) return row ? checkoutFromRow(row) : null;
+  await rows(
+    em,
+    sql`select 1 from checkouts where merchant_user_id = ${row.merchant_user_id}::bigint and id = ${row.id}::bigint
+      for no key update`,
+  );
+  const locked = await read();
+  return locked ? checkoutFromRow(locked) : null;
 }
 
 /**
@@ -176,18 +228,20 @@ export async function insertCheckout(em: SqlEntityManager, checkout: NewCheckout
 /** Records how a checkout ended and the transaction that says so. */
 export async function closeCheckout(
   em: SqlRunner,
-  checkoutId: number,
+  checkout: { readonly id: number; readonly merchantUserId: number },
   status: number,
   transactionId: number,
 ): Promise<void> {
+  const completedAt = await statementNowToWrite(em);
   await rows(
     em,
     // A closed checkout's link is never shown again: its sealed copy goes (migration 0018), so only
     // open checkouts hold one and `purse keys rotate` re-seals those alone.
     // The closing transaction's time: a test clock's when one moved (persistence/statement-clock.ts).
-    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = ${statementNow},
+    // The merchant named too: on Citus the statement goes to the merchant's shard alone.
+    sql`update checkouts set status = ${status}, transaction_id = ${transactionId}, completed_at = ${completedAt},
         link_sealed = null
-      where id = ${checkoutId}`,
+      where id = ${checkout.id} and merchant_user_id = ${checkout.merchantUserId}`,
   );
 }
 

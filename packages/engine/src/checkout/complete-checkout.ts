@@ -52,7 +52,7 @@ export async function completeCheckout(
   status: CheckoutOutcome,
   transactionId: number,
 ): Promise<void> {
-  await closeCheckout(em, checkout.id, status, transactionId);
+  await closeCheckout(em, checkout, status, transactionId);
   const client = await findClientFormToken(em, checkout.clientId);
   if (!client) throw new Error(`client ${checkout.clientId} of checkout ${checkout.id} is gone`);
   const precession = checkout.currency.precession;

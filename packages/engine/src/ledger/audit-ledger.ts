@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { Database } from "../persistence/database.ts";
 import {
+  copyLedgerForAudit,
   foreignCurrencyPostingRows,
   historyCountMismatchRows,
   historyMonthMismatchRows,
@@ -46,8 +47,10 @@ const breachesShown = 50;
  * an edit that keeps every balance consistent still breaks its transaction's hash or a link.
  */
 export async function auditLedger(db: Database): Promise<AuditReport> {
+  const distributed = await db.distributed();
   return db.em().transactional(
     async (em) => {
+      if (distributed) await copyLedgerForAudit(em);
       const checks = [
         await unbalancedTransactions(em),
         await walletBalanceMismatches(em),
@@ -70,7 +73,8 @@ export async function auditLedger(db: Database): Promise<AuditReport> {
         firstBrokenLink: chains.firstBrokenLink,
       };
     },
-    { isolationLevel: "repeatable read", readOnly: true },
+    // On Citus the copy is written (temporary tables, gone at COMMIT); the ledger is only read.
+    { isolationLevel: "repeatable read", readOnly: !distributed },
   );
 }
 

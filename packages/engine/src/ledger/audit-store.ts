@@ -295,3 +295,32 @@ export async function historyMonthMismatchRows(
       order by 2, 3, 4, 5, 6 limit ${limit}`,
   );
 }
+
+/**
+ * The relations the audit reads, with the indexes its lookups use, for `copyLedgerForAudit`.
+ */
+const auditedRelations: readonly [name: string, indexes: readonly string[]][] = [
+  ["transactions", ["id"]],
+  ["postings", ["transaction_id", "wallet_id, transaction_id"]],
+  ["wallets", ["id"]],
+  ["checkouts", ["transaction_id"]],
+  ["history_counts_exact", []],
+  ["history_month_counts_exact", []],
+  ["wallet_days_exact", []],
+];
+
+/**
+ * On a database distributed by Citus (persistence/citus-routing.ts), the audit's relations copied
+ * into temporary tables of the same names, dropped at its COMMIT: a session finds its temporary
+ * tables first, so the audit's queries then run unchanged, on the coordinator alone. Citus cannot
+ * run them on the distributed tables: they join rows of different owners (a posting and its
+ * transaction, a posting and another owner's wallet) on columns that are not the owner. The copy
+ * reads the whole ledger through the coordinator, as the audit reads all of it anyway.
+ */
+export async function copyLedgerForAudit(em: SqlEntityManager): Promise<void> {
+  for (const [name, indexes] of auditedRelations) {
+    await em.execute(`create temporary table ${name} on commit drop as select * from ${name}`);
+    for (const columns of indexes) await em.execute(`create index on pg_temp.${name} (${columns})`);
+    await em.execute(`analyze pg_temp.${name}`);
+  }
+}

@@ -1,8 +1,14 @@
 import { PurseError } from "../errors/index.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
 import { type WalletRecord, type WalletRow, walletFromRow } from "../wallet/wallet-store.ts";
-import { setBounds, setBoundsAndFindPrior, setBoundsFindPriorsAndLockWallets } from "./movement-store.ts";
+import {
+  setBounds,
+  setBoundsAndFindPrior,
+  setBoundsFindPriorsAndLockWallets,
+  setBoundsFindPriorsAndLockWalletsOnCitus,
+} from "./movement-store.ts";
 
 export interface IdempotencyKeys {
   /** The user the keys belong to: keys are unique per user. */
@@ -70,7 +76,10 @@ export async function boundTransactionLockingWallets(
 ): Promise<{ priors: (PriorRequestFound | null)[]; wallets: Map<string, WalletRecord> }> {
   if (keys.some((key) => key?.scope === "operator"))
     throw new Error("operator keys are looked up by boundTransaction");
-  const found = await setBoundsFindPriorsAndLockWallets(
+  const lockWallets = isDistributed(tx)
+    ? setBoundsFindPriorsAndLockWalletsOnCitus
+    : setBoundsFindPriorsAndLockWallets;
+  const found = await lockWallets(
     tx,
     boundMs,
     keys.map((key) => ({

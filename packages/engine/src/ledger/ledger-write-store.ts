@@ -1,26 +1,12 @@
+import { isDistributed } from "../persistence/citus-routing.ts";
 import { type NamedQuery, rows, rowsThenCommit, type SqlRunner, sql } from "../persistence/sql.ts";
-import { statementNow } from "../persistence/statement-clock.ts";
 import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
-import { chainLinkSql, postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
-import type { Leg, Movement } from "./movement.ts";
+import { insertMovementsOnCitus } from "./citus-ledger-write-store.ts";
+import { chainLinkSql } from "./ledger-hash.ts";
+import type { InsertedMovement, MovementWrite } from "./movement-write.ts";
+import { sealingCtes } from "./sealing-store.ts";
 
-/** What one ledger write stores besides the movement: its non-zero legs. */
-export interface MovementWrite {
-  readonly movement: Movement;
-  readonly legs: readonly Leg[];
-  /** An operator's key, kept on the ledger row. */
-  readonly ledgerKey: string | null;
-  /** An API caller's Idempotency-Key, booked in idempotency_keys. */
-  readonly apiKey: string | null;
-  /** The request the key promises (ledger/bound-transaction.ts, `keyedRequestHash`). */
-  readonly apiKeyHash: string | null;
-}
-
-/** What a ledger write answers: the transaction's id and time. */
-export interface InsertedMovement {
-  readonly id: string | number;
-  readonly created_at: Date | string;
-}
+export type { InsertedMovement, MovementWrite } from "./movement-write.ts";
 
 /**
  * The ledger writes of `writes`, in a transaction that goes on after them (a plan's own
@@ -30,6 +16,7 @@ export async function insertMovements(
   tx: SqlRunner,
   writes: readonly MovementWrite[],
 ): Promise<InsertedMovement[]> {
+  if (isDistributed(tx)) return insertMovementsOnCitus(tx, writes, false);
   const { query, prepareAs } = movementsInsert(writes);
   return rows(tx, query, prepareAs);
 }
@@ -43,11 +30,11 @@ export async function insertMovementsThenCommit(
   tx: SqlRunner,
   writes: readonly MovementWrite[],
 ): Promise<InsertedMovement[]> {
+  if (isDistributed(tx)) return insertMovementsOnCitus(tx, writes, true);
   return rowsThenCommit(tx, movementsInsert(writes));
 }
 
-/** The hash over each member's row and its own legs, and the links of the wallets' chains. */
-const sealedHash = sql.raw(transactionHashSql("draft", postingsArraySql("leg p where p.m = draft.m")));
+/** The links of the wallets' chains. */
 const firstLink = sql.raw(chainLinkSql("w.chain_head", "sealed.hash"));
 const nextLink = sql.raw(chainLinkSql("chain.link", "sealed.hash"));
 
@@ -68,11 +55,6 @@ const nextLink = sql.raw(chainLinkSql("chain.link", "sealed.hash"));
  * and the wallets' day counter deltas (migration 0021 took them from triggers), folded later.
  */
 function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedMovement> {
-  const movements = writes.map((write) => write.movement);
-  const column = <T>(read: (movement: Movement) => T) => movements.map(read);
-  const minor = (read: (movement: Movement) => bigint) =>
-    movements.map((movement) => read(movement).toString());
-  const legs = writes.flatMap((write, index) => write.legs.map((leg) => ({ m: index + 1, leg })));
   const events = writes.flatMap((write, index) => {
     const raised = raisedEventColumns(write.movement.events ?? []);
     return raised.types.map((type, n) => ({
@@ -85,45 +67,7 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
   return {
     prepareAs: "purse_record_movements",
     query: sql<InsertedMovement>`
-      with recursive member as (
-        select * from unnest(
-          ${column((mv) => mv.userId)}::bigint[], ${column((mv) => mv.type)}::smallint[],
-          ${column((mv) => mv.status)}::smallint[], ${column((mv) => mv.label)}::text[],
-          ${column((mv) => mv.walletFromId)}::bigint[], ${column((mv) => mv.walletToId)}::bigint[],
-          ${column((mv) => mv.currencyId)}::integer[], ${minor((mv) => mv.amountMinor)}::bigint[],
-          ${minor((mv) => mv.commissionMinor)}::bigint[], ${minor((mv) => mv.amountFromMinor)}::bigint[],
-          ${minor((mv) => mv.amountToMinor)}::bigint[], ${column((mv) => mv.externalId ?? null)}::text[],
-          ${writes.map((write) => write.ledgerKey)}::text[], ${column((mv) => mv.requestHash ?? null)}::text[],
-          ${column((mv) => mv.description ?? "")}::text[], ${column((mv) => mv.additional ?? "")}::text[],
-          ${column((mv) => mv.operator ?? null)}::text[], ${column((mv) => mv.reversesTransactionId ?? null)}::bigint[],
-          ${column((mv) => mv.refundOf ?? null)}::bigint[],
-          ${writes.map((write) => write.apiKey)}::text[], ${writes.map((write) => write.apiKeyHash)}::text[]
-        ) with ordinality as member(user_id, type, status, label, wallet_from_id, wallet_to_id,
-          currency_id, amount_minor, commission_minor, amount_from_minor, amount_to_minor,
-          external_id, idempotency_key, request_hash, description, additional, operator,
-          reverses_transaction_id, refund_of, api_key, api_key_hash, m)
-      ), leg as (
-        -- A posting belongs to its wallet's owner; a system account's to the acting user.
-        select leg.m, leg.account, leg.wallet_id, member.currency_id, leg.amount_minor, leg.n,
-          coalesce(owner.user_id, member.user_id) as user_id
-        from unnest(
-          ${legs.map(({ m }) => m)}::integer[],
-          ${legs.map(({ leg }) => leg.account)}::text[],
-          ${legs.map(({ leg }) => leg.walletId ?? null)}::bigint[],
-          ${legs.map(({ leg }) => leg.amountMinor.toString())}::bigint[]
-        ) with ordinality as leg(m, account, wallet_id, amount_minor, n)
-        join member on member.m = leg.m
-        left join wallets owner on owner.id = leg.wallet_id
-      ), drawn as materialized (
-        -- One id per movement, handed out in the movements' order: a wallet's chain follows ids.
-        select id, row_number() over (order by id) as m
-        from (select nextval(pg_get_serial_sequence('transactions', 'id')) as id from member) as ids
-      ), draft as (
-        select drawn.id, member.*, ${statementNow} as created_at
-        from member join drawn on drawn.m = member.m
-      ), sealed as materialized (
-        select draft.*, ${sealedHash} as hash from draft
-      ), tx as (
+      with recursive ${sealingCtes(writes, true)}, tx as (
         insert into transactions (
           id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
           amount_minor, commission_minor, amount_from_minor, amount_to_minor,

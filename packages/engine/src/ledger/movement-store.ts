@@ -1,5 +1,6 @@
+import { rowsEach } from "../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sendAhead, sql } from "../persistence/sql.ts";
-import { selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
+import { lockWalletsByNumberOnCitus, selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
 
 /**
  * The movement pipeline's SQL (ledger/run-movement.ts): the transaction's first statement
@@ -142,4 +143,40 @@ export async function setBoundsFindPriorsAndLockWallets(
       left join locked on true`,
     "purse_bounds_wallets",
   );
+}
+
+/**
+ * `setBoundsFindPriorsAndLockWallets` on Citus (persistence/citus-routing.ts), which runs neither
+ * the lateral lookups nor a row lock over several shards: the bounds sent ahead, each movement's
+ * prior request looked up by its own statement (each names its user, so goes to one shard), then
+ * the wallets locked by owner in id order (wallet/wallet-store.ts, `lockWalletsByNumberOnCitus`).
+ * The same rows as the one statement answers.
+ */
+export async function setBoundsFindPriorsAndLockWalletsOnCitus(
+  tx: SqlRunner,
+  boundMs: number,
+  keys: readonly Omit<PriorKeys, "operator">[],
+  numbers: readonly string[],
+): Promise<PriorsAndWalletRow[]> {
+  await setBounds(tx, boundMs);
+  const asked = keys.flatMap((key, index) =>
+    key.externalId === null && key.idempotencyKey === null ? [] : [{ key, n: index + 1 }],
+  );
+  const found = await rowsEach(
+    tx,
+    asked.map(({ key }) => ({
+      query: sql<PriorRequest>`select id, request_hash from (${priorCandidates(key, false)}) as found
+        order by id limit 1`,
+      prepareAs: "purse_prior_by_user",
+    })),
+  );
+  const priors: FoundPrior[] = [];
+  for (const [index, { n }] of asked.entries()) {
+    const prior = found[index]?.[0];
+    if (prior?.id != null) priors.push([n, String(prior.id), prior.request_hash]);
+  }
+  const locked = await lockWalletsByNumberOnCitus(tx, numbers);
+  const none = priors.length === 0 ? null : priors;
+  if (locked.length === 0) return [{ priors: none } as PriorsAndWalletRow];
+  return locked.map((row) => ({ ...row, priors: none }));
 }

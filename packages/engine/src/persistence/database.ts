@@ -3,6 +3,7 @@ import { IsolationLevel, type MikroORM, type Options } from "@mikro-orm/core";
 import { Migrator } from "@mikro-orm/migrations";
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type pg from "pg";
+import { probeDistributed } from "./citus-routing.ts";
 import { migrationsList } from "./migrations/index.ts";
 import { PgPoolStatements, transactionSettings, transactOnPool } from "./pg-transaction.ts";
 import { primaryOnly } from "./primary-only-client.ts";
@@ -93,6 +94,11 @@ export interface Database {
   migrate(): Promise<string[]>;
   /** Names of the migrations not applied yet (reads only: creates nothing, not even its own table). */
   pendingMigrations(): Promise<string[]>;
+  /**
+   * True when its tables are distributed by Citus (`purse citus distribute`): asked once, on first
+   * use, then remembered (persistence/citus-routing.ts). False on PGlite.
+   */
+  distributed(): Promise<boolean>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -207,7 +213,17 @@ function databaseOn(
 ): Database {
   const em = () => orm.em.fork() as SqlEntityManager;
   const replica = replicaOrm && new ReadRouting(replicaOrm, em);
-  const paths = location.kind === "postgres" ? pgPaths(orm, replicaOrm, replica, options) : pglitePaths(em);
+  let distributedProbe: Promise<boolean> | undefined;
+  const distributed = () => {
+    if (location.kind !== "postgres") return Promise.resolve(false);
+    distributedProbe ??= probeDistributed(orm).catch((error: unknown) => {
+      distributedProbe = undefined; // an unreachable database is asked again
+      throw error;
+    });
+    return distributedProbe;
+  };
+  const paths =
+    location.kind === "postgres" ? pgPaths(orm, replicaOrm, replica, options, distributed) : pglitePaths(em);
   const migrationsTable = mode === "test" ? `${testSchema}.mikro_orm_migrations` : "mikro_orm_migrations";
   let searchPathProbe: Promise<string | null> | undefined;
   return {
@@ -220,6 +236,7 @@ function databaseOn(
     fresh: replica ? (work) => replica.fresh(work) : (work) => work(em()),
     replica,
     ...paths,
+    distributed,
     testModeUnavailable() {
       if (!testMode || location.kind !== "postgres") return Promise.resolve(null);
       // Asked at start and by each CLI command two or three times: the connections' path does not
@@ -339,21 +356,34 @@ function pgPaths(
   replicaOrm: MikroORM | null,
   replica: ReadRouting | null,
   options: OpenDatabaseOptions,
+  distributed: () => Promise<boolean>,
 ): Paths {
   const named = options.namedStatements !== false;
   const primaryPool = nativePool(orm);
   const replicaPool = replicaOrm && nativePool(replicaOrm);
+  // A read does not wait for the primary to say whether it is distributed: a replica's read goes
+  // on through a primary outage (and a failed probe is asked again next time).
+  const readMode = async () => ({
+    named,
+    mode: "snapshot" as const,
+    distributed: await distributed().catch(() => false),
+  });
   const primarySnapshot = async <T>(read: (tx: SqlRunner) => Promise<T>) =>
-    transactOnPool(await primaryPool(), { named, mode: "snapshot" }, read);
+    transactOnPool(await primaryPool(), await readMode(), read);
   const statements = new PgPoolStatements(primaryPool, named);
   const replicaStatements = replicaPool && new PgPoolStatements(replicaPool, named);
   return {
-    transact: async (work) => transactOnPool(await primaryPool(), { named, mode: "movement" }, work),
+    transact: async (work) =>
+      transactOnPool(
+        await primaryPool(),
+        { named, mode: "movement", distributed: await distributed() },
+        work,
+      ),
     snapshot:
       replica && replicaPool
         ? (read) =>
             replica.route(
-              async () => transactOnPool(await replicaPool(), { named, mode: "snapshot" }, read),
+              async () => transactOnPool(await replicaPool(), await readMode(), read),
               () => primarySnapshot(read),
             )
         : primarySnapshot,

@@ -27,10 +27,18 @@ export class PgTransaction {
   /** Sent and not yet awaited: their failure is the failure of the next awaited statement. */
   #ahead: Promise<unknown>[] = [];
   #committed = false;
+  /**
+   * Its tables are distributed by Citus (persistence/citus-routing.ts): the movement's statements
+   * take their per-owner form, and the wallets it locked are known here with their owners.
+   */
+  readonly distributed: boolean;
+  /** On Citus, the wallets this transaction holds: their owners and chain heads (citus-routing.ts). */
+  readonly heldWallets = new Map<number, HeldWallet>();
 
-  constructor(client: pg.PoolClient, named: boolean) {
+  constructor(client: pg.PoolClient, named: boolean, distributed = false) {
     this.#client = client;
     this.#named = named;
+    this.distributed = distributed;
   }
 
   /** Sends `statement` without waiting for its answer: it travels with the next one. */
@@ -45,6 +53,19 @@ export class PgTransaction {
     answer.catch(() => undefined); // awaited below, once what was sent ahead has answered
     await this.#settleAhead();
     return (await answer).rows as Row[];
+  }
+
+  /**
+   * `statements` in order, in one round trip (each its own answer): the first failure is thrown,
+   * those behind it having been aborted by it.
+   */
+  async rowsEach<Row>(statements: readonly Statement[]): Promise<Row[][]> {
+    const answers = statements.map((statement) => this.#send(statement));
+    for (const answer of answers) answer.catch(() => undefined); // awaited below, in order
+    await this.#settleAhead();
+    const found: Row[][] = [];
+    for (const answer of answers) found.push((await answer).rows as Row[]);
+    return found;
   }
 
   /**
@@ -77,7 +98,7 @@ export class PgTransaction {
 
   /** Begins, with the mode's settings: sent ahead, so it leaves with the transaction's first statement. */
   begin(mode: TransactionMode): void {
-    this.sendAhead({ text: beginStatements[mode], values: [] });
+    this.sendAhead({ text: (this.distributed ? citusBeginStatements : beginStatements)[mode], values: [] });
   }
 
   async commit(): Promise<void> {
@@ -160,10 +181,37 @@ export const transactionSettings: Record<TransactionMode, readonly string[]> = {
   ],
 };
 
+/**
+ * On Citus (tables distributed, persistence/citus-routing.ts) the same transactions without
+ * `plan_cache_mode = force_generic_plan`, under which Citus answers "could not create distributed
+ * plan" (it prunes shards by the parameters' values, so it needs custom plans), and a movement's
+ * in `citus.multi_shard_modify_mode = 'sequential'`: a transaction that read or wrote several
+ * shards in Citus's default parallel mode (one connection per shard) may not write a reference
+ * table afterwards ("cannot modify table ... because there was a parallel operation on a
+ * distributed table"), and a movement's statements are each one shard's anyway.
+ */
+const citusTransactionSettings: Record<TransactionMode, readonly string[]> = {
+  movement: ["set local citus.multi_shard_modify_mode = 'sequential'"],
+  snapshot: transactionSettings.snapshot.filter((setting) => !setting.includes("plan_cache_mode")),
+};
+
 const beginStatements: Record<TransactionMode, string> = {
   movement: ["begin", ...transactionSettings.movement].join("; "),
   snapshot: ["begin isolation level repeatable read read only", ...transactionSettings.snapshot].join("; "),
 };
+
+const citusBeginStatements: Record<TransactionMode, string> = {
+  movement: ["begin", ...citusTransactionSettings.movement].join("; "),
+  // Not read only: a history read copies the user's rows into temporary tables first
+  // (transactions/citus-history-store.ts); it writes nothing else.
+  snapshot: ["begin isolation level repeatable read", ...citusTransactionSettings.snapshot].join("; "),
+};
+
+/** A wallet a transaction on Citus holds locked: its owner (its shard) and its chain's head. */
+export interface HeldWallet {
+  readonly userId: number;
+  chainHead: Buffer;
+}
 
 /**
  * Runs `work` in one transaction on a connection from `pool`: COMMIT when it resolves (unless its
@@ -172,12 +220,12 @@ const beginStatements: Record<TransactionMode, string> = {
  */
 export async function transactOnPool<T>(
   pool: pg.Pool,
-  { named, mode }: { named: boolean; mode: TransactionMode },
+  { named, mode, distributed = false }: { named: boolean; mode: TransactionMode; distributed?: boolean },
   work: (transaction: PgTransaction) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
-  const transaction = new PgTransaction(client, named);
+  const transaction = new PgTransaction(client, named, distributed);
   try {
     transaction.begin(mode);
     const result = await work(transaction);

@@ -15,7 +15,7 @@ export { sql };
 export type SqlRunner = SqlEntityManager | PgTransaction | PgPoolStatements;
 
 /** The statement `query` compiles to, named `name` when given (named statements: pg-transaction.ts). */
-function statement(query: RawBuilder<unknown>, name: string | undefined): Statement {
+export function statement(query: RawBuilder<unknown>, name: string | undefined): Statement {
   const compiled = query.compile(compiler);
   return { name, text: compiled.sql, values: compiled.parameters };
 }

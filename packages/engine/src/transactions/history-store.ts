@@ -1,6 +1,8 @@
+import { isDistributed } from "../persistence/citus-routing.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { cappedTotals } from "./capped-totals-store.ts";
+import { copyHistoryOnCitus } from "./citus-history-store.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
 import { matched } from "./matched-transactions-store.ts";
@@ -77,6 +79,7 @@ export function readHistory(
 ): Promise<{ total: number; exact: boolean; rows: HistoryRow[] }> {
   const queries = historyQueries(userId, filter);
   return db.snapshot(async (tx) => {
+    if (isDistributed(tx)) await copyHistoryOnCitus(tx, userId, filter.walletNumber);
     const counted = await firstRow(tx, queries.count, queries.countName);
     return {
       total: Number(counted?.total ?? 0),

@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { VoucherStatus } from "./index.ts";
 import type { StoredVoucherCode } from "./voucher-code.ts";
@@ -44,6 +45,8 @@ export async function findVoucher(
   number: string,
   options: { lock: boolean },
 ): Promise<VoucherRecord | null> {
+  // On Citus a row is locked only by a statement routed to one shard: its creator found first.
+  const creator = isDistributed(em) ? await voucherCreator(em, number) : null;
   const row = await firstRow(
     em,
     sql<VoucherRow>`
@@ -51,9 +54,9 @@ export async function findVoucher(
         u.blocked as creator_blocked, t.status as transaction_status, ${sql.raw(currencyColumns)}
       from vouchers v
       join users u on u.id = v.creator_user_id
-      join transactions t on t.id = v.purchase_transaction_id
+      join transactions t on t.id = v.purchase_transaction_id and t.user_id = v.creator_user_id
       join currencies c on c.id = v.currency_id
-      where v.number = ${number}
+      where v.number = ${number} ${creator === null ? sql`` : sql`and v.creator_user_id = ${creator}::bigint`}
       ${options.lock ? sql`for no key update of v` : sql``}`,
   );
   if (!row) return null;
@@ -70,6 +73,15 @@ export async function findVoucher(
     transactionStatus: Number(row.transaction_status),
     currency: currencyFromRow(row),
   };
+}
+
+/** The creator of the voucher `number` (its owner, by which Citus places it), if it exists. */
+async function voucherCreator(em: SqlRunner, number: string): Promise<string | null> {
+  const found = await firstRow(
+    em,
+    sql<{ creator_user_id: string }>`select creator_user_id from vouchers where number = ${number}`,
+  );
+  return found?.creator_user_id ?? null;
 }
 
 /** A new voucher's row, as issued, seeded or bought. */

@@ -1,6 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
+import { isDistributed, rowsEach } from "../persistence/citus-routing.ts";
+import { PgTransaction } from "../persistence/pg-transaction.ts";
 import { rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { type WalletStatusName, walletStatusName } from "./wallet-status.ts";
 
@@ -33,14 +35,18 @@ export interface WalletRow extends CurrencyColumns {
   owner_role: "merchant" | "partner";
 }
 
-/** The columns every wallet query selects: the wallet, its owner's state and its currency's policy. */
-export const selectWallets = sql.raw(`
-  select w.id, w.number, w.user_id, w.status, w.balance_minor, w.amount_limit_minor,
+const walletColumns = `w.id, w.number, w.user_id, w.status, w.balance_minor, w.amount_limit_minor,
     w.can_use_for_deposit_api_out, w.can_use_for_withdraw_api_out,
-    u.blocked as owner_blocked, u.role as owner_role, ${currencyColumns}
-  from wallets w
+    u.blocked as owner_blocked, u.role as owner_role, ${currencyColumns}`;
+const walletJoins = `from wallets w
   join users u on u.id = w.user_id
-  join currencies c on c.id = w.currency_id`);
+  join currencies c on c.id = w.currency_id`;
+
+/** The columns every wallet query selects: the wallet, its owner's state and its currency's policy. */
+export const selectWallets = sql.raw(`select ${walletColumns} ${walletJoins}`);
+
+/** A wallet row locked on Citus, with its chain's head (`lockOwnedWallets`). */
+export type HeldWalletRow = WalletRow & { chain_head: Buffer };
 
 /**
  * Loads wallets by number. With `lock`, takes their row locks in id order, so two movements over
@@ -54,6 +60,10 @@ export async function findWalletsByNumber(
   numbers: readonly string[],
   options: { lock: boolean },
 ): Promise<Map<string, WalletRecord>> {
+  if (options.lock && isDistributed(em)) {
+    const locked = await lockWalletsByNumberOnCitus(em, numbers);
+    return new Map(locked.map((row) => [row.number, walletFromRow(row)]));
+  }
   const found = await rows(
     em,
     sql<WalletRow>`${selectWallets} where w.number = any(${[...numbers]}::text[])
@@ -61,6 +71,54 @@ export async function findWalletsByNumber(
     options.lock ? "purse_wallets_lock" : undefined,
   );
   return new Map(found.map((row) => [row.number, walletFromRow(row)]));
+}
+
+/**
+ * On Citus (persistence/citus-routing.ts), the row locks of the wallets `numbers` name: their
+ * owners found first (a read of every shard, no lock: a wallet's owner never changes), then each
+ * row locked by its owner and id, one statement per wallet in id order, all in one round trip
+ * (`lockOwnedWallets`). Citus locks rows only in a statement routed to one shard.
+ */
+export async function lockWalletsByNumberOnCitus(
+  tx: SqlRunner,
+  numbers: readonly string[],
+): Promise<HeldWalletRow[]> {
+  const owners = await rows(
+    tx,
+    sql<{ id: string | number; user_id: string | number }>`
+      select id, user_id from wallets where number = any(${[...numbers]}::text[])`,
+    "purse_wallet_owners",
+  );
+  return lockOwnedWallets(
+    tx,
+    owners.map((owner) => ({ id: toId(owner.id), userId: toId(owner.user_id) })),
+  );
+}
+
+/**
+ * On Citus, locks `wallets` (their owners known) in id order, one statement routed to each one's
+ * shard, all sent at once; the transaction remembers each one's owner and chain head for its
+ * ledger write (ledger/citus-ledger-write-store.ts).
+ */
+export async function lockOwnedWallets(
+  tx: SqlRunner,
+  wallets: readonly { id: number; userId: number }[],
+): Promise<HeldWalletRow[]> {
+  const inOrder = [...wallets].sort((a, b) => a.id - b.id);
+  const locked = (
+    await rowsEach(
+      tx,
+      inOrder.map(({ id, userId }) => ({
+        query: sql<HeldWalletRow>`select ${sql.raw(walletColumns)}, w.chain_head ${sql.raw(walletJoins)}
+          where w.user_id = ${userId}::bigint and w.id = ${id}::bigint for no key update of w`,
+        prepareAs: "purse_wallet_lock_owned",
+      })),
+    )
+  ).flat();
+  if (tx instanceof PgTransaction)
+    for (const row of locked)
+      tx.heldWallets.set(toId(row.id), { userId: toId(row.user_id), chainHead: row.chain_head });
+  return locked;
 }
 
 export async function findWalletsOfUser(em: SqlEntityManager, userId: number): Promise<WalletRecord[]> {

@@ -78,6 +78,9 @@ export async function openRuntime(config: PurseConfig): Promise<Runtime> {
       verifiedSecrets: new VerifiedSecrets({ ttlMs: verifiedSecretMs }),
       secretHashes: new HashQueue(secretHashesAtOnce),
     };
+    // Whether Citus distributed the tables (persistence/citus-routing.ts in the engine), asked once
+    // here for both schemas; a database that cannot be reached yet is asked again on first use.
+    await Promise.all([db.distributed(), db.testMode?.distributed()]).catch(() => undefined);
     // Test mode only where its connections reach its schema: off, never pointed at live data.
     const testModeOff = await db.testModeUnavailable();
     if (testModeOff)
