@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `purse` command. It runs the built JavaScript (`npm run build` writes each package's dist/
-// and bundles this one's into dist/bundle/); in a checkout that has not been built, or with
+// The `purse` command. It runs the bundle (`npm run build`, or `npm run bundle -w @purse/server`,
+// bundles the sources into dist/bundle/); in a checkout that has not been built, or with
 // PURSE_SOURCE=1 (the test suite sets it, so tests always exercise the code as it is now), it
 // runs the TypeScript sources through tsx instead.
 import { existsSync } from "node:fs";

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const fromDist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url));
+const fromSource = (path) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
 
 /** Left outside both bundles (see above). */
 const leaves = [
@@ -39,12 +40,12 @@ const leaves = [
 const traced = ["pg", "ioredis", "import-in-the-middle", "require-in-the-middle"];
 
 // traces-asked.js: what bin/purse.js reads first, to choose between the two.
-await bundle("bundle", ["cli/main.js", "tracing/traces-asked.js"], leaves);
-await bundle("bundle-traced", ["cli/main.js", "tracing/start-tracing.js"], [...leaves, ...traced]);
+await bundle("bundle", ["cli/main.ts", "tracing/traces-asked.ts"], leaves);
+await bundle("bundle-traced", ["cli/main.ts", "tracing/start-tracing.ts"], [...leaves, ...traced]);
 
 /** Each entry at the top of its folder (dist/bundle/main.js), whatever folder its source is in. */
 function atTop(path) {
-  return { in: fromDist(path), out: path.slice(path.lastIndexOf("/") + 1, -".js".length) };
+  return { in: fromSource(path), out: path.slice(path.lastIndexOf("/") + 1, -".ts".length) };
 }
 
 async function bundle(folder, entries, external) {
@@ -61,6 +62,9 @@ async function bundle(folder, entries, external) {
     format: "esm",
     platform: "node",
     target: "node22",
+    // From the TypeScript sources, the workspace's packages too (their `source` export): the bundle
+    // needs no package's tsc output, so the tests' set-up bundles without compiling six packages first.
+    conditions: ["source"],
     // No `keepNames`: it wraps every function made at run time (closures per request included) in a
     // call that sets its name, which cost CPU per transfer. Nothing looks a class up by name: the
     // migrations are listed with explicit names (persistence/migrations/index.ts), MikroORM's
