@@ -196,6 +196,24 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(placed[0]?.node_port).not.toBe(placed[1]?.node_port);
         distributedApi = await seedAndServe(database);
         await runWorkload(distributedApi, database);
+
+        // The counters' deltas are folded, owner by owner, by serve's background fold (every
+        // second), and the audit still finds the counts equal to the transactions.
+        const unfolded = () =>
+          cluster.coordinator.query<{ n: string }>(
+            `select ((select count(*) from history_count_deltas) + (select count(*) from wallet_day_deltas))::text as n`,
+            [],
+            distributedName,
+          );
+        await expect.poll(unfolded, { timeout: 15_000, interval: 250 }).toEqual([{ n: "0" }]);
+        const folded = await cluster.coordinator.query<{ n: string }>(
+          "select count(*)::text as n from history_counts",
+          [],
+          distributedName,
+        );
+        expect(Number(folded[0]?.n)).toBeGreaterThan(0);
+        const audit = await purseCli(database, ["audit"]);
+        expect(audit.stdout).toContain("The ledger is balanced.");
       }, 180_000);
 
       it.runIf(measuring)(
