@@ -214,6 +214,19 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(Number(folded[0]?.n)).toBeGreaterThan(0);
         const audit = await purseCli(database, ["audit"]);
         expect(audit.stdout).toContain("The ledger is balanced.");
+
+        // The movements' webhook events are fanned out (to no endpoint: none is registered) by
+        // serve's event outbox, owner by owner.
+        const raised = () =>
+          cluster.coordinator.query<{ events: string; waiting: string }>(
+            `select count(*)::text as events, count(*) filter (where not fanned_out)::text as waiting from events`,
+            [],
+            distributedName,
+          );
+        await expect
+          .poll(async () => (await raised())[0]?.waiting, { timeout: 15_000, interval: 250 })
+          .toBe("0");
+        expect(Number((await raised())[0]?.events)).toBeGreaterThan(0);
       }, 180_000);
 
       it.runIf(measuring)(

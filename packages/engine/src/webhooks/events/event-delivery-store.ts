@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { isDistributed } from "../../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
 import { leaseOutboxRows } from "../outbox-lease-store.ts";
 
@@ -17,25 +18,52 @@ export interface LeasedEventDelivery {
  * `FOR UPDATE SKIP LOCKED`, so any number of workers may fan out at once, each event once.
  */
 export async function fanOutEvents(em: SqlRunner, limit: number): Promise<number> {
-  const [row] = await rows(
-    em,
-    sql<{ fanned: string | number }>`
+  if (isDistributed(em)) return fanOutPerOwner(em, limit);
+  const [row] = await rows(em, fanOut(limit, null));
+  return Number(row?.fanned ?? 0);
+}
+
+/**
+ * The fan-out statement, of every owner's events or (`owner`) of one owner's alone, named in every
+ * table it reads or writes.
+ */
+function fanOut(limit: number, owner: number | null) {
+  const ofOwner = (alias: string) =>
+    owner === null ? sql`` : sql`and ${sql.ref(alias)}.user_id = ${owner}::bigint`;
+  return sql<{ fanned: string | number }>`
       with claimed as (
-        select id, user_id, type, livemode from events
-        where not fanned_out order by id limit ${limit} for update skip locked
+        select id, user_id, type, livemode from events e
+        where not fanned_out ${ofOwner("e")} order by id limit ${limit} for update skip locked
       ), queued as (
         insert into event_deliveries (event_id, endpoint_id, user_id)
         select claimed.id, endpoint.id, claimed.user_id from claimed
         join webhook_endpoints endpoint on endpoint.user_id = claimed.user_id
-        where endpoint.enabled and endpoint.livemode = claimed.livemode
+        where endpoint.enabled and endpoint.livemode = claimed.livemode ${ofOwner("endpoint")}
           and (claimed.type = any(endpoint.events) or '*' = any(endpoint.events))
         order by claimed.id, endpoint.id
       ), marked as (
-        update events set fanned_out = true where id in (select id from claimed) returning 1
+        update events u set fanned_out = true where id in (select id from claimed) ${ofOwner("u")} returning 1
       )
-      select count(*) as fanned from marked`,
+      select count(*) as fanned from marked`;
+}
+
+/**
+ * On Citus (persistence/citus-routing.ts), which locks rows only in a statement routed to one
+ * shard: the owners with events not fanned out found first (a read of every shard, no lock), then
+ * each owner's fanned out by the same statement naming that owner, up to `limit` events in all.
+ */
+async function fanOutPerOwner(em: SqlRunner, limit: number): Promise<number> {
+  const owners = await rows(
+    em,
+    sql<{ user_id: string }>`select distinct user_id::text from events where not fanned_out limit ${limit}`,
   );
-  return Number(row?.fanned ?? 0);
+  let fanned = 0;
+  for (const { user_id } of owners) {
+    if (fanned >= limit) break;
+    const [row] = await rows(em, fanOut(limit - fanned, Number(user_id)));
+    fanned += Number(row?.fanned ?? 0);
+  }
+  return fanned;
 }
 
 /**
@@ -52,7 +80,8 @@ export function findDueEventDeliveries(
       select id, receiver from (
         select d.id, 'endpoint:' || d.endpoint_id as receiver, d.next_attempt_at,
           row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rank
-        from event_deliveries d join webhook_endpoints endpoint on endpoint.id = d.endpoint_id
+        -- The owner in the join too: on Citus both are the owner's, on one shard.
+        from event_deliveries d join webhook_endpoints endpoint on endpoint.id = d.endpoint_id and endpoint.user_id = d.user_id
         where d.status = 'pending' and d.next_attempt_at <= now() and endpoint.enabled
           and 'endpoint:' || d.endpoint_id <> all(${[...due.saturated]}::text[])
       ) due
