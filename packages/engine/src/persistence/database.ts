@@ -361,15 +361,25 @@ function pgPaths(
   const named = options.namedStatements !== false;
   const primaryPool = nativePool(orm);
   const replicaPool = replicaOrm && nativePool(replicaOrm);
-  // A read does not wait for the primary to say whether it is distributed: a replica's read goes
-  // on through a primary outage (and a failed probe is asked again next time).
-  const readMode = async () => ({
+  // Whether the tables are distributed, once the primary has said so (`purse serve` asks at start).
+  let known: boolean | undefined;
+  const probe = async () => {
+    known = await distributed();
+    return known;
+  };
+  const readMode = (isDistributed: boolean) => ({
     named,
     mode: "snapshot" as const,
-    distributed: await distributed().catch(() => false),
+    distributed: isDistributed,
   });
   const primarySnapshot = async <T>(read: (tx: SqlRunner) => Promise<T>) =>
-    transactOnPool(await primaryPool(), await readMode(), read);
+    transactOnPool(await primaryPool(), readMode(known ?? (await probe().catch(() => false))), read);
+  // A replica's read never waits for the primary to answer that: it goes on through a primary
+  // outage, the question asked again in the background while unanswered.
+  const replicaReadMode = () => {
+    if (known === undefined) probe().catch(() => undefined);
+    return readMode(known ?? false);
+  };
   const statements = new PgPoolStatements(primaryPool, named);
   const replicaStatements = replicaPool && new PgPoolStatements(replicaPool, named);
   return {
@@ -383,7 +393,7 @@ function pgPaths(
       replica && replicaPool
         ? (read) =>
             replica.route(
-              async () => transactOnPool(await replicaPool(), await readMode(), read),
+              async () => transactOnPool(await replicaPool(), replicaReadMode(), read),
               () => primarySnapshot(read),
             )
         : primarySnapshot,
