@@ -4,8 +4,9 @@ import { createCheckout } from "../support/checkout-helpers.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
 /**
- * The declaration options the mounters learned for the reads and operator verbs
- * (`declaration/declare-operation.ts`), each as every door publishes it: the `public` scope
+ * The options the mounters learned for the reads and operator verbs (the declaration's scope,
+ * `declaration/declare-operation.ts`; GraphQL's binding, `graphql/src/schema/operation-binding.ts`),
+ * each as every door publishes it: the `public` scope
  * (anyone without a token: the rates), a list of scopes any of which lets the caller in (the
  * statement: a wallet's owner or an operator), a query answering GraphQL's PurseError union
  * (`errorUnion`: the voucher info), a GraphQL mutation taking flat arguments
