@@ -1,3 +1,5 @@
+import { PurseError } from "../errors/index.ts";
+
 export interface HashQueueOptions {
   /** Slow hashes running at once. */
   readonly running: number;
@@ -39,4 +41,18 @@ export class HashQueue {
       else this.#running -= 1;
     }
   }
+}
+
+/**
+ * `hash`'s answer, run in `queue` (the process's queue of slow hashes; at once without one). Past
+ * the queue, Service busy, come back in a second: nothing was hashed. `/token`'s client secrets and
+ * users' passwords alike.
+ */
+export async function inHashQueue<T>(
+  queue: { run<R>(hash: () => Promise<R>): Promise<R | typeof hashQueueFull> } | undefined,
+  hash: () => Promise<T>,
+): Promise<T> {
+  const answer = queue ? await queue.run(hash) : await hash();
+  if (answer === hashQueueFull) throw new PurseError("SERVICE_BUSY", undefined, {}, { retryAfterSeconds: 1 });
+  return answer;
 }

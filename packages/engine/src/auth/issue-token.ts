@@ -6,7 +6,7 @@ import { clockedFor } from "../mode/test-clock.ts";
 import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
 import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
 import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
-import { hashQueueFull } from "./hash-queue.ts";
+import { inHashQueue } from "./hash-queue.ts";
 import { storeClientToken } from "./store-client-token.ts";
 import { announceRevocation } from "./token-cache.ts";
 
@@ -110,9 +110,7 @@ async function verifyClientSecret(
     for (const storedHash of stored) if (await verifySecret(secret, storedHash)) return storedHash;
     return null;
   };
-  const matched = deps.secretHashes ? await deps.secretHashes.run(hashAll) : await hashAll();
-  if (matched === hashQueueFull)
-    throw new PurseError("SERVICE_BUSY", undefined, {}, { retryAfterSeconds: 1 });
+  const matched = await inHashQueue(deps.secretHashes, hashAll);
   if (matched === null) return false;
   deps.verifiedSecrets?.remember(clientId, secret, matched);
   return true;

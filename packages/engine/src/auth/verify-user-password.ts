@@ -1,7 +1,6 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { PurseError } from "../errors/index.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../secrets/index.ts";
-import { hashQueueFull } from "./hash-queue.ts";
+import { inHashQueue } from "./hash-queue.ts";
 import { replacePasswordHash } from "./user-store.ts";
 
 export interface StoredPassword {
@@ -26,12 +25,7 @@ export async function verifyUserPassword(
   user: StoredPassword | undefined,
   password: string,
 ): Promise<boolean> {
-  const queued = async <T>(hash: () => Promise<T>): Promise<T> => {
-    const answer = deps.secretHashes ? await deps.secretHashes.run(hash) : await hash();
-    if (answer === hashQueueFull)
-      throw new PurseError("SERVICE_BUSY", undefined, {}, { retryAfterSeconds: 1 });
-    return answer;
-  };
+  const queued = <T>(hash: () => Promise<T>) => inHashQueue(deps.secretHashes, hash);
   if (!user) {
     decoyHash ??= hashPassword("purse-decoy-password");
     const decoy = await decoyHash;

@@ -62,13 +62,16 @@ const checkoutColumns = `k.id, k.merchant_user_id, u.name as merchant_name, k.cl
     k.wallet_to_id, wt.number as wallet_to_number, k.amount_minor, k.commission_minor, k.success_url, k.cancel_url,
     k.status_url, k.status, k.expired_at, ${currencyColumns}`;
 
-const checkoutSelect = sql`
+/** A checkout with its merchant, currency and two wallets, read from `wallets` (a table or a CTE). */
+const checkoutSelectFrom = (wallets: string) => sql`
   select ${sql.raw(checkoutColumns)}
   from checkouts k
   join users u on u.id = k.merchant_user_id
-  join wallets wf on wf.id = k.wallet_from_id
-  join wallets wt on wt.id = k.wallet_to_id
+  join ${sql.id(wallets)} wf on wf.id = k.wallet_from_id
+  join ${sql.id(wallets)} wt on wt.id = k.wallet_to_id
   join currencies c on c.id = k.currency_id`;
+
+const checkoutSelect = checkoutSelectFrom("wallets");
 
 /**
  * The same on Citus (persistence/citus-routing.ts), which joins a checkout to its two wallets only
@@ -85,12 +88,7 @@ async function checkoutSelectOnCitus(em: SqlRunner, token: string) {
   with w as (
     select id, number, user_id from wallets where id = any(${wallets?.ids ?? []}::bigint[])
   )
-  select ${sql.raw(checkoutColumns)}
-  from checkouts k
-  join users u on u.id = k.merchant_user_id
-  join w wf on wf.id = k.wallet_from_id
-  join w wt on wt.id = k.wallet_to_id
-  join currencies c on c.id = k.currency_id`;
+  ${checkoutSelectFrom("w")}`;
 }
 
 /** The checkout behind a payment link token; with `lock`, its row is locked (one outcome per link). */

@@ -21,7 +21,13 @@ import {
 import { Currency } from "./currency.ts";
 import { mountConnection, relayName } from "./cursor-connection.ts";
 import { authScopesOf, callerFor, callOf, type Published } from "./declared-access.ts";
-import { type Binding, bindingOf, type CursorPage } from "./operation-binding.ts";
+import {
+  type Binding,
+  bindingOf,
+  type CursorPage,
+  capitalise,
+  type OperationBinding,
+} from "./operation-binding.ts";
 import { operationBindings } from "./operation-bindings.ts";
 import { Transaction, TransactionStatus, TransactionType } from "./transactions.ts";
 
@@ -67,8 +73,7 @@ function objectTypeAt(graphql: Binding, contract: z.ZodObject, path: string, par
   const given = path === "" ? (graphql.typeNamed ? graphql.type : undefined) : graphql.nested?.[path];
   const published = objectTypes.get(contract);
   if (given === undefined && published) return published.ref;
-  const named =
-    given ?? (path === "" ? graphql.type : `${parent}${key.charAt(0).toUpperCase()}${key.slice(1)}`);
+  const named = given ?? (path === "" ? graphql.type : `${parent}${capitalise(key)}`);
   if (typeof named !== "string") {
     const shared = sharedTypes[named.shared];
     if (!shared)
@@ -260,7 +265,7 @@ function filterOf(contract: z.ZodObject, page: CursorPage): z.ZodObject {
  * (`operation-bindings.ts`, else the default rule): its scope by scope-auth, the output type
  * derived from its contract.
  */
-const bindings: Readonly<Record<string, Parameters<typeof bindingOf>[1]>> = operationBindings;
+const bindings: Readonly<Record<string, OperationBinding>> = operationBindings;
 const declared: Readonly<Record<string, AnyOperation>> = { ...operations, ...sessionOperations };
 // Those whose type the table names first: a default name never takes a contract the table names.
 const published: readonly Published[] = Object.entries(declared)

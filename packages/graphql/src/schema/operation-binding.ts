@@ -119,7 +119,7 @@ export interface Binding extends OperationBinding {
  * The binding table says otherwise where the published schema already did.
  */
 export function bindingOf(name: string, binding: OperationBinding = {}): Binding {
-  const capitalised = `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  const capitalised = capitalise(name);
   return {
     ...binding,
     field: binding.field ?? name,
@@ -127,4 +127,9 @@ export function bindingOf(name: string, binding: OperationBinding = {}): Binding
     input: binding.input ?? `${capitalised}Input`,
     typeNamed: binding.type !== undefined,
   };
+}
+
+/** `refund` as a type's name: `Refund`. */
+export function capitalise(name: string): string {
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }
