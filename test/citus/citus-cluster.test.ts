@@ -12,6 +12,8 @@ import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { purseCli } from "../support/purse-cli.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
+import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/webhook-receiver.ts";
 
 /**
  * Contract, "Scale past one primary", as far as it goes today (docs/sharding.md): Purse on a Citus
@@ -35,9 +37,11 @@ describe.skipIf(!installed && !existsSync(vendored))(
       await ensureCitusInstalled();
       cluster = await startCitusCluster();
       url = await cluster.createDatabase(name);
+      site = await startMerchantSite();
     }, 30 * 60_000);
     afterAll(async () => {
       await cluster?.stop();
+      await site?.close();
     });
 
     it("starts a coordinator that sees both workers", async () => {
@@ -227,6 +231,44 @@ describe.skipIf(!installed && !existsSync(vendored))(
           .poll(async () => (await raised())[0]?.waiting, { timeout: 15_000, interval: 250 })
           .toBe("0");
         expect(Number((await raised())[0]?.events)).toBeGreaterThan(0);
+
+        // Every delivery the workload saw arrive is recorded delivered, its attempt beside it on
+        // its owner's shard (a moment after the receiver answered).
+        const outboxes = () =>
+          cluster.coordinator.query<{ undelivered: string; attempts: string }>(
+            `select ((select count(*) from webhook_deliveries where status <> 'delivered')
+                + (select count(*) from event_deliveries where status <> 'delivered'))::text as undelivered,
+              (select count(*) from webhook_attempts)::text || ' + ' || (select count(*) from event_attempts)::text as attempts`,
+            [],
+            distributedName,
+          );
+        await expect
+          .poll(outboxes, { timeout: 15_000, interval: 250 })
+          .toEqual([{ undelivered: "0", attempts: "1 + 9" }]);
+
+        // Retention: the attempt record of the notification (delivered, then made two days old),
+        // then (the events made older than the 90 days kept) the events with their deliveries and
+        // attempts, which on Citus no foreign key cascades to.
+        const age = (statement: string) => cluster.coordinator.query(statement, [], distributedName);
+        await age("update webhook_deliveries set delivered_at = now() - interval '2 days'");
+        const pruned = await purseCli(database, ["prune"], { PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS: "1" });
+        expect(pruned.stderr).toBe("");
+        expect(pruned.stdout).toContain(
+          "Deleted 1 attempt record(s) of webhooks delivered over 1 day(s) ago.",
+        );
+        await age("update events set created_at = now() - interval '91 days'");
+        const events = Number((await raised())[0]?.events);
+        const old = await purseCli(database, ["prune"]);
+        expect(old.stderr).toBe("");
+        expect(old.stdout).toContain(`Deleted ${events} endpoint event(s) raised over 90 day(s) ago.`);
+        expect(
+          await cluster.coordinator.query(
+            `select (select count(*) from events)::text as events, (select count(*) from event_deliveries)::text as deliveries,
+              (select count(*) from event_attempts)::text as attempts`,
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ events: "0", deliveries: "0", attempts: "0" }]);
       }, 180_000);
 
       it.runIf(measuring)(
@@ -339,6 +381,9 @@ function costLine(name: string, times: readonly number[]): string {
     .join(" ")}`;
 }
 
+/** The merchants' site both workloads' webhooks are sent to (a path per database and receiver). */
+let site: MerchantSite;
+
 let fixtureFile: string | undefined;
 const fixtureDirs: string[] = [];
 afterAll(async () => {
@@ -400,20 +445,35 @@ async function seedAndServe(database: { name: string; url: string }): Promise<Te
   const seeded = await purseCli(database, ["seed", fixtureFile]);
   expect(seeded.stderr).toBe("");
   expect(seeded.code).toBe(0);
-  // Measuring sends more transfers a minute than one user's default budget allows.
-  return startTestServer(
-    measuring ? { database, env: { PURSE_RATE_LIMIT_PER_MINUTE: "100000" } } : { database },
-  );
+  // The webhooks' receiver is on 127.0.0.1, as on a developer's machine. Measuring sends more
+  // transfers a minute than one user's default budget allows.
+  const env = { PURSE_WEBHOOK_ALLOW_PRIVATE: "on" };
+  return startTestServer({
+    database,
+    env: measuring ? { ...env, PURSE_RATE_LIMIT_PER_MINUTE: "100000" } : env,
+  });
 }
 
 /**
- * The workload both databases run: acme pays bolt on each door, a checkout paid on the pay page's
- * endpoint, a voucher bought by bolt and activated by acme, acme's history of the day, and
- * `purse audit`.
+ * The workload both databases run: acme and bolt each add a webhook endpoint (on tRPC), acme pays
+ * bolt on each door, a checkout paid on the pay page's endpoint, a voucher bought by bolt and
+ * activated by acme, acme's history of the day, and `purse audit`; then the endpoints receive
+ * their events and the checkout's status_url its notification, at the merchants' site.
  */
 async function runWorkload(api: TestServer, database: { name: string; url: string }): Promise<void> {
   const acme = await api.token("acme");
   const bolt = await api.token("bolt");
+  const at = `/${database.name}`;
+  const endpoints = {
+    acme: await trpcClient(api.url, acme).createWebhookEndpoint.mutate({
+      url: `${site.url}${at}/acme`,
+      events: ["*"],
+    }),
+    bolt: await trpcClient(api.url, bolt).createWebhookEndpoint.mutate({
+      url: `${site.url}${at}/bolt`,
+      events: ["*"],
+    }),
+  };
   const ids: number[] = [];
   for (const door of [restDoor(api), graphqlDoor(api), trpcDoor(api)]) {
     const moved = await door.transfer(acme, {
@@ -426,7 +486,7 @@ async function runWorkload(api: TestServer, database: { name: string; url: strin
   }
   expect(new Set(ids).size).toBe(3);
 
-  const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.00");
+  const checkout = await createCheckout(api, { url: `${site.url}${at}` }, "2.00");
   const paid = await api.call("POST", "/api/processing/pay", {
     body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
   });
@@ -458,4 +518,29 @@ async function runWorkload(api: TestServer, database: { name: string; url: strin
   const audit = await purseCli(database, ["audit"]);
   expect(audit.stdout).toContain("The ledger is balanced.");
   expect(audit.code).toBe(0);
+
+  // The checkout's status_url is notified of the payment (the spec's body), and each endpoint
+  // receives its owner's events, signed with its own secret: acme (user 1) and bolt (user 2).
+  const [notified] = await site.waitFor(`${at}/webhook`, 1, 20_000);
+  expect(JSON.parse(notified?.body ?? "{}")).toMatchObject({
+    payment_id: checkout.paymentId,
+    status: "SUCCESS",
+  });
+  const typesAt = async (owner: "acme" | "bolt", count: number) =>
+    (await site.waitFor(`${at}/${owner}`, count, 20_000))
+      .map((received) => verifiedEvent(received, endpoints[owner].secret).type)
+      .sort();
+  expect(await typesAt("acme", 5)).toEqual([
+    "checkout.succeeded",
+    "transfer.sent",
+    "transfer.sent",
+    "transfer.sent",
+    "voucher.activated",
+  ]);
+  expect(await typesAt("bolt", 4)).toEqual([
+    "transfer.received",
+    "transfer.received",
+    "transfer.received",
+    "voucher.purchased",
+  ]);
 }
