@@ -102,7 +102,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(distributed.stderr).toBe("");
         expect(distributed.code).toBe(0);
         expect(distributed.stdout).toContain(
-          "reference tables made: settings, rates, currencies, users, clients, purse_test.clients.",
+          "reference tables made: settings, rates, currencies, users, clients, wallet_numbers, voucher_numbers, purse_test.clients, purse_test.wallet_numbers, purse_test.voucher_numbers.",
         );
         expect(distributed.stdout).toContain(
           `Distributed by owner: ${ownedTables.map(([table]) => table).join(", ")}, `,
@@ -132,7 +132,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
         // table is hash-distributed by its owner with shards on both workers, colocated with wallets.
         expect(tables).toEqual(
           [
-            ...["clients", "currencies", "rates", "settings", "users"].map((table) => ({
+            ...referenceTables.map((table) => ({
               name: table,
               kind: "n",
               column: null,
@@ -159,7 +159,11 @@ describe.skipIf(!installed && !existsSync(vendored))(
         );
         expect(testMode).toEqual(
           [
-            { name: "purse_test.clients", kind: "n", colocated: false },
+            ...["clients", "voucher_numbers", "wallet_numbers"].map((table) => ({
+              name: `purse_test.${table}`,
+              kind: "n",
+              colocated: false,
+            })),
             ...[...ownedTables.map(([table]) => table), "test_clocks"].map((table) => ({
               name: `purse_test.${table}`,
               kind: "h",
@@ -271,6 +275,48 @@ describe.skipIf(!installed && !existsSync(vendored))(
         ).toEqual([{ events: "0", deliveries: "0", attempts: "0" }]);
       }, 180_000);
 
+      it("keeps a wallet number unique across owners, and finds a new wallet's owner by its number", async () => {
+        const api = distributedApi as TestServer;
+        // acme's wallet number, asked for bolt (another owner, on the other worker): the shard of
+        // bolt's wallets has no such number, the reference table of numbers has.
+        const taken = await purseCli(database, [
+          "wallets",
+          "create",
+          "--user",
+          "bolt",
+          "--currency",
+          "USD",
+          "--number",
+          "U100000010",
+        ]);
+        expect(taken.stderr).toContain('--number "U100000010": a wallet with this number exists');
+        expect(taken.code).not.toBe(0);
+        const opened = await purseCli(database, [
+          "wallets",
+          "create",
+          "--user",
+          "bolt",
+          "--currency",
+          "USD",
+          "--number",
+          "U100000099",
+        ]);
+        expect(opened.stdout).toContain("Opened wallet U100000099 (USD) for bolt.");
+        const moved = await restDoor(api).transfer(await api.token("acme"), {
+          walletFrom: "U100000010",
+          walletTo: "U100000099",
+          amount: "1.00",
+        });
+        expect(moved.ok ? "moved" : moved.message).toBe("moved");
+        expect(
+          await cluster.coordinator.query(
+            "select w.user_id::text, w.balance_minor::text from wallet_numbers n join wallets w on w.id = n.wallet_id and w.user_id = n.user_id where n.number = 'U100000099'",
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ user_id: "2", balance_minor: "100" }]);
+      }, 60_000);
+
       it.runIf(measuring)(
         "measures a transfer between two workers against one on a single worker (PURSE_CITUS_COST)",
         async () => {
@@ -329,6 +375,17 @@ describe.skipIf(!installed && !existsSync(vendored))(
     }, 120_000);
   },
 );
+
+/** The shared tables and who owns a number (migration 0022): a copy on every node. */
+const referenceTables = [
+  "clients",
+  "currencies",
+  "rates",
+  "settings",
+  "users",
+  "voucher_numbers",
+  "wallet_numbers",
+];
 
 /** The owned tables and their owner columns, as `purse citus distribute` (citus-distribution.ts) takes them. */
 const ownedTables: [table: string, column: string][] = [

@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { LedgerAccount } from "../ledger/record-movement.ts";
 import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
+import { insertWalletNumber } from "../wallet/wallet-store.ts";
 
 /** The operator's writes: currency switches, users, clients and wallets; and a reversal's reads. */
 
@@ -74,14 +75,27 @@ export async function findClientIds(
   return client === undefined ? undefined : { id: toId(client.id), userId: toId(client.user_id) };
 }
 
+/**
+ * A new wallet, its number's owner written first (migration 0022: on Citus the number's one
+ * uniqueness across owners), all in one transaction: its id drawn first so the number can name it.
+ */
 export async function insertWallet(
   em: SqlEntityManager,
   wallet: { userId: number; number: string; currencyId: number; amountLimitMinor: bigint },
 ): Promise<void> {
-  await sql`insert into wallets (user_id, number, currency_id, amount_limit_minor)
-    values (${wallet.userId}, ${wallet.number}, ${wallet.currencyId}, ${wallet.amountLimitMinor.toString()})`.execute(
-    em.getKysely(),
-  );
+  await em.transactional(async (tx) => {
+    const drawn = await firstRow(
+      tx,
+      sql<{ id: string }>`select nextval(pg_get_serial_sequence('wallets', 'id'))::text as id`,
+    );
+    if (!drawn) throw new Error("no wallet id was drawn");
+    await insertWalletNumber(tx, { number: wallet.number, userId: wallet.userId, walletId: drawn.id });
+    await rows(
+      tx,
+      sql`insert into wallets (id, user_id, number, currency_id, amount_limit_minor)
+        values (${drawn.id}, ${wallet.userId}, ${wallet.number}, ${wallet.currencyId}, ${wallet.amountLimitMinor.toString()})`,
+    );
+  });
 }
 
 /** Sets a wallet's status code; false when no wallet has that number. */
