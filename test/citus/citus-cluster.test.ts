@@ -317,6 +317,106 @@ describe.skipIf(!installed && !existsSync(vendored))(
         ).toEqual([{ user_id: "2", balance_minor: "100" }]);
       }, 60_000);
 
+      it("runs the operator's credit, payout and reversal, a refund, the expired-checkout sweep, token issuance and endpoint management", async () => {
+        const api = distributedApi as TestServer;
+        const acme = await api.token("acme");
+        const cli = (args: string[]) => purseCli(database, args);
+
+        // The operator's verbs (purse CLI), each a movement keyed by its --key; the key again moves nothing.
+        expect(
+          (await cli(["wallets", "credit", "U100000010", "5.00", "--key", "citus-credit"])).stdout,
+        ).toContain("Credited 5.00 to U100000010");
+        expect(
+          (await cli(["wallets", "credit", "U100000010", "5.00", "--key", "citus-credit"])).stdout,
+        ).toContain("Key citus-credit was already used for this");
+        expect(
+          (await cli(["wallets", "payout", "U100000020", "1.00", "--key", "citus-payout"])).stdout,
+        ).toContain("Paid out 1.00 from U100000020");
+        const moved = await restDoor(api).transfer(acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000020",
+          amount: "2.00",
+        });
+        if (!moved.ok) throw new Error(moved.message);
+        const reversed = await cli(["transactions", "reverse", String(moved.id), "--key", "citus-reverse"]);
+        expect(reversed.stderr).toBe("");
+        expect(reversed.stdout).toContain(`Reversed transaction ${moved.id}`);
+        expect(
+          (await cli(["transactions", "reverse", String(moved.id), "--key", "citus-reverse-2"])).stderr,
+        ).toContain(`Transaction ${moved.id} is already reversed by`);
+
+        // A refund of part of a paid checkout, by its merchant on REST, then the rest by an operator.
+        const at = `/${distributedName}-verbs`;
+        const checkout = await createCheckout(api, { url: `${site.url}${at}` }, "3.00");
+        const paid = await api.call("POST", "/api/processing/pay", {
+          body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+        });
+        expect(paid.status).toBe(200);
+        const [notified] = await site.waitFor(`${at}/webhook`, 1, 20_000);
+        const transactionId = JSON.parse(notified?.body ?? "{}").transaction_id;
+        const refunded = await api.call("POST", "/api/processing/refund", {
+          token: acme,
+          body: { transaction_id: transactionId, amount: "1.00" },
+        });
+        expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+        expect(refunded.body.data).toMatchObject({
+          refund_of: transactionId,
+          amount: "1.00",
+          refundable: "2.00",
+        });
+        expect(
+          (await cli(["transactions", "refund", String(transactionId), "--key", "citus-refund"])).stdout,
+        ).toContain(`Refunded 2.00 of transaction ${transactionId}; 0.00 may still be refunded`);
+
+        // A checkout whose link expired unpaid is closed by serve's sweep (every 5 s): FAIL, notified.
+        const expiring = await createCheckout(api, { url: `${site.url}${at}-expired` }, "4.00");
+        await cluster.coordinator.query(
+          "update checkouts set expired_at = now() - interval '1 minute' where payment_id = $1",
+          [expiring.paymentId],
+          distributedName,
+        );
+        const [failed] = await site.waitFor(`${at}-expired/webhook`, 1, 20_000);
+        expect(JSON.parse(failed?.body ?? "{}")).toMatchObject({
+          payment_id: expiring.paymentId,
+          status: "FAIL",
+        });
+
+        // An operator token, issued by the CLI, reads any wallet's statement over GraphQL.
+        const issued = await cli(["--json", "operators", "token", "--client", "acme", "--operator", "citus"]);
+        expect(issued.stderr).toBe("");
+        expect(JSON.parse(issued.stdout).access_token).toMatch(/^\S+$/);
+
+        // An endpoint changed, its secret rotated, then deleted with its deliveries and attempts.
+        const trpc = trpcClient(api.url, acme);
+        const endpoint = await trpc.createWebhookEndpoint.mutate({
+          url: `${site.url}${at}/endpoint`,
+          events: ["*"],
+        });
+        expect(
+          await trpc.updateWebhookEndpoint.mutate({ id: endpoint.id, enabled: false, description: "paused" }),
+        ).toMatchObject({ enabled: false, description: "paused" });
+        const rotated = await trpc.rotateWebhookEndpointSecret.mutate({ id: endpoint.id, overlapHours: 1 });
+        expect(rotated.secret).not.toBe(endpoint.secret);
+        const listed = async () => (await trpc.webhookEndpoints.query()).map((found) => found.id);
+        expect(await listed()).toContain(endpoint.id);
+        const [acmeEndpoint] = await listed();
+        expect((await trpc.deleteWebhookEndpoint.mutate({ id: acmeEndpoint as string })).deleted).toBe(true);
+        expect(await listed()).not.toContain(acmeEndpoint);
+        expect(
+          await cluster.coordinator.query(
+            `select count(*)::text as n from event_deliveries d
+             where not exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.user_id = d.user_id)`,
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ n: "0" }]);
+
+        // Every movement above (credit, payout, reversal, refunds, the expired checkout's FAIL) sealed and balanced.
+        const audit = await cli(["audit"]);
+        expect(audit.stdout).toContain("The ledger is balanced.");
+        expect(audit.code).toBe(0);
+      }, 120_000);
+
       it.runIf(measuring)(
         "measures a transfer between two workers against one on a single worker (PURSE_CITUS_COST)",
         async () => {

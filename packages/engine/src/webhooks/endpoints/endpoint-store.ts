@@ -162,10 +162,11 @@ export function replaceEndpointSecret(
 ): Promise<EndpointRow | undefined> {
   return firstRow(
     em,
+    // Whether the old secret overlaps is chosen here rather than by a CASE in SQL: Citus refuses
+    // now() inside one ("non-IMMUTABLE functions are not allowed in CASE or COALESCE statements").
     sql<EndpointRow>`update webhook_endpoints set
-        previous_secret_sealed = case when ${overlapMs}::bigint > 0 then secret_sealed end,
-        previous_secret_until = case when ${overlapMs}::bigint > 0
-          then now() + make_interval(secs => ${overlapMs / 1000}) end,
+        previous_secret_sealed = ${overlapMs > 0 ? sql`secret_sealed` : sql`null`},
+        previous_secret_until = ${overlapMs > 0 ? sql`now() + make_interval(secs => ${overlapMs / 1000})` : sql`null`},
         secret_sealed = ${sealed}, updated_at = now()
       where user_id = ${userId} and public_id = ${publicId}
       returning ${columns}`,
