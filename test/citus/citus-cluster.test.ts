@@ -3,7 +3,19 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDatabase } from "@purse/engine";
+import {
+  type Actor,
+  defaultEngineOptions,
+  disabledCaptcha,
+  type EngineDependencies,
+  inProcessEventBus,
+  MemoryRateLimiter,
+  MemoryRouteLock,
+  openDatabase,
+  PurseError,
+  secretBoxFromKey,
+  transferFunds,
+} from "@purse/engine";
 import { sampleFixture } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +23,7 @@ import { graphqlDoor, restDoor, trpcDoor } from "../doors/doors.ts";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { purseCli } from "../support/purse-cli.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { startTestServer, type TestServer, testSecretKey } from "../support/test-server.ts";
 import { trpcClient } from "../support/trpc-client.ts";
 import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/webhook-receiver.ts";
 
@@ -416,6 +428,59 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(audit.stdout).toContain("The ledger is balanced.");
         expect(audit.code).toBe(0);
       }, 120_000);
+
+      it("cuts a transfer waiting for a wallet's row lock on a worker at the route lock's bound: SERVICE_BUSY, nothing moved", async () => {
+        // The engine itself, with a route lock of 1 s (bound: 900 ms, ledger/run-movement.ts): the
+        // bounds are set on the coordinator, and the wait is on the worker holding bolt's wallet.
+        const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
+        const routeLock = new MemoryRouteLock();
+        const rateLimiter = new MemoryRateLimiter({ limitPerMinute: 1_000 });
+        const holder = new pg.Client({ connectionString: database.url });
+        await holder.connect();
+        try {
+          await db.distributed();
+          const deps: EngineDependencies = {
+            db,
+            secretBox: secretBoxFromKey(testSecretKey),
+            routeLock,
+            rateLimiter,
+            captcha: disabledCaptcha,
+            events: inProcessEventBus(),
+            now: () => new Date(),
+            options: { ...defaultEngineOptions, payUrl: "http://localhost/pay", routeLockTtlMs: 1_000 },
+          };
+          const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
+          const balances = () =>
+            cluster.coordinator.query(
+              "select number, balance_minor::text from wallets where user_id in (1, 2) order by number",
+              [],
+              distributedName,
+            );
+          const before = await balances();
+          await holder.query("begin");
+          await holder.query("select id from wallets where user_id = 2 and number = 'U100000020' for update");
+          const started = performance.now();
+          const outcome = await transferFunds(deps, acme, {
+            walletFrom: "U100000010",
+            walletTo: "U100000020",
+            amount: "1.00",
+          }).then(
+            () => "moved",
+            (error: unknown) => (error instanceof PurseError ? error.code : String(error)),
+          );
+          const waited = performance.now() - started;
+          expect(outcome).toBe("SERVICE_BUSY");
+          expect(waited).toBeGreaterThan(800);
+          expect(waited).toBeLessThan(3_000);
+          await holder.query("rollback");
+          expect(await balances()).toEqual(before);
+        } finally {
+          await holder.end();
+          await routeLock.close();
+          await rateLimiter.close();
+          await db.close();
+        }
+      }, 60_000);
 
       it.runIf(measuring)(
         "measures a transfer between two workers against one on a single worker (PURSE_CITUS_COST)",
