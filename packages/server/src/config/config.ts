@@ -246,13 +246,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): PurseConfig {
 }
 
 /**
- * Transfer transactions in flight unless told: one. Those that arrive while it runs leave together
- * in the next, so the batches grow with the load; with three in flight the same load left in three
- * times as many, smaller batches, which cost PostgreSQL and Purse a quarter more CPU per transfer
- * (docs/benchmark.md, "One transaction in flight"). Rows held by another process are waited for
- * within the lock timeout, as in any batch.
+ * Transfer transactions in flight unless told: two fewer than the pool (reads and the other
+ * movements keep connections of their own), at least one; one on the embedded database, whose one
+ * connection serves one transaction at a time.
  */
 function movementBatches(value: z.infer<typeof environmentSchema>): PurseConfig["movementBatches"] {
-  const inFlight = value.PURSE_MOVEMENT_BATCHES ?? 1;
+  const inFlight =
+    value.PURSE_MOVEMENT_BATCHES ??
+    (value.DATABASE_URL === undefined ? 1 : Math.max(1, value.PURSE_DATABASE_POOL_SIZE - 2));
   return inFlight === 0 ? null : { inFlight, batchSize: value.PURSE_MOVEMENT_BATCH_SIZE };
 }

@@ -4,12 +4,12 @@ import { readConfig } from "./config.ts";
 const postgres = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/purse" };
 
 describe("PURSE_MOVEMENT_BATCHES: transfers' group commit", () => {
-  it("keeps one transaction in flight by default, whatever the pool", () => {
+  it("keeps two of the pool's connections for other work by default, one transaction on the embedded database", () => {
     expect(readConfig({ ...postgres, PURSE_DATABASE_POOL_SIZE: "5" }).movementBatches).toEqual({
-      inFlight: 1,
+      inFlight: 3,
       batchSize: 32,
     });
-    expect(readConfig({ ...postgres, PURSE_DATABASE_POOL_SIZE: "32" }).movementBatches?.inFlight).toBe(1);
+    expect(readConfig({ ...postgres, PURSE_DATABASE_POOL_SIZE: "2" }).movementBatches?.inFlight).toBe(1);
     expect(readConfig({}).movementBatches).toEqual({ inFlight: 1, batchSize: 32 });
   });
 
