@@ -23,6 +23,7 @@ import { graphqlDoor, restDoor, trpcDoor } from "../doors/doors.ts";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { purseCli } from "../support/purse-cli.ts";
+import { createTestCheckout, openTestAccount } from "../support/test-mode.ts";
 import { startTestServer, type TestServer, testSecretKey } from "../support/test-server.ts";
 import { trpcClient } from "../support/trpc-client.ts";
 import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/webhook-receiver.ts";
@@ -428,6 +429,56 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(audit.stdout).toContain("The ledger is balanced.");
         expect(audit.code).toBe(0);
       }, 120_000);
+
+      it("runs test mode: test credentials and funds, a test transfer, a test checkout expired by its merchant's test clock, its notification's retry brought forward", async () => {
+        const api = distributedApi as TestServer;
+        const acme = await openTestAccount(api, "acme", { USD: "50.00" });
+        const bolt = await openTestAccount(api, "bolt", { USD: "50.00" });
+        const moved = await restDoor(api).transfer(bolt.token, {
+          walletFrom: bolt.wallets["USD"] ?? "",
+          walletTo: acme.wallets["USD"] ?? "",
+          amount: "2.00",
+        });
+        expect(moved.ok ? "moved" : moved.message).toBe("moved");
+
+        // A test checkout left unpaid; its status_url answers the FAIL notification with 503 once.
+        const paymentId = `citus-test-${process.pid}`;
+        const created = await createTestCheckout(
+          api,
+          acme,
+          bolt.wallets["USD"] ?? "",
+          "5.00",
+          paymentId,
+          `${site.url}/${distributedName}-test`,
+        );
+        expect(created.status).toBe(200);
+        const statusPath = `/${distributedName}-test/status/${paymentId}`;
+        site.failPath(statusPath, 1);
+        const advance = (by: string) =>
+          purseCli(database, ["test", "clock", "advance", by, "--user", "acme"]);
+        // Two days on acme's test clock: the link expired, closed FAIL and notified (answered 503).
+        const moved2d = await advance("2d");
+        expect(moved2d.stderr).toBe("");
+        expect(moved2d.stdout).toContain("acme's test clock now reads");
+        const [failed] = await site.waitFor(statusPath, 1, 20_000);
+        expect(JSON.parse(failed?.body ?? "{}")).toMatchObject({ payment_id: paymentId, status: "FAIL" });
+        // Its retry is due in 30 s of real time; a day more on the clock brings it forward, delivered now.
+        await expect
+          .poll(
+            async () =>
+              (
+                await cluster.coordinator.query<{ attempts: string }>(
+                  "select attempts::text from purse_test.webhook_deliveries where status = 'pending' and next_attempt_at > now()",
+                  [],
+                  distributedName,
+                )
+              ).length,
+            { timeout: 10_000, interval: 200 },
+          )
+          .toBe(1);
+        expect((await advance("1d")).stderr).toBe("");
+        expect(await site.waitFor(statusPath, 2, 20_000)).toHaveLength(2);
+      }, 90_000);
 
       it("cuts a transfer waiting for a wallet's row lock on a worker at the route lock's bound: SERVICE_BUSY, nothing moved", async () => {
         // The engine itself, with a route lock of 1 s (bound: 900 ms, ledger/run-movement.ts): the
