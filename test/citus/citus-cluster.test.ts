@@ -3,7 +3,19 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDatabase } from "@purse/engine";
+import {
+  type Actor,
+  defaultEngineOptions,
+  disabledCaptcha,
+  type EngineDependencies,
+  inProcessEventBus,
+  MemoryRateLimiter,
+  MemoryRouteLock,
+  openDatabase,
+  PurseError,
+  secretBoxFromKey,
+  transferFunds,
+} from "@purse/engine";
 import { sampleFixture } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +23,10 @@ import { graphqlDoor, restDoor, trpcDoor } from "../doors/doors.ts";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { purseCli } from "../support/purse-cli.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { createTestCheckout, openTestAccount } from "../support/test-mode.ts";
+import { startTestServer, type TestServer, testSecretKey } from "../support/test-server.ts";
+import { trpcClient } from "../support/trpc-client.ts";
+import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/webhook-receiver.ts";
 
 /**
  * Contract, "Scale past one primary", as far as it goes today (docs/sharding.md): Purse on a Citus
@@ -35,9 +50,11 @@ describe.skipIf(!installed && !existsSync(vendored))(
       await ensureCitusInstalled();
       cluster = await startCitusCluster();
       url = await cluster.createDatabase(name);
+      site = await startMerchantSite();
     }, 30 * 60_000);
     afterAll(async () => {
       await cluster?.stop();
+      await site?.close();
     });
 
     it("starts a coordinator that sees both workers", async () => {
@@ -98,7 +115,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(distributed.stderr).toBe("");
         expect(distributed.code).toBe(0);
         expect(distributed.stdout).toContain(
-          "reference tables made: settings, rates, currencies, users, clients, purse_test.clients.",
+          "reference tables made: settings, rates, currencies, users, clients, wallet_numbers, voucher_numbers, purse_test.clients, purse_test.wallet_numbers, purse_test.voucher_numbers.",
         );
         expect(distributed.stdout).toContain(
           `Distributed by owner: ${ownedTables.map(([table]) => table).join(", ")}, `,
@@ -128,7 +145,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
         // table is hash-distributed by its owner with shards on both workers, colocated with wallets.
         expect(tables).toEqual(
           [
-            ...["clients", "currencies", "rates", "settings", "users"].map((table) => ({
+            ...referenceTables.map((table) => ({
               name: table,
               kind: "n",
               column: null,
@@ -155,7 +172,11 @@ describe.skipIf(!installed && !existsSync(vendored))(
         );
         expect(testMode).toEqual(
           [
-            { name: "purse_test.clients", kind: "n", colocated: false },
+            ...["clients", "voucher_numbers", "wallet_numbers"].map((table) => ({
+              name: `purse_test.${table}`,
+              kind: "n",
+              colocated: false,
+            })),
             ...[...ownedTables.map(([table]) => table), "test_clocks"].map((table) => ({
               name: `purse_test.${table}`,
               kind: "h",
@@ -227,7 +248,290 @@ describe.skipIf(!installed && !existsSync(vendored))(
           .poll(async () => (await raised())[0]?.waiting, { timeout: 15_000, interval: 250 })
           .toBe("0");
         expect(Number((await raised())[0]?.events)).toBeGreaterThan(0);
+
+        // Every delivery the workload saw arrive is recorded delivered, its attempt beside it on
+        // its owner's shard (a moment after the receiver answered).
+        const outboxes = () =>
+          cluster.coordinator.query<{ undelivered: string; attempts: string }>(
+            `select ((select count(*) from webhook_deliveries where status <> 'delivered')
+                + (select count(*) from event_deliveries where status <> 'delivered'))::text as undelivered,
+              (select count(*) from webhook_attempts)::text || ' + ' || (select count(*) from event_attempts)::text as attempts`,
+            [],
+            distributedName,
+          );
+        await expect
+          .poll(outboxes, { timeout: 15_000, interval: 250 })
+          .toEqual([{ undelivered: "0", attempts: "1 + 9" }]);
+
+        // Retention: the attempt record of the notification (delivered, then made two days old),
+        // then (the events made older than the 90 days kept) the events with their deliveries and
+        // attempts, which on Citus no foreign key cascades to.
+        const age = (statement: string) => cluster.coordinator.query(statement, [], distributedName);
+        await age("update webhook_deliveries set delivered_at = now() - interval '2 days'");
+        const pruned = await purseCli(database, ["prune"], { PURSE_PRUNE_WEBHOOK_ATTEMPTS_AFTER_DAYS: "1" });
+        expect(pruned.stderr).toBe("");
+        expect(pruned.stdout).toContain(
+          "Deleted 1 attempt record(s) of webhooks delivered over 1 day(s) ago.",
+        );
+        await age("update events set created_at = now() - interval '91 days'");
+        const events = Number((await raised())[0]?.events);
+        const old = await purseCli(database, ["prune"]);
+        expect(old.stderr).toBe("");
+        expect(old.stdout).toContain(`Deleted ${events} endpoint event(s) raised over 90 day(s) ago.`);
+        expect(
+          await cluster.coordinator.query(
+            `select (select count(*) from events)::text as events, (select count(*) from event_deliveries)::text as deliveries,
+              (select count(*) from event_attempts)::text as attempts`,
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ events: "0", deliveries: "0", attempts: "0" }]);
       }, 180_000);
+
+      it("keeps a wallet number unique across owners, and finds a new wallet's owner by its number", async () => {
+        const api = distributedApi as TestServer;
+        // acme's wallet number, asked for bolt (another owner, on the other worker): the shard of
+        // bolt's wallets has no such number, the reference table of numbers has.
+        const taken = await purseCli(database, [
+          "wallets",
+          "create",
+          "--user",
+          "bolt",
+          "--currency",
+          "USD",
+          "--number",
+          "U100000010",
+        ]);
+        expect(taken.stderr).toContain('--number "U100000010": a wallet with this number exists');
+        expect(taken.code).not.toBe(0);
+        const opened = await purseCli(database, [
+          "wallets",
+          "create",
+          "--user",
+          "bolt",
+          "--currency",
+          "USD",
+          "--number",
+          "U100000099",
+        ]);
+        expect(opened.stdout).toContain("Opened wallet U100000099 (USD) for bolt.");
+        const moved = await restDoor(api).transfer(await api.token("acme"), {
+          walletFrom: "U100000010",
+          walletTo: "U100000099",
+          amount: "1.00",
+        });
+        expect(moved.ok ? "moved" : moved.message).toBe("moved");
+        expect(
+          await cluster.coordinator.query(
+            "select w.user_id::text, w.balance_minor::text from wallet_numbers n join wallets w on w.id = n.wallet_id and w.user_id = n.user_id where n.number = 'U100000099'",
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ user_id: "2", balance_minor: "100" }]);
+      }, 60_000);
+
+      it("runs the operator's credit, payout and reversal, a refund, the expired-checkout sweep, token issuance and endpoint management", async () => {
+        const api = distributedApi as TestServer;
+        const acme = await api.token("acme");
+        const cli = (args: string[]) => purseCli(database, args);
+
+        // The operator's verbs (purse CLI), each a movement keyed by its --key; the key again moves nothing.
+        expect(
+          (await cli(["wallets", "credit", "U100000010", "5.00", "--key", "citus-credit"])).stdout,
+        ).toContain("Credited 5.00 to U100000010");
+        expect(
+          (await cli(["wallets", "credit", "U100000010", "5.00", "--key", "citus-credit"])).stdout,
+        ).toContain("Key citus-credit was already used for this");
+        expect(
+          (await cli(["wallets", "payout", "U100000020", "1.00", "--key", "citus-payout"])).stdout,
+        ).toContain("Paid out 1.00 from U100000020");
+        const moved = await restDoor(api).transfer(acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000020",
+          amount: "2.00",
+        });
+        if (!moved.ok) throw new Error(moved.message);
+        const reversed = await cli(["transactions", "reverse", String(moved.id), "--key", "citus-reverse"]);
+        expect(reversed.stderr).toBe("");
+        expect(reversed.stdout).toContain(`Reversed transaction ${moved.id}`);
+        expect(
+          (await cli(["transactions", "reverse", String(moved.id), "--key", "citus-reverse-2"])).stderr,
+        ).toContain(`Transaction ${moved.id} is already reversed by`);
+
+        // A refund of part of a paid checkout, by its merchant on REST, then the rest by an operator.
+        const at = `/${distributedName}-verbs`;
+        const checkout = await createCheckout(api, { url: `${site.url}${at}` }, "3.00");
+        const paid = await api.call("POST", "/api/processing/pay", {
+          body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+        });
+        expect(paid.status).toBe(200);
+        const [notified] = await site.waitFor(`${at}/webhook`, 1, 20_000);
+        const transactionId = JSON.parse(notified?.body ?? "{}").transaction_id;
+        const refunded = await api.call("POST", "/api/processing/refund", {
+          token: acme,
+          body: { transaction_id: transactionId, amount: "1.00" },
+        });
+        expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+        expect(refunded.body.data).toMatchObject({
+          refund_of: transactionId,
+          amount: "1.00",
+          refundable: "2.00",
+        });
+        expect(
+          (await cli(["transactions", "refund", String(transactionId), "--key", "citus-refund"])).stdout,
+        ).toContain(`Refunded 2.00 of transaction ${transactionId}; 0.00 may still be refunded`);
+
+        // A checkout whose link expired unpaid is closed by serve's sweep (every 5 s): FAIL, notified.
+        const expiring = await createCheckout(api, { url: `${site.url}${at}-expired` }, "4.00");
+        await cluster.coordinator.query(
+          "update checkouts set expired_at = now() - interval '1 minute' where payment_id = $1",
+          [expiring.paymentId],
+          distributedName,
+        );
+        const [failed] = await site.waitFor(`${at}-expired/webhook`, 1, 20_000);
+        expect(JSON.parse(failed?.body ?? "{}")).toMatchObject({
+          payment_id: expiring.paymentId,
+          status: "FAIL",
+        });
+
+        // An operator token, issued by the CLI, reads any wallet's statement over GraphQL.
+        const issued = await cli(["--json", "operators", "token", "--client", "acme", "--operator", "citus"]);
+        expect(issued.stderr).toBe("");
+        expect(JSON.parse(issued.stdout).access_token).toMatch(/^\S+$/);
+
+        // An endpoint changed, its secret rotated, then deleted with its deliveries and attempts.
+        const trpc = trpcClient(api.url, acme);
+        const endpoint = await trpc.createWebhookEndpoint.mutate({
+          url: `${site.url}${at}/endpoint`,
+          events: ["*"],
+        });
+        expect(
+          await trpc.updateWebhookEndpoint.mutate({ id: endpoint.id, enabled: false, description: "paused" }),
+        ).toMatchObject({ enabled: false, description: "paused" });
+        const rotated = await trpc.rotateWebhookEndpointSecret.mutate({ id: endpoint.id, overlapHours: 1 });
+        expect(rotated.secret).not.toBe(endpoint.secret);
+        const listed = async () => (await trpc.webhookEndpoints.query()).map((found) => found.id);
+        expect(await listed()).toContain(endpoint.id);
+        const [acmeEndpoint] = await listed();
+        expect((await trpc.deleteWebhookEndpoint.mutate({ id: acmeEndpoint as string })).deleted).toBe(true);
+        expect(await listed()).not.toContain(acmeEndpoint);
+        expect(
+          await cluster.coordinator.query(
+            `select count(*)::text as n from event_deliveries d
+             where not exists (select 1 from webhook_endpoints e where e.id = d.endpoint_id and e.user_id = d.user_id)`,
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ n: "0" }]);
+
+        // Every movement above (credit, payout, reversal, refunds, the expired checkout's FAIL) sealed and balanced.
+        const audit = await cli(["audit"]);
+        expect(audit.stdout).toContain("The ledger is balanced.");
+        expect(audit.code).toBe(0);
+      }, 120_000);
+
+      it("runs test mode: test credentials and funds, a test transfer, a test checkout expired by its merchant's test clock, its notification's retry brought forward", async () => {
+        const api = distributedApi as TestServer;
+        const acme = await openTestAccount(api, "acme", { USD: "50.00" });
+        const bolt = await openTestAccount(api, "bolt", { USD: "50.00" });
+        const moved = await restDoor(api).transfer(bolt.token, {
+          walletFrom: bolt.wallets["USD"] ?? "",
+          walletTo: acme.wallets["USD"] ?? "",
+          amount: "2.00",
+        });
+        expect(moved.ok ? "moved" : moved.message).toBe("moved");
+
+        // A test checkout left unpaid; its status_url answers the FAIL notification with 503 once.
+        const paymentId = `citus-test-${process.pid}`;
+        const created = await createTestCheckout(
+          api,
+          acme,
+          bolt.wallets["USD"] ?? "",
+          "5.00",
+          paymentId,
+          `${site.url}/${distributedName}-test`,
+        );
+        expect(created.status).toBe(200);
+        const statusPath = `/${distributedName}-test/status/${paymentId}`;
+        site.failPath(statusPath, 1);
+        const advance = (by: string) =>
+          purseCli(database, ["test", "clock", "advance", by, "--user", "acme"]);
+        // Two days on acme's test clock: the link expired, closed FAIL and notified (answered 503).
+        const moved2d = await advance("2d");
+        expect(moved2d.stderr).toBe("");
+        expect(moved2d.stdout).toContain("acme's test clock now reads");
+        const [failed] = await site.waitFor(statusPath, 1, 20_000);
+        expect(JSON.parse(failed?.body ?? "{}")).toMatchObject({ payment_id: paymentId, status: "FAIL" });
+        // Its retry is due in 30 s of real time; a day more on the clock brings it forward, delivered now.
+        await expect
+          .poll(
+            async () =>
+              (
+                await cluster.coordinator.query<{ attempts: string }>(
+                  "select attempts::text from purse_test.webhook_deliveries where status = 'pending' and next_attempt_at > now()",
+                  [],
+                  distributedName,
+                )
+              ).length,
+            { timeout: 10_000, interval: 200 },
+          )
+          .toBe(1);
+        expect((await advance("1d")).stderr).toBe("");
+        expect(await site.waitFor(statusPath, 2, 20_000)).toHaveLength(2);
+      }, 90_000);
+
+      it("cuts a transfer waiting for a wallet's row lock on a worker at the route lock's bound: SERVICE_BUSY, nothing moved", async () => {
+        // The engine itself, with a route lock of 1 s (bound: 900 ms, ledger/run-movement.ts): the
+        // bounds are set on the coordinator, and the wait is on the worker holding bolt's wallet.
+        const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
+        const routeLock = new MemoryRouteLock();
+        const rateLimiter = new MemoryRateLimiter({ limitPerMinute: 1_000 });
+        const holder = new pg.Client({ connectionString: database.url });
+        await holder.connect();
+        try {
+          await db.distributed();
+          const deps: EngineDependencies = {
+            db,
+            secretBox: secretBoxFromKey(testSecretKey),
+            routeLock,
+            rateLimiter,
+            captcha: disabledCaptcha,
+            events: inProcessEventBus(),
+            now: () => new Date(),
+            options: { ...defaultEngineOptions, payUrl: "http://localhost/pay", routeLockTtlMs: 1_000 },
+          };
+          const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
+          const balances = () =>
+            cluster.coordinator.query(
+              "select number, balance_minor::text from wallets where user_id in (1, 2) order by number",
+              [],
+              distributedName,
+            );
+          const before = await balances();
+          await holder.query("begin");
+          await holder.query("select id from wallets where user_id = 2 and number = 'U100000020' for update");
+          const started = performance.now();
+          const outcome = await transferFunds(deps, acme, {
+            walletFrom: "U100000010",
+            walletTo: "U100000020",
+            amount: "1.00",
+          }).then(
+            () => "moved",
+            (error: unknown) => (error instanceof PurseError ? error.code : String(error)),
+          );
+          const waited = performance.now() - started;
+          expect(outcome).toBe("SERVICE_BUSY");
+          expect(waited).toBeGreaterThan(800);
+          expect(waited).toBeLessThan(3_000);
+          await holder.query("rollback");
+          expect(await balances()).toEqual(before);
+        } finally {
+          await holder.end();
+          await routeLock.close();
+          await rateLimiter.close();
+          await db.close();
+        }
+      }, 60_000);
 
       it.runIf(measuring)(
         "measures a transfer between two workers against one on a single worker (PURSE_CITUS_COST)",
@@ -288,6 +592,17 @@ describe.skipIf(!installed && !existsSync(vendored))(
   },
 );
 
+/** The shared tables and who owns a number (migration 0022): a copy on every node. */
+const referenceTables = [
+  "clients",
+  "currencies",
+  "rates",
+  "settings",
+  "users",
+  "voucher_numbers",
+  "wallet_numbers",
+];
+
 /** The owned tables and their owner columns, as `purse citus distribute` (citus-distribution.ts) takes them. */
 const ownedTables: [table: string, column: string][] = [
   ["wallets", "user_id"],
@@ -338,6 +653,9 @@ function costLine(name: string, times: readonly number[]): string {
     .map((load) => load.toFixed(2))
     .join(" ")}`;
 }
+
+/** The merchants' site both workloads' webhooks are sent to (a path per database and receiver). */
+let site: MerchantSite;
 
 let fixtureFile: string | undefined;
 const fixtureDirs: string[] = [];
@@ -400,20 +718,35 @@ async function seedAndServe(database: { name: string; url: string }): Promise<Te
   const seeded = await purseCli(database, ["seed", fixtureFile]);
   expect(seeded.stderr).toBe("");
   expect(seeded.code).toBe(0);
-  // Measuring sends more transfers a minute than one user's default budget allows.
-  return startTestServer(
-    measuring ? { database, env: { PURSE_RATE_LIMIT_PER_MINUTE: "100000" } } : { database },
-  );
+  // The webhooks' receiver is on 127.0.0.1, as on a developer's machine. Measuring sends more
+  // transfers a minute than one user's default budget allows.
+  const env = { PURSE_WEBHOOK_ALLOW_PRIVATE: "on" };
+  return startTestServer({
+    database,
+    env: measuring ? { ...env, PURSE_RATE_LIMIT_PER_MINUTE: "100000" } : env,
+  });
 }
 
 /**
- * The workload both databases run: acme pays bolt on each door, a checkout paid on the pay page's
- * endpoint, a voucher bought by bolt and activated by acme, acme's history of the day, and
- * `purse audit`.
+ * The workload both databases run: acme and bolt each add a webhook endpoint (on tRPC), acme pays
+ * bolt on each door, a checkout paid on the pay page's endpoint, a voucher bought by bolt and
+ * activated by acme, acme's history of the day, and `purse audit`; then the endpoints receive
+ * their events and the checkout's status_url its notification, at the merchants' site.
  */
 async function runWorkload(api: TestServer, database: { name: string; url: string }): Promise<void> {
   const acme = await api.token("acme");
   const bolt = await api.token("bolt");
+  const at = `/${database.name}`;
+  const endpoints = {
+    acme: await trpcClient(api.url, acme).createWebhookEndpoint.mutate({
+      url: `${site.url}${at}/acme`,
+      events: ["*"],
+    }),
+    bolt: await trpcClient(api.url, bolt).createWebhookEndpoint.mutate({
+      url: `${site.url}${at}/bolt`,
+      events: ["*"],
+    }),
+  };
   const ids: number[] = [];
   for (const door of [restDoor(api), graphqlDoor(api), trpcDoor(api)]) {
     const moved = await door.transfer(acme, {
@@ -426,7 +759,7 @@ async function runWorkload(api: TestServer, database: { name: string; url: strin
   }
   expect(new Set(ids).size).toBe(3);
 
-  const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.00");
+  const checkout = await createCheckout(api, { url: `${site.url}${at}` }, "2.00");
   const paid = await api.call("POST", "/api/processing/pay", {
     body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
   });
@@ -458,4 +791,29 @@ async function runWorkload(api: TestServer, database: { name: string; url: strin
   const audit = await purseCli(database, ["audit"]);
   expect(audit.stdout).toContain("The ledger is balanced.");
   expect(audit.code).toBe(0);
+
+  // The checkout's status_url is notified of the payment (the spec's body), and each endpoint
+  // receives its owner's events, signed with its own secret: acme (user 1) and bolt (user 2).
+  const [notified] = await site.waitFor(`${at}/webhook`, 1, 20_000);
+  expect(JSON.parse(notified?.body ?? "{}")).toMatchObject({
+    payment_id: checkout.paymentId,
+    status: "SUCCESS",
+  });
+  const typesAt = async (owner: "acme" | "bolt", count: number) =>
+    (await site.waitFor(`${at}/${owner}`, count, 20_000))
+      .map((received) => verifiedEvent(received, endpoints[owner].secret).type)
+      .sort();
+  expect(await typesAt("acme", 5)).toEqual([
+    "checkout.succeeded",
+    "transfer.sent",
+    "transfer.sent",
+    "transfer.sent",
+    "voucher.activated",
+  ]);
+  expect(await typesAt("bolt", 4)).toEqual([
+    "transfer.received",
+    "transfer.received",
+    "transfer.received",
+    "voucher.purchased",
+  ]);
 }

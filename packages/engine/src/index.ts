@@ -149,6 +149,7 @@ export {
 export { isDatabaseUnavailable } from "./persistence/database-unavailable.ts";
 export { migrationsList } from "./persistence/migrations/index.ts";
 export type { ReadRouting, ReadTarget, ReplicaStatus } from "./persistence/read-replica.ts";
+export { violatedUnique } from "./persistence/sql.ts";
 export * from "./rate-limit/index.ts";
 export {
   defaultRetention,

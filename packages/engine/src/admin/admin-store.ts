@@ -1,6 +1,8 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { LedgerAccount } from "../ledger/record-movement.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
+import { insertWalletNumber } from "../wallet/wallet-store.ts";
 
 /** The operator's writes: currency switches, users, clients and wallets; and a reversal's reads. */
 
@@ -74,14 +76,27 @@ export async function findClientIds(
   return client === undefined ? undefined : { id: toId(client.id), userId: toId(client.user_id) };
 }
 
+/**
+ * A new wallet, its number's owner written first (migration 0022: on Citus the number's one
+ * uniqueness across owners), all in one transaction: its id drawn first so the number can name it.
+ */
 export async function insertWallet(
   em: SqlEntityManager,
   wallet: { userId: number; number: string; currencyId: number; amountLimitMinor: bigint },
 ): Promise<void> {
-  await sql`insert into wallets (user_id, number, currency_id, amount_limit_minor)
-    values (${wallet.userId}, ${wallet.number}, ${wallet.currencyId}, ${wallet.amountLimitMinor.toString()})`.execute(
-    em.getKysely(),
-  );
+  await em.transactional(async (tx) => {
+    const drawn = await firstRow(
+      tx,
+      sql<{ id: string }>`select nextval(pg_get_serial_sequence('wallets', 'id'))::text as id`,
+    );
+    if (!drawn) throw new Error("no wallet id was drawn");
+    await insertWalletNumber(tx, { number: wallet.number, userId: wallet.userId, walletId: drawn.id });
+    await rows(
+      tx,
+      sql`insert into wallets (id, user_id, number, currency_id, amount_limit_minor)
+        values (${drawn.id}, ${wallet.userId}, ${wallet.number}, ${wallet.currencyId}, ${wallet.amountLimitMinor.toString()})`,
+    );
+  });
 }
 
 /** Sets a wallet's status code; false when no wallet has that number. */
@@ -104,6 +119,22 @@ export async function updateWalletStatus(
  * what the first committed.
  */
 export async function lockTransactionRow(em: SqlRunner, id: number): Promise<void> {
+  if (isDistributed(em)) {
+    // Citus locks a row only in a statement routed to one shard: the owner read first (no lock: a
+    // transaction's owner never changes), then named.
+    const found = await firstRow(
+      em,
+      sql<{ user_id: string }>`select user_id from transactions where id = ${id}`,
+    );
+    if (!found) return;
+    await rows(
+      em,
+      sql<{
+        id: string;
+      }>`select id from transactions where user_id = ${found.user_id}::bigint and id = ${id} for update`,
+    );
+    return;
+  }
   await rows(em, sql<{ id: string }>`select id from transactions where id = ${id} for update`);
 }
 
@@ -138,8 +169,10 @@ export function findReversibleTransaction(
       select t.id, t.user_id, t.type, t.status, t.wallet_from_id, t.wallet_to_id, t.currency_id,
         t.amount_minor, t.commission_minor, t.amount_from_minor, t.amount_to_minor,
         t.reverses_transaction_id, r.id as reversed_by, t.refund_of,
-        exists (select 1 from transactions f where f.refund_of = t.id) as refunded
-      from transactions t left join transactions r on r.reverses_transaction_id = t.id
+        exists (select 1 from transactions f where f.refund_of = t.id and f.user_id = t.user_id) as refunded
+      -- A reversal is its original's user's (reverse-transaction.ts), as a refund of a checkout is the
+      -- checkout transaction's (its merchant's): the owner in both joins keeps them on one shard on Citus.
+      from transactions t left join transactions r on r.reverses_transaction_id = t.id and r.user_id = t.user_id
       where t.id = ${id}`,
   );
 }
@@ -155,7 +188,8 @@ export function findPostingsOf(
     em,
     sql<{ account: LedgerAccount; wallet_id: string | null; number: string | null; amount_minor: string }>`
       select p.account, p.wallet_id, w.number, p.amount_minor::text as amount_minor
-      from postings p left join wallets w on w.id = p.wallet_id
+      -- A wallet's posting is its owner's (migration 0021): on Citus the join stays on each shard.
+      from postings p left join wallets w on w.id = p.wallet_id and w.user_id = p.user_id
       where p.transaction_id = ${transactionId} order by p.id`,
   );
 }

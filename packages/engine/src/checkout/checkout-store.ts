@@ -84,9 +84,14 @@ async function checkoutSelectOnCitus(em: SqlRunner, token: string) {
     sql<{ ids: string[] }>`select array[wallet_from_id, wallet_to_id]::text[] as ids from checkouts
       where token_hash = ${hashOpaqueToken(token)}`,
   );
+  return checkoutSelectOfWallets(wallets?.ids ?? []);
+}
+
+/** The checkout select on Citus, its wallets (`walletIds`, read by id) joined as values. */
+function checkoutSelectOfWallets(walletIds: readonly string[]) {
   return sql`
   with w as (
-    select id, number, user_id from wallets where id = any(${wallets?.ids ?? []}::bigint[])
+    select id, number, user_id from wallets where id = any(${[...walletIds]}::bigint[])
   )
   ${checkoutSelectFrom("w")}`;
 }
@@ -144,6 +149,7 @@ export async function lockExpiredCheckouts(
 ): Promise<CheckoutRecord[]> {
   // One merchant's only when a test clock moved (test-mode/advance-test-clock.ts).
   const ofMerchant = merchantUserId === undefined ? sql`` : sql`and k.merchant_user_id = ${merchantUserId}`;
+  if (isDistributed(em)) return lockExpiredCheckoutsOnCitus(em, now, limit, ofMerchant);
   const found = await rows(
     em,
     sql<CheckoutRow>`${checkoutSelect}
@@ -151,6 +157,55 @@ export async function lockExpiredCheckouts(
       order by k.expired_at, k.id
       limit ${limit}
       for update of k skip locked`,
+  );
+  return found.map(checkoutFromRow);
+}
+
+/**
+ * `lockExpiredCheckouts` on Citus, which locks rows only in a statement routed to one shard: the
+ * expired checkouts found first (every shard, no lock), then each merchant's locked by a statement
+ * naming the merchant (`SKIP LOCKED`, still pending and expired), then the locked ones read with
+ * their wallets, read by id (`checkoutSelectOfWallets`).
+ */
+async function lockExpiredCheckoutsOnCitus(
+  em: SqlRunner,
+  now: Date,
+  limit: number,
+  ofMerchant: ReturnType<typeof sql>,
+): Promise<CheckoutRecord[]> {
+  const due = await rows(
+    em,
+    sql<{ id: string; merchant_user_id: string }>`select k.id, k.merchant_user_id from checkouts k
+      where k.status = 1 and k.expired_at <= ${now} ${ofMerchant}
+      order by k.expired_at, k.id limit ${limit}`,
+  );
+  const byMerchant = new Map<string, string[]>();
+  for (const { id, merchant_user_id } of due)
+    byMerchant.set(merchant_user_id, [...(byMerchant.get(merchant_user_id) ?? []), id]);
+  const locked: string[] = [];
+  for (const [merchant, ids] of byMerchant) {
+    const held = await rows(
+      em,
+      sql<{ id: string }>`select id from checkouts
+        where merchant_user_id = ${merchant}::bigint and id = any(${ids}::bigint[])
+          and status = 1 and expired_at <= ${now}
+        for update skip locked`,
+    );
+    locked.push(...held.map((row) => row.id));
+  }
+  if (locked.length === 0) return [];
+  const [wallets] = await rows(
+    em,
+    sql<{
+      ids: string[];
+    }>`select coalesce(array_agg(wallet_from_id) || array_agg(wallet_to_id), '{}')::text[] as ids
+      from checkouts where id = any(${locked}::bigint[]) and merchant_user_id = any(${[...byMerchant.keys()]}::bigint[])`,
+  );
+  const found = await rows(
+    em,
+    sql<CheckoutRow>`${checkoutSelectOfWallets(wallets?.ids ?? [])}
+      where k.id = any(${locked}::bigint[]) and k.merchant_user_id = any(${[...byMerchant.keys()]}::bigint[])
+      order by k.expired_at, k.id`,
   );
   return found.map(checkoutFromRow);
 }

@@ -20,6 +20,9 @@ export async function failExpiredCheckouts(
   batchSize = 100,
   merchantUserId?: number,
 ): Promise<number> {
+  // Asked once per handle (a CLI's test-mode handle may not have been asked yet): on Citus the
+  // expired checkouts are locked merchant by merchant (checkout-store.ts).
+  await deps.db.distributed();
   const closed = await deps.db.em().transactional(async (em) => {
     // On a moved test clock the FAIL transactions carry its time (persistence/statement-clock.ts).
     if (deps.db.mode === "test") await setStatementClock(em, deps.now());

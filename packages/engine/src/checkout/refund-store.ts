@@ -1,5 +1,6 @@
 import { TransactionStatus, TransactionType } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import { firstRow, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 
 /** A paid checkout a refund may give money back for, its transaction row locked. */
@@ -17,6 +18,7 @@ export interface RefundableCheckout {
 
 interface RefundableRow {
   id: string;
+  wallet_from_id: string;
   amount_minor: string;
   merchant_wallet: string;
   payer_wallet: string;
@@ -38,24 +40,31 @@ export async function lockRefundableCheckout(
   userId: number,
   key: { transactionId: number | null; externalId: string | null },
 ): Promise<RefundableCheckout | undefined> {
-  const row = await firstRow(
+  const distributed = isDistributed(tx);
+  // On Citus the payer's wallet (another owner's shard) is read after, by id: everything else here
+  // is the merchant's (the checkout, its transaction, its reversal, the receiving wallet), so the
+  // locking statement names the merchant everywhere and goes to that one shard.
+  const payer = distributed
+    ? sql`t.wallet_from_id, null::text as payer_wallet, null::bigint as payer_user_id`
+    : sql`t.wallet_from_id, wf.number as payer_wallet, wf.user_id as payer_user_id`;
+  const found = await firstRow(
     tx,
     sql<RefundableRow>`
-      select t.id, t.amount_minor, wt.number as merchant_wallet, wf.number as payer_wallet,
-        wf.user_id as payer_user_id, ck.payment_id
+      select t.id, t.amount_minor, wt.number as merchant_wallet, ${payer}, ck.payment_id
       from checkouts ck
-      join transactions t on t.id = ck.transaction_id
+      join transactions t on t.id = ck.transaction_id and t.user_id = ck.merchant_user_id
       join wallets wt on wt.id = t.wallet_to_id
-      join wallets wf on wf.id = t.wallet_from_id
+      ${distributed ? sql`` : sql`join wallets wf on wf.id = t.wallet_from_id`}
       where ck.merchant_user_id = ${userId} and wt.user_id = ${userId}
         and ck.status = ${SUCCESS} and t.status = ${SUCCESS} and t.type = ${TransactionType.DEPOSIT}
         -- One text for every key (the statement is prepared by name): a null key matches all.
         and (${key.transactionId}::bigint is null or t.id = ${key.transactionId}::bigint)
         and (${key.externalId}::text is null or ck.payment_id = ${key.externalId}::text)
-        and not exists (select 1 from transactions r where r.reverses_transaction_id = t.id)
+        and not exists (select 1 from transactions r where r.reverses_transaction_id = t.id and r.user_id = t.user_id)
       for update of t`,
-    "purse_refund_checkout_lock",
+    distributed ? "purse_refund_checkout_lock_owned" : "purse_refund_checkout_lock",
   );
+  const row = distributed && found ? { ...found, ...(await payerWallet(tx, found.wallet_from_id)) } : found;
   if (!row) return undefined;
   return {
     transactionId: toId(row.id),
@@ -65,6 +74,23 @@ export async function lockRefundableCheckout(
     payerUserId: toId(row.payer_user_id),
     paymentId: row.payment_id,
   };
+}
+
+/** On Citus: the payer's wallet of a checkout's transaction, read by id (no lock: it is not moved here). */
+async function payerWallet(
+  tx: SqlRunner,
+  id: string,
+): Promise<{ payer_wallet: string; payer_user_id: string }> {
+  const found = await firstRow(
+    tx,
+    sql<{
+      payer_wallet: string;
+      payer_user_id: string;
+    }>`select number as payer_wallet, user_id as payer_user_id
+      from wallets where id = ${id}`,
+  );
+  if (!found) throw new Error(`the payer's wallet ${id} of a paid checkout is gone`);
+  return found;
 }
 
 /**
@@ -111,10 +137,12 @@ export async function findRefund(tx: SqlRunner, userId: number, id: number): Pro
       precession: number;
     }>`
       select r.id, r.refund_of, r.amount_minor, t.amount_minor as paid_minor, c.precession,
-        (select coalesce(sum(s.amount_minor), 0) from transactions s where s.refund_of = r.refund_of)::text
+        (select coalesce(sum(s.amount_minor), 0) from transactions s
+         where s.refund_of = r.refund_of and s.user_id = r.user_id)::text
           as refunded_minor
       from transactions r
-      join transactions t on t.id = r.refund_of
+      -- The refunded checkout's transaction is its merchant's, the refund's user (on one shard on Citus).
+      join transactions t on t.id = r.refund_of and t.user_id = r.user_id
       join currencies c on c.id = r.currency_id
       where r.id = ${id} and r.user_id = ${userId}`,
   );

@@ -8,7 +8,8 @@ import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
 export async function foldingSchemas(runner: SqlRunner): Promise<string[]> {
   const found = await rows(
     runner,
-    sql<{ schema: string }>`select n.nspname::text as schema
+    // Once per schema: since migration 0023 each has two (every owner's, one owner's).
+    sql<{ schema: string }>`select distinct n.nspname::text as schema
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where p.proname = 'fold_counters' order by 1`,
   );
@@ -30,8 +31,8 @@ export async function foldBatch(runner: SqlRunner, schema: string, maxRows: numb
 
 /**
  * On Citus (persistence/citus-routing.ts), the owners whose deltas wait to be folded in `schema`,
- * at most `limit` of them: `fold_counters` deletes deltas by `ctid`, which Citus refuses on a
- * distributed table, so the deltas are folded owner by owner (`foldOwner`) instead.
+ * at most `limit` of them: the fold of every owner deletes deltas by `ctid`, which Citus refuses on
+ * a distributed table, so the deltas are folded owner by owner (`foldOwner`) instead.
  */
 export async function ownersWithDeltas(runner: SqlRunner, schema: string, limit: number): Promise<number[]> {
   const found = await rows(
@@ -45,52 +46,16 @@ export async function ownersWithDeltas(runner: SqlRunner, schema: string, limit:
 }
 
 /**
- * `fold_counters` for one owner's deltas in `schema`, all of them, in one statement that names
- * the owner everywhere (so Citus runs it on that owner's shard alone); returns the larger of the two
- * numbers of deltas folded. Two folders of one owner at once fold each delta once: the second's
- * delete finds the rows the first deleted gone.
+ * One owner's deltas in `schema` folded, all of them, by `fold_counters(max_rows, owner)`
+ * (migration 0023), whose statements name the owner everywhere (so Citus runs them on that owner's
+ * shard alone); returns the larger of the two numbers of deltas folded. Two folders of one owner at
+ * once fold each delta once: the second's delete finds the rows the first deleted gone.
  */
 export async function foldOwner(runner: SqlRunner, schema: string, userId: number): Promise<number> {
-  const table = (name: string) => sql.id(schema, name);
   const [row] = await rows(
     runner,
-    sql<{ folded: number }>`
-      with moved as (
-        delete from ${table("history_count_deltas")} where user_id = ${userId}::bigint returning *
-      ), grouped as (
-        select wallet_id, day, currency_id, type, status, internal, user_id, sum(n) as n,
-          sum(amount_minor) as amount_minor, sum(commission_minor) as commission_minor
-        from moved group by 1, 2, 3, 4, 5, 6, 7
-      ), days as (
-        insert into ${table("history_counts")} as h
-          (wallet_id, day, currency_id, type, status, internal, user_id, n, amount_minor, commission_minor)
-        select * from grouped
-        order by wallet_id, day, type, status, internal, currency_id, user_id
-        on conflict (wallet_id, day, type, status, internal, currency_id, user_id) do update
-          set n = h.n + excluded.n, amount_minor = h.amount_minor + excluded.amount_minor,
-            commission_minor = h.commission_minor + excluded.commission_minor
-      ), months as (
-        insert into ${table("history_month_counts")} as m
-          (wallet_id, month, currency_id, type, status, internal, user_id, n, amount_minor, commission_minor)
-        select wallet_id, date_trunc('month', day::timestamp)::date, currency_id, type, status, internal,
-          user_id, sum(n), sum(amount_minor), sum(commission_minor)
-        from grouped
-        group by 1, 2, 3, 4, 5, 6, 7
-        order by 1, 2, 4, 5, 6, 3, 7
-        on conflict (wallet_id, month, type, status, internal, currency_id, user_id) do update
-          set n = m.n + excluded.n, amount_minor = m.amount_minor + excluded.amount_minor,
-            commission_minor = m.commission_minor + excluded.commission_minor
-      ), day_moved as (
-        delete from ${table("wallet_day_deltas")} where user_id = ${userId}::bigint returning *
-      ), day_folded as (
-        insert into ${table("wallet_days")} as d (wallet_id, day, user_id, net_minor)
-        select wallet_id, day, user_id, sum(net_minor) from day_moved
-        group by 1, 2, 3
-        having sum(net_minor) <> 0
-        order by 1, 2, 3
-        on conflict (wallet_id, day, user_id) do update set net_minor = d.net_minor + excluded.net_minor
-      )
-      select greatest((select count(*) from moved), (select count(*) from day_moved))::integer as folded`,
+    // max_rows counts for the fold of every owner only.
+    sql<{ folded: number }>`select ${sql.id(schema, "fold_counters")}(0, ${userId}::bigint) as folded`,
   );
   return Number(row?.folded ?? 0);
 }

@@ -18,7 +18,8 @@ export async function moveTestClock(runner: SqlRunner, userId: number, byMs: num
     runner,
     sql<{ advanced_ms: string }>`insert into test_clocks (user_id, advanced_ms) values (${userId}, ${byMs})
       on conflict (user_id) do update set advanced_ms = test_clocks.advanced_ms + excluded.advanced_ms,
-        updated_at = now()
+        -- The inserted row's default, now(): Citus refuses a function in DO UPDATE SET that is not IMMUTABLE.
+        updated_at = excluded.updated_at
       returning advanced_ms`,
   );
   return Number(row?.advanced_ms ?? byMs);

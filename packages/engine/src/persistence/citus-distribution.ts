@@ -32,7 +32,17 @@ import { rows, sql } from "./sql.ts";
  * its own `clients` (test credentials) becomes a reference table as the live one does.
  * Run again, the step finds every table distributed and changes nothing.
  */
-const referenceTables = ["settings", "rates", "currencies", "users", "clients"] as const;
+const referenceTables = [
+  "settings",
+  "rates",
+  "currencies",
+  "users",
+  "clients",
+  // Who owns a number (migration 0022): a number's uniqueness across owners, and its owner read on
+  // the coordinator.
+  "wallet_numbers",
+  "voucher_numbers",
+] as const;
 
 /** Owned tables and their owner column, `wallets` first: the others are colocated with it. */
 const ownedTables: readonly [table: string, owner: string][] = [
@@ -98,10 +108,14 @@ export async function distributeOnCitus(db: Database): Promise<CitusDistribution
       result.already.push(...(await managedTables(em, schemas)));
       return result;
     }
-    const keys = await referencingKeys(em, schemas);
+    // Only the tables still to hand over: on a database distributed before a migration added a
+    // table (0022's), the ones Citus already manages keep their keys and triggers (Citus refuses
+    // even a `drop trigger if exists` on them).
+    const keys = (await referencingKeys(em, schemas)).filter((key) => pending.has(key.table));
     for (const key of keys) await rows(em, sql.raw(`alter table ${key.table} drop constraint "${key.name}"`));
     for (const schema of schemas) {
       for (const [table, trigger] of counterTriggers) {
+        if (!pending.has(`${schema}.${table}`)) continue;
         await rows(em, sql.raw(`drop trigger if exists ${trigger} on ${schema}.${table}`));
       }
       for (const [table, owner] of ownedTables) {

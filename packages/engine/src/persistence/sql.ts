@@ -113,7 +113,21 @@ export function toId(value: string | number | bigint): number {
 /** PostgreSQL's unique_violation; the engine turns it into the matching domain error. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const cause = findPgError(error);
-  return cause?.code === "23505" && (constraint === undefined || cause.constraint === constraint);
+  return cause?.code === "23505" && (constraint === undefined || violatedUnique(error) === constraint);
+}
+
+/**
+ * The unique constraint a unique_violation broke, or null. On Citus a worker's violation reaches
+ * the client without the `constraint` field, named only in the message and with its shard's
+ * suffix (`wallet_numbers_pkey_103200`): read from there, the suffix taken off (no constraint of
+ * Purse's ends in `_<digits>`).
+ */
+export function violatedUnique(error: unknown): string | null {
+  const cause = findPgError(error);
+  if (cause?.code !== "23505") return null;
+  if (cause.constraint) return cause.constraint;
+  const named = /unique constraint "([^"]+?)(?:_\d+)?"/.exec(cause.message ?? "");
+  return named?.[1] ?? null;
 }
 
 /**
@@ -146,6 +160,7 @@ export function hasSqlState(error: unknown): boolean {
 interface PgErrorLike {
   code?: string;
   constraint?: string;
+  message?: string;
 }
 
 function findPgError(error: unknown): PgErrorLike | undefined {

@@ -54,6 +54,8 @@ export async function pruneTables(
   db: Database,
   retention: Retention = defaultRetention,
 ): Promise<PruneSummary> {
+  // Asked once per handle: on Citus the events' deletion takes its own form (retention-store.ts).
+  await db.distributed();
   const tokens = await deleteInBatches(db, (em) => deleteDeadTokens(em, retention.tokensDays, batchSize));
   const webhookAttempts = await deleteInBatches(db, (em) =>
     deleteDeliveredWebhookAttempts(em, retention.webhookAttemptsDays, batchSize),

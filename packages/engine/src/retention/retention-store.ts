@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { RawBuilder } from "kysely";
-import { firstRow, sql } from "../persistence/sql.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
+import { firstRow, rows, sql } from "../persistence/sql.ts";
 
 /**
  * Deletes up to `batchSize` access tokens that expired or were revoked more than `days` ago;
@@ -28,8 +29,11 @@ export function deleteDeliveredWebhookAttempts(
 ): Promise<number> {
   return countDeleted(
     em,
+    // The merchant in the join too: on Citus an attempt and its delivery are on the merchant's shard,
+    // so the join stays there (a join on the delivery's id alone would need a repartition join).
     sql`delete from webhook_attempts where id in (
-      select a.id from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+      select a.id from webhook_attempts a
+      join webhook_deliveries d on d.id = a.delivery_id and d.merchant_user_id = a.merchant_user_id
       where d.status = 'delivered'
         and d.delivered_at < now() - make_interval(days => ${days})
       limit ${batchSize})`,
@@ -68,10 +72,36 @@ async function countDeleted(em: SqlEntityManager, deletion: RawBuilder<unknown>)
  * attempts (cascade); returns how many events it deleted.
  */
 export function deleteOldEvents(em: SqlEntityManager, days: number, batchSize: number): Promise<number> {
+  if (isDistributed(em)) return deleteOldEventsOnCitus(em, days, batchSize);
   return countDeleted(
     em,
     sql`delete from events where id in (
       select id from events where created_at < now() - make_interval(days => ${days})
       order by created_at limit ${batchSize})`,
   );
+}
+
+/**
+ * `deleteOldEvents` on Citus (persistence/citus-routing.ts), where `purse citus distribute` dropped
+ * the foreign keys between owned tables and with them the cascade: the events chosen first, then
+ * their attempts, deliveries and themselves deleted by three statements of one transaction, each
+ * joining on the owner (an attempt, its delivery and its event are on their owner's shard).
+ */
+function deleteOldEventsOnCitus(em: SqlEntityManager, days: number, batchSize: number): Promise<number> {
+  return em.transactional(async (tx) => {
+    const old = await rows(
+      tx,
+      sql<{ id: string }>`select id from events where created_at < now() - make_interval(days => ${days})
+        order by created_at limit ${batchSize}`,
+    );
+    if (old.length === 0) return 0;
+    const ids = old.map((event) => event.id);
+    await rows(
+      tx,
+      sql`delete from event_attempts a using event_deliveries d
+        where d.id = a.delivery_id and d.user_id = a.user_id and d.event_id = any(${ids}::bigint[])`,
+    );
+    await rows(tx, sql`delete from event_deliveries where event_id = any(${ids}::bigint[])`);
+    return countDeleted(tx, sql`delete from events where id = any(${ids}::bigint[])`);
+  });
 }

@@ -37,7 +37,7 @@ export async function advanceTestClock(
   const advancedMs = await moveTestClock(test.db.queries(), userId, byMs);
   const clocked = withTestClock(test, advancedMs);
   await applyTimeRules(clocked, userId);
-  await bringRetriesForward(test.db.queries(), userId, byMs);
+  await bringRetriesForward(test.db.queries(), userId, byMs, await test.db.distributed());
   return { now: clocked.now().toISOString(), advancedMs };
 }
 

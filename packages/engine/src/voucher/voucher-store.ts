@@ -1,7 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { CurrencyRecord } from "../currency/currency-record.ts";
 import { type CurrencyColumns, currencyColumns, currencyFromRow } from "../currency/currency-rows.ts";
-import { isDistributed } from "../persistence/citus-routing.ts";
+import { isDistributed, rowsEach } from "../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 import { VoucherStatus } from "./index.ts";
 import type { StoredVoucherCode } from "./voucher-code.ts";
@@ -75,11 +75,14 @@ export async function findVoucher(
   };
 }
 
-/** The creator of the voucher `number` (its owner, by which Citus places it), if it exists. */
+/**
+ * The creator of the voucher `number` (its owner, by which Citus places it), if it exists: from
+ * `voucher_numbers` (migration 0022), a reference table there, so the coordinator's own copy.
+ */
 async function voucherCreator(em: SqlRunner, number: string): Promise<string | null> {
   const found = await firstRow(
     em,
-    sql<{ creator_user_id: string }>`select creator_user_id from vouchers where number = ${number}`,
+    sql<{ creator_user_id: string }>`select creator_user_id from voucher_numbers where number = ${number}`,
   );
   return found?.creator_user_id ?? null;
 }
@@ -97,21 +100,31 @@ export interface VoucherInsert {
   readonly creatorUserId: number;
 }
 
-/** The voucher row itself, pointing at the transaction that paid for it. */
+/**
+ * The voucher row itself, pointing at the transaction that paid for it, after its number's owner
+ * (migration 0022: on Citus the number's one uniqueness across owners, and how a voucher's creator
+ * is found), both sent in one round trip on the caller's transaction.
+ */
 export async function insertVoucher(
   em: SqlRunner,
   voucher: VoucherInsert,
   purchaseTransactionId: number,
 ): Promise<number> {
-  const row = await firstRow(
-    em,
-    sql<{ id: string }>`insert into vouchers (number, code_sealed, code_hash, currency_id,
+  const [, inserted] = await rowsEach<{ id: string }>(em, [
+    {
+      query: sql<{ id: string }>`insert into voucher_numbers (number, creator_user_id)
+        values (${voucher.number}, ${voucher.creatorUserId})`,
+    },
+    {
+      query: sql<{ id: string }>`insert into vouchers (number, code_sealed, code_hash, currency_id,
       amount_minor, type, status, expired_at, creator_user_id, purchase_transaction_id)
     values (${voucher.number}, ${voucher.code.codeSealed}, ${voucher.code.codeHash}, ${voucher.currencyId},
       ${voucher.amountMinor.toString()}, ${voucher.type}, ${voucher.status}, ${voucher.expiresAt},
       ${voucher.creatorUserId}, ${purchaseTransactionId})
     returning id`,
-  );
+    },
+  ]);
+  const row = inserted?.[0];
   if (!row) throw new Error("the voucher insert returned no row");
   return toId(row.id);
 }

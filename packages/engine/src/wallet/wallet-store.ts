@@ -75,7 +75,7 @@ export async function findWalletsByNumber(
 
 /**
  * On Citus (persistence/citus-routing.ts), the row locks of the wallets `numbers` name: their
- * owners found first (a read of every shard, no lock: a wallet's owner never changes), then each
+ * owners found first (in `wallet_numbers`, no lock: a wallet's owner never changes), then each
  * row locked by its owner and id, one statement per wallet in id order, all in one round trip
  * (`lockOwnedWallets`). Citus locks rows only in a statement routed to one shard.
  */
@@ -83,10 +83,11 @@ export async function lockWalletsByNumberOnCitus(
   tx: SqlRunner,
   numbers: readonly string[],
 ): Promise<HeldWalletRow[]> {
+  // `wallet_numbers` (migration 0022) is a reference table there: the coordinator reads its own copy.
   const owners = await rows(
     tx,
     sql<{ id: string | number; user_id: string | number }>`
-      select id, user_id from wallets where number = any(${[...numbers]}::text[])`,
+      select wallet_id as id, user_id from wallet_numbers where number = any(${[...numbers]}::text[])`,
     "purse_wallet_owners",
   );
   return lockOwnedWallets(
@@ -119,6 +120,22 @@ export async function lockOwnedWallets(
     for (const row of locked)
       tx.heldWallets.set(toId(row.id), { userId: toId(row.user_id), chainHead: row.chain_head });
   return locked;
+}
+
+/**
+ * Records who owns a wallet number (migration 0022), before the wallet row is written in the same
+ * transaction: on Citus, where `wallet_numbers` is a reference table, its primary key is the one
+ * check that a number is unique across owners, and it is how the owner of a number is found.
+ */
+export async function insertWalletNumber(
+  tx: SqlRunner,
+  wallet: { number: string; userId: number; walletId: number | string },
+): Promise<void> {
+  await rows(
+    tx,
+    sql`insert into wallet_numbers (number, user_id, wallet_id)
+      values (${wallet.number}, ${wallet.userId}, ${wallet.walletId})`,
+  );
 }
 
 export async function findWalletsOfUser(em: SqlEntityManager, userId: number): Promise<WalletRecord[]> {

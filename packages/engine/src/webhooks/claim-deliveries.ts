@@ -13,6 +13,8 @@ export interface ClaimRequest {
 export interface DueCandidate {
   readonly id: string;
   readonly receiver: string;
+  /** The delivery's owner (the merchant, or the endpoint's owner): Citus places it by that. */
+  readonly owner: string;
 }
 
 /** Where an outbox's due deliveries are found and leased (webhook-store.ts, events/event-delivery-store.ts). */
@@ -22,8 +24,8 @@ export interface DueDeliveries<Claimed> {
     em: SqlEntityManager,
     due: { saturated: readonly string[]; perReceiver: number; limit: number },
   ): Promise<DueCandidate[]>;
-  /** Leases those of `ids` still pending and due (`FOR UPDATE SKIP LOCKED`), counting the attempt. */
-  lease(em: SqlEntityManager, ids: readonly string[], leaseMs: number): Promise<Claimed[]>;
+  /** Leases those of `chosen` still pending and due (`FOR UPDATE SKIP LOCKED`), counting the attempt. */
+  lease(em: SqlEntityManager, chosen: readonly DueCandidate[], leaseMs: number): Promise<Claimed[]>;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function claimDeliveries<Claimed>(
     perReceiver: request.perReceiver,
     limit: request.slots * 2,
   });
-  const chosen: string[] = [];
+  const chosen: DueCandidate[] = [];
   const taken = new Map<string, number>();
   for (const candidate of candidates) {
     if (chosen.length >= request.slots) break;
@@ -52,7 +54,7 @@ export async function claimDeliveries<Claimed>(
     const free = (request.receiverSlots.get(receiver) ?? request.perReceiver) - (taken.get(receiver) ?? 0);
     if (free <= 0) continue;
     taken.set(receiver, (taken.get(receiver) ?? 0) + 1);
-    chosen.push(candidate.id);
+    chosen.push(candidate);
   }
   if (chosen.length === 0) return [];
   return source.lease(em, chosen, request.leaseMs);

@@ -28,8 +28,8 @@ export function statusUrlOutbox(secretBox: SecretBox): DeliveryOutbox<StatusUrlD
     // Operators see status codes and errors; the answers were never kept for these.
     keepsAnswers: false,
     findDue: findDueDeliveries,
-    async lease(em, ids, leaseMs) {
-      const leased = await leaseDeliveries(em, ids, leaseMs);
+    async lease(em, chosen, leaseMs) {
+      const leased = await leaseDeliveries(em, chosen, leaseMs);
       return leased.map((delivery) => ({
         ...delivery,
         receiver: receiverOf(delivery.url),
@@ -48,12 +48,12 @@ export function statusUrlOutbox(secretBox: SecretBox): DeliveryOutbox<StatusUrlD
       return { url: delivery.url, headers, body };
     },
     async record(tx, delivery, outcome) {
-      const id = toId(delivery.id);
+      const key = { id: toId(delivery.id), merchantUserId: toId(delivery.merchant_user_id) };
       const { statusCode, failure, durationMs, next } = outcome;
-      await insertAttempt(tx, { deliveryId: id, statusCode, failure, durationMs });
-      if ("delivered" in next) await markDelivered(tx, id, statusCode);
-      else if ("failed" in next) await markFailed(tx, id, statusCode, failure);
-      else await scheduleRetry(tx, id, next.retryInMs, statusCode, failure);
+      await insertAttempt(tx, { delivery: key, statusCode, failure, durationMs });
+      if ("delivered" in next) await markDelivered(tx, key, statusCode);
+      else if ("failed" in next) await markFailed(tx, key, statusCode, failure);
+      else await scheduleRetry(tx, key, next.retryInMs, statusCode, failure);
     },
   };
 }

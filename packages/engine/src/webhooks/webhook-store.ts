@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
+import type { DueCandidate } from "./claim-deliveries.ts";
 import { leaseOutboxRows } from "./outbox-lease-store.ts";
 import { receiverPattern } from "./receiver.ts";
 
@@ -11,6 +12,7 @@ export interface ClaimedDelivery {
   body: string;
   attempts: number;
   client_id: string;
+  merchant_user_id: string;
 }
 
 /**
@@ -20,12 +22,12 @@ export interface ClaimedDelivery {
 export async function findDueDeliveries(
   em: SqlEntityManager,
   due: { saturated: readonly string[]; perReceiver: number; limit: number },
-): Promise<{ id: string; receiver: string }[]> {
+): Promise<DueCandidate[]> {
   return rows(
     em,
-    sql<{ id: string; receiver: string }>`
-      select id, coalesce(substring(url from ${receiverPattern}), url) as receiver from (
-        select id, url, next_attempt_at,
+    sql<DueCandidate>`
+      select id, coalesce(substring(url from ${receiverPattern}), url) as receiver, owner from (
+        select id, url, next_attempt_at, merchant_user_id::text as owner,
           row_number() over (partition by substring(url from ${receiverPattern}) order by next_attempt_at, id) as rank
         from webhook_deliveries
         where status = 'pending' and next_attempt_at <= now()
@@ -40,10 +42,24 @@ export async function findDueDeliveries(
 /** Leases the chosen deliveries still pending and due (outbox-lease-store.ts); counts the attempt. */
 export function leaseDeliveries(
   em: SqlEntityManager,
-  ids: readonly string[],
+  chosen: readonly DueCandidate[],
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
-  return leaseOutboxRows(em, "webhook_deliveries", ids, leaseMs);
+  return leaseOutboxRows(em, "webhook_deliveries", chosen, leaseMs);
+}
+
+/**
+ * A leased delivery, by its id and its merchant: every statement on it names the owner, so that
+ * Citus routes it to the owner's shard (elsewhere the id alone finds the same row).
+ */
+export interface DeliveryKey {
+  readonly id: number;
+  readonly merchantUserId: number;
+}
+
+function ofDelivery(key: DeliveryKey, alias = "") {
+  const column = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
+  return sql`${column("id")} = ${key.id} and ${column("merchant_user_id")} = ${key.merchantUserId}`;
 }
 
 /** Writes a delivery into the outbox (on the caller's transaction). */
@@ -68,7 +84,7 @@ export async function insertDelivery(
 
 /** What one attempt to deliver came to: the receiver's status code and the failure, if any. */
 export interface DeliveryAttempt {
-  readonly deliveryId: number;
+  readonly delivery: DeliveryKey;
   readonly statusCode: number | null;
   readonly failure: string | null;
   readonly durationMs: number;
@@ -78,37 +94,39 @@ export async function insertAttempt(em: SqlEntityManager, attempt: DeliveryAttem
   // The delivery's merchant owns the attempt too (migration 0021), read from the delivery's row.
   await sql`insert into webhook_attempts (delivery_id, status_code, error, duration_ms, merchant_user_id)
     select d.id, ${attempt.statusCode}, ${attempt.failure}, ${attempt.durationMs}, d.merchant_user_id
-    from webhook_deliveries d where d.id = ${attempt.deliveryId}`.execute(em.getKysely());
+    from webhook_deliveries d where ${ofDelivery(attempt.delivery, "d")}`.execute(em.getKysely());
 }
 
 export async function markDelivered(
   em: SqlEntityManager,
-  id: number,
+  key: DeliveryKey,
   statusCode: number | null,
 ): Promise<void> {
   await sql`update webhook_deliveries set status = 'delivered', delivered_at = now(),
-      last_status_code = ${statusCode}, last_error = null where id = ${id}`.execute(em.getKysely());
+      last_status_code = ${statusCode}, last_error = null where ${ofDelivery(key)}`.execute(em.getKysely());
 }
 
 export async function markFailed(
   em: SqlEntityManager,
-  id: number,
+  key: DeliveryKey,
   statusCode: number | null,
   failure: string | null,
 ): Promise<void> {
   await sql`update webhook_deliveries set status = 'failed', last_status_code = ${statusCode},
-      last_error = ${failure} where id = ${id}`.execute(em.getKysely());
+      last_error = ${failure} where ${ofDelivery(key)}`.execute(em.getKysely());
 }
 
 export async function scheduleRetry(
   em: SqlEntityManager,
-  id: number,
+  key: DeliveryKey,
   delayMs: number,
   statusCode: number | null,
   failure: string | null,
 ): Promise<void> {
   await sql`update webhook_deliveries set next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}),
-      last_status_code = ${statusCode}, last_error = ${failure} where id = ${id}`.execute(em.getKysely());
+      last_status_code = ${statusCode}, last_error = ${failure} where ${ofDelivery(key)}`.execute(
+    em.getKysely(),
+  );
 }
 
 /** A client's sealed webhook secrets: the current one, and the previous one while it overlaps. */

@@ -1,4 +1,4 @@
-import { MissingDatabaseError, PurseError } from "@purse/engine";
+import { MissingDatabaseError, PurseError, violatedUnique } from "@purse/engine";
 
 /**
  * An error meant for the operator: one line that says what is wrong and what to do. The CLI and
@@ -11,6 +11,9 @@ export class OperatorError extends Error {
 /** Texts for unique violations an operator can cause, by PostgreSQL constraint name. */
 const duplicateTexts: Record<string, string> = {
   wallets_number_key: "a wallet with this number exists",
+  // Who owns a number (migration 0022), written before the row: what refuses a number first.
+  wallet_numbers_pkey: "a wallet with this number exists",
+  voucher_numbers_pkey: "a voucher with this number exists",
   users_login_key: "a user with this login exists",
   clients_client_id_key: "a client with this client_id exists",
   currencies_code_key: "a currency with this code exists",
@@ -47,7 +50,7 @@ export function explainFailure(error: unknown, where: string): Error {
   }
   if (code === "23505") {
     return new OperatorError(
-      duplicateTexts[driver.constraint ?? ""] ?? "a record with these values exists already",
+      duplicateTexts[violatedUnique(error) ?? ""] ?? "a record with these values exists already",
     );
   }
   if (code === "55000" && /not currently accepting connections/i.test(driver.message ?? "")) {
@@ -65,10 +68,12 @@ export function explainFailure(error: unknown, where: string): Error {
   );
 }
 
-/** The constraint a unique violation (23505) broke, anywhere in the cause chain; null for anything else. */
+/**
+ * The constraint a unique violation (23505) broke, anywhere in the cause chain (on Citus, read from
+ * the message: engine's `violatedUnique`); null for anything else.
+ */
 export function uniqueViolation(error: unknown): string | null {
-  const driver = driverError(error);
-  return driver?.code === "23505" ? (driver.constraint ?? null) : null;
+  return violatedUnique(error);
 }
 
 interface DriverError {

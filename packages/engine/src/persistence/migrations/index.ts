@@ -19,6 +19,8 @@ import { Migration0018CheckoutLinkSealed } from "./0018-checkout-link-sealed.ts"
 import { Migration0019TestMode } from "./0019-test-mode.ts";
 import { Migration0020CounterDeltas } from "./0020-counter-deltas.ts";
 import { Migration0021OwnerColumns } from "./0021-owner-columns.ts";
+import { Migration0022NumberOwners } from "./0022-number-owners.ts";
+import { Migration0023FoldCountersByOwner } from "./0023-fold-counters-by-owner.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -46,4 +48,6 @@ export const migrationsList = [
   { name: "0019-test-mode", class: Migration0019TestMode },
   { name: "0020-counter-deltas", class: Migration0020CounterDeltas },
   { name: "0021-owner-columns", class: Migration0021OwnerColumns },
+  { name: "0022-number-owners", class: Migration0022NumberOwners },
+  { name: "0023-fold-counters-by-owner", class: Migration0023FoldCountersByOwner },
 ];

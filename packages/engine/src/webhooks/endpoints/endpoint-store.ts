@@ -1,3 +1,4 @@
+import { isDistributed } from "../../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
 
 /** An endpoint row as its owner's use cases read it (secrets stay sealed). */
@@ -42,10 +43,25 @@ export async function insertEndpoint(
 }
 
 /** How many endpoints the owner has, its user row locked so two creations count one after the other. */
-export function countEndpoints(
+export async function countEndpoints(
   em: SqlRunner,
   userId: number,
 ): Promise<{ count: string | number } | undefined> {
+  if (isDistributed(em)) {
+    // Citus locks no row in a statement that also reads a distributed table (here every shard's
+    // endpoints of the owner): the user row (a reference table's) is locked first, then counted.
+    const user = await firstRow(
+      em,
+      sql<{ id: string }>`select id from users where id = ${userId} for no key update`,
+    );
+    if (!user) return undefined;
+    return firstRow(
+      em,
+      sql<{
+        count: string | number;
+      }>`select count(*) as count from webhook_endpoints where user_id = ${userId}`,
+    );
+  }
   return firstRow(
     em,
     sql<{
@@ -116,8 +132,18 @@ export function updateEndpoint(
   );
 }
 
-/** Deletes the endpoint with its deliveries and their attempts; false when the owner has none such. */
+/**
+ * Deletes the endpoint with its deliveries and their attempts; false when the owner has none such.
+ * On Citus, where `purse citus distribute` dropped the foreign keys that cascaded, the deliveries and
+ * attempts are deleted first, each statement on the owner's shard.
+ */
 export async function deleteEndpoint(em: SqlRunner, userId: number, publicId: string): Promise<boolean> {
+  if (isDistributed(em)) {
+    const key = await endpointKey(em, userId, publicId);
+    if (key === undefined) return false;
+    for (const table of ["event_attempts", "event_deliveries"])
+      await rows(em, sql`delete from ${sql.table(table)} where user_id = ${userId} and endpoint_id = ${key}`);
+  }
   const deleted = await rows(
     em,
     sql<{ id: string }>`delete from webhook_endpoints where user_id = ${userId} and public_id = ${publicId}
@@ -136,10 +162,11 @@ export function replaceEndpointSecret(
 ): Promise<EndpointRow | undefined> {
   return firstRow(
     em,
+    // Whether the old secret overlaps is chosen here rather than by a CASE in SQL: Citus refuses
+    // now() inside one ("non-IMMUTABLE functions are not allowed in CASE or COALESCE statements").
     sql<EndpointRow>`update webhook_endpoints set
-        previous_secret_sealed = case when ${overlapMs}::bigint > 0 then secret_sealed end,
-        previous_secret_until = case when ${overlapMs}::bigint > 0
-          then now() + make_interval(secs => ${overlapMs / 1000}) end,
+        previous_secret_sealed = ${overlapMs > 0 ? sql`secret_sealed` : sql`null`},
+        previous_secret_until = ${overlapMs > 0 ? sql`now() + make_interval(secs => ${overlapMs / 1000})` : sql`null`},
         secret_sealed = ${sealed}, updated_at = now()
       where user_id = ${userId} and public_id = ${publicId}
       returning ${columns}`,
@@ -155,11 +182,16 @@ export interface EndpointSecrets {
   readonly previous_secret_until: Date | string | null;
 }
 
-export function findEndpointSecrets(em: SqlRunner, id: string): Promise<EndpointSecrets | undefined> {
+/** Named by its owner too, so that Citus reads the owner's shard alone. */
+export function findEndpointSecrets(
+  em: SqlRunner,
+  id: string,
+  userId: string,
+): Promise<EndpointSecrets | undefined> {
   return firstRow(
     em,
     sql<EndpointSecrets>`select public_id, url, secret_sealed, previous_secret_sealed, previous_secret_until
-      from webhook_endpoints where id = ${id}`,
+      from webhook_endpoints where id = ${id} and user_id = ${userId}`,
   );
 }
 

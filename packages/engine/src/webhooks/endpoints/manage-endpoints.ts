@@ -128,7 +128,9 @@ export async function deleteWebhookEndpoint(
   id: string,
 ): Promise<{ id: string; deleted: boolean }> {
   requireAccess(actor);
-  if (!(await deleteEndpoint(deps.db.em(), actor.userId, id))) throw new PurseError("NOT_FOUND");
+  // One transaction: on Citus the endpoint's deliveries and attempts go by statements of their own.
+  if (!(await deps.db.transact((tx) => deleteEndpoint(tx, actor.userId, id))))
+    throw new PurseError("NOT_FOUND");
   return { id, deleted: true };
 }
 

@@ -1,6 +1,7 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
 import { isDistributed } from "../../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
+import type { DueCandidate } from "../claim-deliveries.ts";
 import { leaseOutboxRows } from "../outbox-lease-store.ts";
 
 /** An event delivery leased to a worker. */
@@ -10,6 +11,8 @@ export interface LeasedEventDelivery {
   readonly event_id: string;
   readonly endpoint_id: string;
   readonly attempts: number;
+  /** The endpoint's owner, who owns the event, the delivery and its attempts. */
+  readonly user_id: string;
 }
 
 /**
@@ -73,12 +76,12 @@ async function fanOutPerOwner(em: SqlRunner, limit: number): Promise<number> {
 export function findDueEventDeliveries(
   em: SqlEntityManager,
   due: { saturated: readonly string[]; perReceiver: number; limit: number },
-): Promise<{ id: string; receiver: string }[]> {
+): Promise<DueCandidate[]> {
   return rows(
     em,
-    sql<{ id: string; receiver: string }>`
-      select id, receiver from (
-        select d.id, 'endpoint:' || d.endpoint_id as receiver, d.next_attempt_at,
+    sql<DueCandidate>`
+      select id, receiver, owner from (
+        select d.id, 'endpoint:' || d.endpoint_id as receiver, d.next_attempt_at, d.user_id::text as owner,
           row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rank
         -- The owner in the join too: on Citus both are the owner's, on one shard.
         from event_deliveries d join webhook_endpoints endpoint on endpoint.id = d.endpoint_id and endpoint.user_id = d.user_id
@@ -94,10 +97,10 @@ export function findDueEventDeliveries(
 /** Leases those of `ids` still pending and due (outbox-lease-store.ts); counts the attempt. */
 export function leaseEventDeliveries(
   em: SqlEntityManager,
-  ids: readonly string[],
+  chosen: readonly DueCandidate[],
   leaseMs: number,
 ): Promise<LeasedEventDelivery[]> {
-  return leaseOutboxRows(em, "event_deliveries", ids, leaseMs);
+  return leaseOutboxRows(em, "event_deliveries", chosen, leaseMs);
 }
 
 /** The event as its body is built: public id, type, mode, data and time. */
@@ -109,10 +112,12 @@ export interface EventRow {
   readonly created_at: Date | string;
 }
 
-export function findEventRow(em: SqlRunner, id: string): Promise<EventRow | undefined> {
+/** Named by its owner too, so that Citus reads the owner's shard alone. */
+export function findEventRow(em: SqlRunner, id: string, userId: string): Promise<EventRow | undefined> {
   return firstRow(
     em,
-    sql<EventRow>`select public_id, type, livemode, data::text as data, created_at from events where id = ${id}`,
+    sql<EventRow>`select public_id, type, livemode, data::text as data, created_at from events
+      where id = ${id} and user_id = ${userId}`,
   );
 }
 
@@ -135,15 +140,19 @@ export async function recordEventAttempt(
     sql`insert into event_attempts (delivery_id, endpoint_id, status_code, error, duration_ms, answer, user_id)
       select d.id, d.endpoint_id, ${attempt.statusCode}, ${attempt.failure}, ${attempt.durationMs},
         ${attempt.answer}, d.user_id
-      from event_deliveries d where d.id = ${delivery.id}`,
+      from event_deliveries d where d.id = ${delivery.id} and d.user_id = ${delivery.user_id}`,
   );
   await rows(
     tx,
+    // The new state's columns chosen here rather than by a CASE in SQL: Citus refuses now() in one.
     sql`update event_deliveries set status = ${attempt.status},
-        delivered_at = case when ${attempt.status} = 'delivered' then now() end,
-        next_attempt_at = case when ${attempt.status} = 'pending'
-          then now() + make_interval(secs => ${attempt.retryInMs / 1000}) else next_attempt_at end,
+        delivered_at = ${attempt.status === "delivered" ? sql`now()` : sql`null`},
+        ${
+          attempt.status === "pending"
+            ? sql`next_attempt_at = now() + make_interval(secs => ${attempt.retryInMs / 1000}),`
+            : sql``
+        }
         last_status_code = ${attempt.statusCode}, last_error = ${attempt.failure}
-      where id = ${delivery.id}`,
+      where id = ${delivery.id} and user_id = ${delivery.user_id}`,
   );
 }

@@ -30,8 +30,8 @@ export function eventOutbox(secretBox: SecretBox): DeliveryOutbox<EventDelivery>
       await fanOutEvents(em, fanOutBatch);
       return findDueEventDeliveries(em, due);
     },
-    async lease(em, ids, leaseMs) {
-      const leased = await leaseEventDeliveries(em, ids, leaseMs);
+    async lease(em, chosen, leaseMs) {
+      const leased = await leaseEventDeliveries(em, chosen, leaseMs);
       return leased.map((delivery) => ({
         ...delivery,
         receiver: `endpoint:${delivery.endpoint_id}`,
@@ -39,8 +39,8 @@ export function eventOutbox(secretBox: SecretBox): DeliveryOutbox<EventDelivery>
       }));
     },
     async prepare(em, delivery, now) {
-      const event = await findEventRow(em, delivery.event_id);
-      const endpoint = await findEndpointSecrets(em, delivery.endpoint_id);
+      const event = await findEventRow(em, delivery.event_id, delivery.user_id);
+      const endpoint = await findEndpointSecrets(em, delivery.endpoint_id, delivery.user_id);
       if (!event || !endpoint) throw new Error(`event delivery ${delivery.id} lost its event or endpoint`);
       const binding = endpointSecretBinding(endpoint.public_id);
       const secrets = [secretBox.open(endpoint.secret_sealed, binding)];

@@ -31,7 +31,11 @@ export function registerWallets(program: Command): void {
           amountLimit: o.limit,
           ...(o.number ? { number: o.number } : {}),
         }).catch((error: unknown) => {
-          if (o.number && uniqueViolation(error) === "wallets_number_key")
+          // The number's owner row (migration 0022) is written first, so refuses a taken number first.
+          if (
+            o.number &&
+            ["wallet_numbers_pkey", "wallets_number_key"].includes(uniqueViolation(error) ?? "")
+          )
             throw argumentError("--number", o.number, "a wallet with this number exists");
           return nameArguments(
             { name: "--user", value: o.user, field: "login", names: "user" },
