@@ -256,6 +256,50 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 
+  it("sends the transfers that arrive while a batch runs in one next batch, not side by side", async () => {
+    // Three transactions may be in flight, but the next batch leaves only when the one in flight
+    // commits (or stalls for stallMs, here far away): the five that arrive meanwhile share one.
+    const db = await openDatabase({ kind: "postgres", url: engine.database.url }, { poolSize: 5 });
+    const paced: EngineDependencies = {
+      ...engine.deps,
+      db,
+      options: { ...engine.deps.options, movementBatches: { inFlight: 3, batchSize: 32, stallMs: 10_000 } },
+    };
+    const holder = await holdWalletRow(engine.database.url, "U100000032");
+    try {
+      const plug = outcome(
+        transferFunds(paced, acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000032",
+          amount: "1.00",
+          paymentId: "paced-plug",
+        }),
+      );
+      await waitForLockWaits(engine.database.url, engine.database.name, 1);
+      const queued = Array.from({ length: 5 }, (_, n) =>
+        outcome(
+          transferFunds(paced, bolt, {
+            walletFrom: "U100000020",
+            walletTo: "U100000030",
+            amount: "1.00",
+            paymentId: `paced-${n}`,
+            description: "paced",
+          }),
+        ),
+      );
+      await sleep(100);
+      // Side by side, they would have left at once and moved already.
+      expect(await createdTimes("paced")).toEqual([]);
+      await holder.rollback();
+      expect([await plug, ...(await Promise.all(queued))]).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
+      expect(new Set(await createdTimes("paced")).size).toBe(1);
+    } finally {
+      await holder.rollback().catch(() => undefined);
+      await db.close();
+    }
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
   it("keeps a transfer whose wallet a running batch holds waiting in the process, and lets the others leave", async () => {
     // Two transactions in flight. The first waits in PostgreSQL on a row held elsewhere, holding
     // U100000010; a transfer from U100000010 then waits in the queue, not in a second transaction
