@@ -504,8 +504,10 @@ if (only === "token-cache") {
     );
   }
 } else if (only === "purse") {
-  // Purse's transfer phase alone (with PURSE_BENCH_PROFILE=1, where its CPU went).
-  const { purse, readyAfterMs } = await measurePurse();
+  // Purse's transfer phase alone (with PURSE_BENCH_PROFILE=1, where its CPU went: then from the
+  // unbundled build, as profileTransfers runs it, so that frames name their package).
+  const profiledBin = profileDir && existsSync(unbundledPurse) ? unbundledPurse : undefined;
+  const { purse, readyAfterMs } = await measurePurse({}, profiledBin);
   console.log(
     `  ${line("transfers", purse)}; ready after ${readyAfterMs.toFixed(0)} ms (load ${loadavg()[0]?.toFixed(1)})`,
   );

@@ -101,6 +101,11 @@ export interface EngineOptions {
 export interface MovementBatches {
   readonly inFlight: number;
   readonly batchSize: number;
+  /**
+   * How long the batch in flight holds back the next (ledger/movement-queue.ts; 50 ms when absent):
+   * past it, a batch waiting for a row held elsewhere lets others leave beside it.
+   */
+  readonly stallMs?: number;
 }
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {

@@ -10,9 +10,9 @@ import {
 } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
-import type { EngineDependencies } from "../engine-dependencies.ts";
+import type { EngineDependencies, MovementBatches } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { openDatabase } from "../persistence/database.ts";
+import { type Database, openDatabase } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
@@ -103,6 +103,18 @@ describe("group commit: concurrent transfers share a transaction, each with its 
       sql<{ at: string }>`select created_at::text as at from transactions where description = ${description}`,
     );
     return found.map((row) => row.at);
+  }
+
+  /**
+   * A database handle of its own, so a queue of its own with `limits` (a handle's queue keeps the
+   * limits it was made with: one in flight above), and the engine on it.
+   */
+  async function ownQueue(limits: MovementBatches): Promise<{ db: Database; deps: EngineDependencies }> {
+    const db = await openDatabase(
+      { kind: "postgres", url: engine.database.url },
+      { poolSize: limits.inFlight + 2 },
+    );
+    return { db, deps: { ...engine.deps, db, options: { ...engine.deps.options, movementBatches: limits } } };
   }
 
   /** acme's transfer from U100000010 to U100000020, with what the case adds. */
@@ -256,18 +268,51 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 
+  it("sends the transfers that arrive while a batch runs in one next batch, not side by side", async () => {
+    // Three transactions may be in flight, but the next batch leaves only when the one in flight
+    // commits (or stalls for stallMs, here far away): the five that arrive meanwhile share one.
+    const { db, deps: paced } = await ownQueue({ inFlight: 3, batchSize: 32, stallMs: 10_000 });
+    const holder = await holdWalletRow(engine.database.url, "U100000032");
+    try {
+      const plug = outcome(
+        transferFunds(paced, acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000032",
+          amount: "1.00",
+          paymentId: "paced-plug",
+        }),
+      );
+      await waitForLockWaits(engine.database.url, engine.database.name, 1);
+      const queued = Array.from({ length: 5 }, (_, n) =>
+        outcome(
+          transferFunds(paced, bolt, {
+            walletFrom: "U100000020",
+            walletTo: "U100000030",
+            amount: "1.00",
+            paymentId: `paced-${n}`,
+            description: "paced",
+          }),
+        ),
+      );
+      await sleep(100);
+      // Side by side, they would have left at once and moved already.
+      expect(await createdTimes("paced")).toEqual([]);
+      await holder.rollback();
+      expect([await plug, ...(await Promise.all(queued))]).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
+      expect(new Set(await createdTimes("paced")).size).toBe(1);
+    } finally {
+      await holder.rollback().catch(() => undefined);
+      await db.close();
+    }
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
   it("keeps a transfer whose wallet a running batch holds waiting in the process, and lets the others leave", async () => {
     // Two transactions in flight. The first waits in PostgreSQL on a row held elsewhere, holding
     // U100000010; a transfer from U100000010 then waits in the queue, not in a second transaction
     // (which would hold the second connection until the first commits), so a transfer between
-    // other wallets still moves at once.
-    // A handle of its own: a handle's queue keeps the limits it was made with (one in flight above).
-    const db = await openDatabase({ kind: "postgres", url: engine.database.url }, { poolSize: 3 });
-    const twoInFlight: EngineDependencies = {
-      ...engine.deps,
-      db,
-      options: { ...engine.deps.options, movementBatches: { inFlight: 2, batchSize: 32 } },
-    };
+    // other wallets still moves at once (once the first has been out for stallMs).
+    const { db, deps: twoInFlight } = await ownQueue({ inFlight: 2, batchSize: 32 });
     const held = await holdWalletRow(engine.database.url, "U100000032");
     try {
       const first = outcome(
