@@ -380,6 +380,15 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(
           (await cli(["transactions", "refund", String(transactionId), "--key", "citus-refund"])).stdout,
         ).toContain(`Refunded 2.00 of transaction ${transactionId}; 0.00 may still be refunded`);
+        // The checkout's transaction shown to its merchant (with its refunds) and to its payer,
+        // whose wallet is on the other worker.
+        const shown = await api.call("GET", `/api/transaction/show?id=${transactionId}`, { token: acme });
+        expect(shown.status, JSON.stringify(shown.body)).toBe(200);
+        expect(shown.body.data).toMatchObject({ id: transactionId, amount: "3.00" });
+        const payerSees = await api.call("GET", `/api/transaction/show?id=${transactionId}`, {
+          token: await api.token("bolt"),
+        });
+        expect(payerSees.status, JSON.stringify(payerSees.body)).toBe(200);
 
         // A checkout whose link expired unpaid is closed by serve's sweep (every 5 s): FAIL, notified.
         const expiring = await createCheckout(api, { url: `${site.url}${at}-expired` }, "4.00");
@@ -413,6 +422,10 @@ describe.skipIf(!installed && !existsSync(vendored))(
         const listed = async () => (await trpc.webhookEndpoints.query()).map((found) => found.id);
         expect(await listed()).toContain(endpoint.id);
         const [acmeEndpoint] = await listed();
+        // The oldest endpoint's delivery log, then the endpoint deleted with it.
+        expect(
+          (await trpc.webhookDeliveryAttempts.query({ endpoint: acmeEndpoint as string })).length,
+        ).toBeGreaterThan(0);
         expect((await trpc.deleteWebhookEndpoint.mutate({ id: acmeEndpoint as string })).deleted).toBe(true);
         expect(await listed()).not.toContain(acmeEndpoint);
         expect(

@@ -59,22 +59,25 @@ export async function findTransactionDeliveries(
         select 'STATUS_URL' as kind, d.id, d.message_id, d.url, null::text as event_type, d.status,
           d.created_at, 0 as side
         from t join checkouts ck on ck.transaction_id = t.id
-        join webhook_deliveries d on d.checkout_id = ck.id
+        -- The owner in every join (migration 0021): on Citus each stays on the owner's shard.
+        join webhook_deliveries d on d.checkout_id = ck.id and d.merchant_user_id = ck.merchant_user_id
         where ck.merchant_user_id = ${userId}::bigint
         union all
         select 'ENDPOINT', d.id, d.message_id, ep.url, e.type, d.status, d.created_at, 1
         from t join events e on e.user_id = ${userId}::bigint
           and e.created_at >= t.created_at and e.created_at <= t.updated_at
           and e.data ->> 'transaction_id' = t.id::text
-        join event_deliveries d on d.event_id = e.id
-        join webhook_endpoints ep on ep.id = d.endpoint_id
+        join event_deliveries d on d.event_id = e.id and d.user_id = e.user_id
+        join webhook_endpoints ep on ep.id = d.endpoint_id and ep.user_id = d.user_id
       ),
       tried as (
         select a.delivery_id, 0 as side, a.id, a.attempted_at, a.status_code, a.error
-        from webhook_attempts a where a.delivery_id in (select id from sent where side = 0)
+        from webhook_attempts a
+        where a.merchant_user_id = ${userId}::bigint and a.delivery_id in (select id from sent where side = 0)
         union all
         select a.delivery_id, 1, a.id, a.attempted_at, a.status_code, a.error
-        from event_attempts a where a.delivery_id in (select id from sent where side = 1)
+        from event_attempts a
+        where a.user_id = ${userId}::bigint and a.delivery_id in (select id from sent where side = 1)
       )
       select s.kind, s.id::text as delivery_id, s.message_id, s.url, s.event_type, s.status,
         row_number() over (partition by s.side, s.id order by a.attempted_at, a.id)::text as attempt,

@@ -103,6 +103,7 @@ export async function listDeliveryAttempts(
   const before = filter.before ?? null;
   if (before !== null && !/^\d{1,18}$/.test(before)) throw new PurseError("INVALID_VALUE", "before");
   const found = await findAttempts(deps.db.em(), {
+    userId: actor.userId,
     endpointId,
     beforeId: before,
     limit: pageSize(filter.limit),
