@@ -437,6 +437,29 @@ describe.skipIf(!installed && !existsSync(vendored))(
           ),
         ).toEqual([{ n: "0" }]);
 
+        // acme's export of the day lists every transaction one of its wallets took part in, whichever
+        // shard it lies on (a received transfer is on its sender's).
+        const today = new Date().toISOString().slice(0, 10);
+        const exported = await api.call(
+          "GET",
+          `/api/transactions/export?startDate=${today}&endDate=${today}`,
+          {
+            token: acme,
+          },
+        );
+        expect(exported.status).toBe(200);
+        const [party] = await cluster.coordinator.query<{ n: string }>(
+          `select count(*)::text as n from transactions t
+           where (t.wallet_from_id in (select id from wallets where user_id = 1)
+             or t.wallet_to_id in (select id from wallets where user_id = 1))
+             and t.created_at >= $1::date and t.created_at < $1::date + 1`,
+          [today],
+          distributedName,
+        );
+        const lines = String(exported.body).trim().split("\n");
+        expect(lines.length - 1).toBe(Number(party?.n));
+        expect(Number(party?.n)).toBeGreaterThan(10);
+
         // Every movement above (credit, payout, reversal, refunds, the expired checkout's FAIL) sealed and balanced.
         const audit = await cli(["audit"]);
         expect(audit.stdout).toContain("The ledger is balanced.");

@@ -11,7 +11,9 @@ import {
   transactionTypeName,
 } from "../ledger/transaction-codes.ts";
 import { formatMinor } from "../money/index.ts";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
+import { copyHistoryOnCitus } from "./citus-history-store.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 import { findSearchPage, findSearchTotals, type SearchTotalRow } from "./transaction-search-store.ts";
 
@@ -99,10 +101,14 @@ export async function searchTransactions(
   }
   const filter = readSearch(search);
   // One snapshot: the totals always count the page's transactions.
-  const { found, totals } = await deps.db.snapshot(async (tx) => ({
-    found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
-    totals: await findSearchTotals(tx, actor.userId, filter),
-  }));
+  const { found, totals } = await deps.db.snapshot(async (tx) => {
+    // On Citus, the user's rows copied first, as the history's (citus-history-store.ts).
+    if (isDistributed(tx)) await copyHistoryOnCitus(tx, actor.userId, filter.walletNumber);
+    return {
+      found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
+      totals: await findSearchTotals(tx, actor.userId, filter),
+    };
+  });
   return {
     nodes: found.slice(0, page.first).map((row) => {
       const precession = Number(row.precession);
