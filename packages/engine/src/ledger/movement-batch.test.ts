@@ -307,6 +307,43 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 
+  it("lets a whole batch leave at once beside the one in flight", async () => {
+    // Batches of two: the four that arrive while the first waits fill two batches, which leave
+    // (up to three in flight) without waiting for the first to commit or stall.
+    const { db, deps: full } = await ownQueue({ inFlight: 3, batchSize: 2, stallMs: 10_000 });
+    const holder = await holdWalletRow(engine.database.url, "U100000032");
+    try {
+      const plug = outcome(
+        transferFunds(full, acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000032",
+          amount: "1.00",
+          paymentId: "full-plug",
+        }),
+      );
+      await waitForLockWaits(engine.database.url, engine.database.name, 1);
+      const queued = Array.from({ length: 4 }, (_, n) =>
+        outcome(
+          transferFunds(full, bolt, {
+            walletFrom: "U100000020",
+            walletTo: "U100000030",
+            amount: "1.00",
+            paymentId: `full-${n}`,
+            description: "full",
+          }),
+        ),
+      );
+      expect(await Promise.all(queued)).toEqual(["ok", "ok", "ok", "ok"]);
+      await holder.rollback();
+      expect(await plug).toBe("ok");
+      expect(new Set(await createdTimes("full")).size).toBe(2);
+    } finally {
+      await holder.rollback().catch(() => undefined);
+      await db.close();
+    }
+    expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+  });
+
   it("keeps a transfer whose wallet a running batch holds waiting in the process, and lets the others leave", async () => {
     // Two transactions in flight. The first waits in PostgreSQL on a row held elsewhere, holding
     // U100000010; a transfer from U100000010 then waits in the queue, not in a second transaction

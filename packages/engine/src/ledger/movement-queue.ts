@@ -22,11 +22,11 @@ interface Waiting {
  * the busier the process, the larger the batches, so the database commits fewer, larger
  * transactions instead of queueing many small ones for its connections.
  *
- * One batch at a time: the next leaves when the one in flight commits, or once it has been out
- * for `stallMs` (50 ms; then up to `inFlight` side by side). Batches side by side split the waiting
- * transfers among them: three carried 4.8 transfers per COMMIT where one at a time carried 13, for
- * a quarter more CPU per transfer in PostgreSQL and in Purse (docs/benchmark.md, "One batch at a
- * time").
+ * One batch at a time: the next leaves when the one in flight commits, once it has been out for
+ * `stallMs` (50 ms), or at once when a whole batch is waiting (then up to `inFlight` side by side).
+ * Batches side by side split the waiting transfers among them: three carried 4.8 transfers per
+ * COMMIT where one at a time carried 13, for a quarter more CPU per transfer in PostgreSQL and in
+ * Purse (docs/benchmark.md, "One batch at a time"); a full batch loses nothing by leaving at once.
  *
  * A transfer that needs a wallet a running batch of this process holds waits here, not in
  * PostgreSQL: there it would hold its batch's connection and its other wallets' rows, and every
@@ -59,7 +59,10 @@ export class MovementQueue {
   }
 
   #leave(): void {
-    while (this.#running < this.#limits.inFlight && this.#pacing === 0) {
+    while (
+      this.#running < this.#limits.inFlight &&
+      (this.#pacing === 0 || this.#waiting.length >= this.#limits.batchSize)
+    ) {
       const batch = this.#nextBatch();
       if (batch.length === 0) return;
       const wallets = [...new Set(batch.flatMap((waiting) => waiting.member.wallets))];
