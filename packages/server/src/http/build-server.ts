@@ -19,7 +19,7 @@ import type { Runtime } from "../composition/runtime.ts";
 import { activeTracing } from "../tracing/active-tracing.ts";
 import { graphQLDoorOptions } from "./graphql-door-options.ts";
 import { registerHealth } from "./health.ts";
-import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
+import { AccessLog, loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { registerDashboard } from "./register-dashboard.ts";
 
@@ -31,8 +31,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(runtime.config.logLevel),
     ...requestLoggerOptions(runtime.config.logLevel),
-    // One access line per request, written when it is answered (below), not fastify's two.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
@@ -57,15 +56,6 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
     done(null, payload);
   });
-  // The access log: the route's pattern, the status and the time, once per request. Fastify's own
-  // logging writes a line as a request arrives and another as it is answered; each line is
-  // serialized, redacted and scrubbed (logger-options.ts), which at LOG_LEVEL=info cost a transfer
-  // a third more of Purse's CPU (docs/benchmark.md, "Logging a request once").
-  if (["info", "debug", "trace"].includes(runtime.config.logLevel))
-    app.addHook("onResponse", (request, reply, done) => {
-      request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-      done();
-    });
   installErrorHandling(app);
   // First, so that every route below (health, REST, page, GraphQL, tRPC) gets the headers.
   registerSecurityHeaders(app, { production: runtime.config.production });
