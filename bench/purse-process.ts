@@ -43,7 +43,15 @@ export async function startPurse(
     process.execPath,
     [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), bin, "serve"],
     {
-      env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+      // Silent unless asked: PURSE_BENCH_LOG_LEVEL for every phase, or a phase's own LOG_LEVEL
+      // (PURSE_BENCH_VARIABLE=LOG_LEVEL compares levels).
+      env: {
+        ...process.env,
+        LOG_LEVEL: process.env["PURSE_BENCH_LOG_LEVEL"] ?? "silent",
+        ...env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+      },
       stdio: ["ignore", "ignore", "inherit"],
     },
   );

@@ -64,6 +64,7 @@ const historySizes = (
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
  * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
  * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
+ * PURSE_BENCH_LOG_LEVEL runs Purse at that LOG_LEVEL (silent when absent; bench/purse-process.ts).
  * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32);
  * PURSE_BENCH_CASE=hot runs an alternation's transfers into one hot wallet (bench-fixture.ts) instead of spread.
  */

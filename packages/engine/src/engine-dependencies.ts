@@ -106,6 +106,11 @@ export interface MovementBatches {
    * past it, a batch waiting for a row held elsewhere lets others leave beside it.
    */
   readonly stallMs?: number;
+  /**
+   * How many waiting transfers make a batch worth sending beside the one in flight (8 when absent,
+   * at most `batchSize`): fewer wait for it to commit and leave together.
+   */
+  readonly leaveAt?: number;
 }
 
 export const defaultEngineOptions: Omit<EngineOptions, "payUrl"> = {

@@ -307,10 +307,10 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     expect((await auditLedger(engine.deps.db)).ok).toBe(true);
   });
 
-  it("lets a whole batch leave at once beside the one in flight", async () => {
-    // Batches of two: the four that arrive while the first waits fill two batches, which leave
-    // (up to three in flight) without waiting for the first to commit or stall.
-    const { db, deps: full } = await ownQueue({ inFlight: 3, batchSize: 2, stallMs: 10_000 });
+  it("lets a batch leave beside the one in flight once enough transfers wait for it", async () => {
+    // Two waiting make a batch worth sending: the four that arrive while the first waits leave in
+    // two batches (up to three in flight) without waiting for the first to commit or stall.
+    const { db, deps: full } = await ownQueue({ inFlight: 3, batchSize: 32, leaveAt: 2, stallMs: 10_000 });
     const holder = await holdWalletRow(engine.database.url, "U100000032");
     try {
       const plug = outcome(

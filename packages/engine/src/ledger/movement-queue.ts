@@ -10,6 +10,9 @@ import { type BatchMember, type Settled, transactBatch } from "./movement-batch.
  */
 const defaultStallMs = 50;
 
+/** Waiting transfers that make a batch worth sending beside the one in flight, unless the limits say. */
+const defaultLeaveAt = 8;
+
 interface Waiting {
   readonly member: BatchMember<unknown>;
   settle(settled: Settled<unknown>): void;
@@ -22,11 +25,11 @@ interface Waiting {
  * the busier the process, the larger the batches, so the database commits fewer, larger
  * transactions instead of queueing many small ones for its connections.
  *
- * One batch at a time: the next leaves when the one in flight commits, once it has been out for
- * `stallMs` (50 ms), or at once when a whole batch is waiting (then up to `inFlight` side by side).
- * Batches side by side split the waiting transfers among them: three carried 4.8 transfers per
- * COMMIT where one at a time carried 13, for a quarter more CPU per transfer in PostgreSQL and in
- * Purse (docs/benchmark.md, "One batch at a time"); a full batch loses nothing by leaving at once.
+ * Batches are paced: the next leaves when the one in flight commits, once that one has been out for
+ * `stallMs` (50 ms), or as soon as `leaveAt` transfers (8) wait for it; up to `inFlight` side by
+ * side. Sent as soon as anything waits, three side by side split the waiting transfers among them,
+ * 4.7 per COMMIT; one at a time carried 13 but left the cores idle while each COMMIT flushed;
+ * eight made the most transfers a second (docs/benchmark.md, "Paced batches").
  *
  * A transfer that needs a wallet a running batch of this process holds waits here, not in
  * PostgreSQL: there it would hold its batch's connection and its other wallets' rows, and every
@@ -61,7 +64,8 @@ export class MovementQueue {
   #leave(): void {
     while (
       this.#running < this.#limits.inFlight &&
-      (this.#pacing === 0 || this.#waiting.length >= this.#limits.batchSize)
+      (this.#pacing === 0 ||
+        this.#waiting.length >= Math.min(this.#limits.leaveAt ?? defaultLeaveAt, this.#limits.batchSize))
     ) {
       const batch = this.#nextBatch();
       if (batch.length === 0) return;

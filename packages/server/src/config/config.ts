@@ -53,6 +53,10 @@ const environmentSchema = z.object({
     .max(1_000)
     .optional(),
   PURSE_MOVEMENT_BATCH_SIZE: wholeNumber("transfers one transaction may hold").min(1).max(1_000).default(32),
+  PURSE_MOVEMENT_BATCH_LEAVE_AT: wholeNumber("waiting transfers that send a batch beside the one in flight")
+    .min(1)
+    .max(1_000)
+    .default(8),
   REDIS_URL: z
     .string()
     .refine(
@@ -254,5 +258,11 @@ function movementBatches(value: z.infer<typeof environmentSchema>): PurseConfig[
   const inFlight =
     value.PURSE_MOVEMENT_BATCHES ??
     (value.DATABASE_URL === undefined ? 1 : Math.max(1, value.PURSE_DATABASE_POOL_SIZE - 2));
-  return inFlight === 0 ? null : { inFlight, batchSize: value.PURSE_MOVEMENT_BATCH_SIZE };
+  return inFlight === 0
+    ? null
+    : {
+        inFlight,
+        batchSize: value.PURSE_MOVEMENT_BATCH_SIZE,
+        leaveAt: value.PURSE_MOVEMENT_BATCH_LEAVE_AT,
+      };
 }

@@ -8,9 +8,10 @@ describe("PURSE_MOVEMENT_BATCHES: transfers' group commit", () => {
     expect(readConfig({ ...postgres, PURSE_DATABASE_POOL_SIZE: "5" }).movementBatches).toEqual({
       inFlight: 3,
       batchSize: 32,
+      leaveAt: 8,
     });
     expect(readConfig({ ...postgres, PURSE_DATABASE_POOL_SIZE: "2" }).movementBatches?.inFlight).toBe(1);
-    expect(readConfig({}).movementBatches).toEqual({ inFlight: 1, batchSize: 32 });
+    expect(readConfig({}).movementBatches).toEqual({ inFlight: 1, batchSize: 32, leaveAt: 8 });
   });
 
   it("is off at 0: each transfer in a transaction of its own", () => {
@@ -21,7 +22,7 @@ describe("PURSE_MOVEMENT_BATCHES: transfers' group commit", () => {
     expect(
       readConfig({ ...postgres, PURSE_MOVEMENT_BATCHES: "2", PURSE_MOVEMENT_BATCH_SIZE: "8" })
         .movementBatches,
-    ).toEqual({ inFlight: 2, batchSize: 8 });
+    ).toEqual({ inFlight: 2, batchSize: 8, leaveAt: 8 });
     expect(() => readConfig({ ...postgres, PURSE_MOVEMENT_BATCHES: "-1" })).toThrow(
       /^PURSE_MOVEMENT_BATCHES="-1": /,
     );

@@ -19,7 +19,7 @@ import type { Runtime } from "../composition/runtime.ts";
 import { activeTracing } from "../tracing/active-tracing.ts";
 import { graphQLDoorOptions } from "./graphql-door-options.ts";
 import { registerHealth } from "./health.ts";
-import { loggerOptions, requestLoggerOptions } from "./logger-options.ts";
+import { AccessLog, loggerOptions, requestLoggerOptions } from "./logger-options.ts";
 import { registerMetrics } from "./metrics.ts";
 import { registerDashboard } from "./register-dashboard.ts";
 
@@ -31,6 +31,7 @@ export async function buildServer(runtime: Runtime): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(runtime.config.logLevel),
     ...requestLoggerOptions(runtime.config.logLevel),
+    logController: new AccessLog(),
     genReqId: (request) => {
       const given = request.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
