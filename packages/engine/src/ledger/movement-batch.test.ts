@@ -117,6 +117,38 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     return { db, deps: { ...engine.deps, db, options: { ...engine.deps.options, movementBatches: limits } } };
   }
 
+  /**
+   * acme's transfer into U100000032 while another session holds that row: it keeps its batch in
+   * flight, waiting in PostgreSQL, until `holder` lets go.
+   */
+  async function plugged(on: EngineDependencies, paymentId: string) {
+    const holder = await holdWalletRow(engine.database.url, "U100000032");
+    const plug = outcome(
+      transferFunds(on, acme, {
+        walletFrom: "U100000010",
+        walletTo: "U100000032",
+        amount: "1.00",
+        paymentId,
+      }),
+    );
+    await waitForLockWaits(engine.database.url, engine.database.name, 1);
+    return { holder, plug };
+  }
+
+  /** `count` transfers of 1.00 from bolt's U100000020 to the cafe's U100000030, described `label`. */
+  const boltTransfers = (on: EngineDependencies, count: number, label: string) =>
+    Array.from({ length: count }, (_, n) =>
+      outcome(
+        transferFunds(on, bolt, {
+          walletFrom: "U100000020",
+          walletTo: "U100000030",
+          amount: "1.00",
+          paymentId: `${label}-${n}`,
+          description: label,
+        }),
+      ),
+    );
+
   /** acme's transfer from U100000010 to U100000020, with what the case adds. */
   const transfer = (amount: string, rest: Partial<TransferInput>) =>
     outcome(transferFunds(deps, acme, { walletFrom: "U100000010", walletTo: "U100000020", amount, ...rest }));
@@ -272,28 +304,9 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     // Three transactions may be in flight, but the next batch leaves only when the one in flight
     // commits (or stalls for stallMs, here far away): the five that arrive meanwhile share one.
     const { db, deps: paced } = await ownQueue({ inFlight: 3, batchSize: 32, stallMs: 10_000 });
-    const holder = await holdWalletRow(engine.database.url, "U100000032");
+    const { holder, plug } = await plugged(paced, "paced-plug");
     try {
-      const plug = outcome(
-        transferFunds(paced, acme, {
-          walletFrom: "U100000010",
-          walletTo: "U100000032",
-          amount: "1.00",
-          paymentId: "paced-plug",
-        }),
-      );
-      await waitForLockWaits(engine.database.url, engine.database.name, 1);
-      const queued = Array.from({ length: 5 }, (_, n) =>
-        outcome(
-          transferFunds(paced, bolt, {
-            walletFrom: "U100000020",
-            walletTo: "U100000030",
-            amount: "1.00",
-            paymentId: `paced-${n}`,
-            description: "paced",
-          }),
-        ),
-      );
+      const queued = boltTransfers(paced, 5, "paced");
       await sleep(100);
       // Side by side, they would have left at once and moved already.
       expect(await createdTimes("paced")).toEqual([]);
@@ -311,28 +324,9 @@ describe("group commit: concurrent transfers share a transaction, each with its 
     // Two waiting make a batch worth sending: the four that arrive while the first waits leave in
     // two batches (up to three in flight) without waiting for the first to commit or stall.
     const { db, deps: full } = await ownQueue({ inFlight: 3, batchSize: 32, leaveAt: 2, stallMs: 10_000 });
-    const holder = await holdWalletRow(engine.database.url, "U100000032");
+    const { holder, plug } = await plugged(full, "full-plug");
     try {
-      const plug = outcome(
-        transferFunds(full, acme, {
-          walletFrom: "U100000010",
-          walletTo: "U100000032",
-          amount: "1.00",
-          paymentId: "full-plug",
-        }),
-      );
-      await waitForLockWaits(engine.database.url, engine.database.name, 1);
-      const queued = Array.from({ length: 4 }, (_, n) =>
-        outcome(
-          transferFunds(full, bolt, {
-            walletFrom: "U100000020",
-            walletTo: "U100000030",
-            amount: "1.00",
-            paymentId: `full-${n}`,
-            description: "full",
-          }),
-        ),
-      );
+      const queued = boltTransfers(full, 4, "full");
       expect(await Promise.all(queued)).toEqual(["ok", "ok", "ok", "ok"]);
       await holder.rollback();
       expect(await plug).toBe("ok");
