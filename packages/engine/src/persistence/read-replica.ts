@@ -25,6 +25,14 @@ const retryReplicaAfterMs = 5_000;
 const retryPrimaryAfterMs = 5_000;
 
 /**
+ * How long a lookup waits for the primary before asking the replica. When the primary dies, the
+ * pool's connections are taken by transactions waiting on it, and a lookup queued behind them
+ * would wait for seconds before it could even fail (a token's check held up every read of the
+ * failover test); a primary that answers at all answers a lookup far sooner.
+ */
+const primaryPatienceMs = 500;
+
+/**
  * Reads routed to DATABASE_READ_URL (contract: "Read replica"): history, search, statements and
  * lists run there; everything else, and every read that must see the caller's own last write,
  * stays on the primary (the use cases choose by calling `Database.read` or `Database.em`). A read
@@ -33,6 +41,8 @@ const retryPrimaryAfterMs = 5_000;
  * asynchronous or synchronous as the operator set it up: a read there may miss a movement
  * committed a moment ago on the primary, which is why lookups after a write stay on the primary.
  */
+const tooLate = Symbol("the primary did not answer in time");
+
 export class ReadRouting {
   readonly #replica: MikroORM;
   readonly #primary: () => SqlEntityManager;
@@ -96,13 +106,23 @@ export class ReadRouting {
         return onPrimary();
       }
     }
+    const primary = onPrimary();
+    let patience: NodeJS.Timeout | undefined;
+    const late = new Promise<typeof tooLate>((resolve) => {
+      patience = setTimeout(resolve, primaryPatienceMs, tooLate).unref();
+    });
     try {
-      return await onPrimary();
+      const answer = await Promise.race([primary, late]);
+      if (answer !== tooLate) return answer as T;
+      // Still waiting: the primary's answer, if it comes, is not needed (nor its failure).
+      primary.catch(() => undefined);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      this.#skipPrimaryUntil = Date.now() + retryPrimaryAfterMs;
-      return onReplica();
+    } finally {
+      clearTimeout(patience);
     }
+    this.#skipPrimaryUntil = Date.now() + retryPrimaryAfterMs;
+    return onReplica();
   }
 
   /**
