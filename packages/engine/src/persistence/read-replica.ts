@@ -32,6 +32,9 @@ const retryPrimaryAfterMs = 5_000;
  */
 const primaryPatienceMs = 500;
 
+/** What a lookup's patience timer resolves to when the primary has not answered. */
+const tooLate = Symbol("the primary did not answer in time");
+
 /**
  * Reads routed to DATABASE_READ_URL (contract: "Read replica"): history, search, statements and
  * lists run there; everything else, and every read that must see the caller's own last write,
@@ -41,8 +44,6 @@ const primaryPatienceMs = 500;
  * asynchronous or synchronous as the operator set it up: a read there may miss a movement
  * committed a moment ago on the primary, which is why lookups after a write stay on the primary.
  */
-const tooLate = Symbol("the primary did not answer in time");
-
 export class ReadRouting {
   readonly #replica: MikroORM;
   readonly #primary: () => SqlEntityManager;
