@@ -123,6 +123,7 @@ export {
 } from "./keys/secret-keyring.ts";
 export { type AuditCheck, type AuditReport, auditLedger } from "./ledger/audit-ledger.ts";
 export { foldCounters } from "./ledger/fold-counters.ts";
+export { defaultLeaveAt } from "./ledger/movement-queue.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
 export {

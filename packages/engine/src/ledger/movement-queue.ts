@@ -10,8 +10,11 @@ import { type BatchMember, type Settled, transactBatch } from "./movement-batch.
  */
 const defaultStallMs = 50;
 
-/** Waiting transfers that make a batch worth sending beside the one in flight, unless the limits say. */
-const defaultLeaveAt = 8;
+/**
+ * Waiting transfers that make a batch worth sending beside the one in flight, unless the limits
+ * say (PURSE_MOVEMENT_BATCH_LEAVE_AT's default).
+ */
+export const defaultLeaveAt = 8;
 
 interface Waiting {
   readonly member: BatchMember<unknown>;

@@ -1,4 +1,4 @@
-import { defaultPoolSize, type MovementBatches } from "@purse/engine";
+import { defaultLeaveAt, defaultPoolSize, type MovementBatches } from "@purse/engine";
 import { z } from "zod";
 import { redactCredentials } from "./redact-credentials.ts";
 import { trustProxySetting } from "./trust-proxy.ts";
@@ -56,7 +56,7 @@ const environmentSchema = z.object({
   PURSE_MOVEMENT_BATCH_LEAVE_AT: wholeNumber("waiting transfers that send a batch beside the one in flight")
     .min(1)
     .max(1_000)
-    .default(8),
+    .default(defaultLeaveAt),
   REDIS_URL: z
     .string()
     .refine(
