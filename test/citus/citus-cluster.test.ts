@@ -15,6 +15,7 @@ import {
   PurseError,
   secretBoxFromKey,
   transferFunds,
+  type WalletStatement,
 } from "@purse/engine";
 import { sampleFixture } from "@purse/testing";
 import pg from "pg";
@@ -23,6 +24,7 @@ import { graphqlDoor, restDoor, trpcDoor } from "../doors/doors.ts";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { purseCli } from "../support/purse-cli.ts";
+import { queryDatabase } from "../support/query-database.ts";
 import { createTestCheckout, openTestAccount } from "../support/test-mode.ts";
 import { startTestServer, type TestServer, testSecretKey } from "../support/test-server.ts";
 import { trpcClient } from "../support/trpc-client.ts";
@@ -83,7 +85,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
 
       it("seeds, then moves money through REST, GraphQL and tRPC, pays a checkout, sells and activates a voucher, lists history; purse audit holds", async () => {
         api = await seedAndServe(database());
-        await runWorkload(api, database());
+        localStatements = await statementsAfter(database(), await runWorkload(api, database()));
       }, 120_000);
 
       it.runIf(measuring)(
@@ -216,7 +218,9 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(placed).toHaveLength(2);
         expect(placed[0]?.node_port).not.toBe(placed[1]?.node_port);
         distributedApi = await seedAndServe(database);
-        await runWorkload(distributedApi, database);
+        const moved = await runWorkload(distributedApi, database);
+        // `purse statement` of acme's and bolt's wallets says what it says on the local tables.
+        expect(await statementsAfter(database, moved)).toEqual(localStatements);
 
         // The counters' deltas are folded, owner by owner, by serve's background fold (every
         // second), and the audit still finds the counts equal to the transactions.
@@ -769,7 +773,7 @@ async function seedAndServe(database: { name: string; url: string }): Promise<Te
  * activated by acme, acme's history of the day, and `purse audit`; then the endpoints receive
  * their events and the checkout's status_url its notification, at the merchants' site.
  */
-async function runWorkload(api: TestServer, database: { name: string; url: string }): Promise<void> {
+async function runWorkload(api: TestServer, database: { name: string; url: string }): Promise<number[]> {
   const acme = await api.token("acme");
   const bolt = await api.token("bolt");
   const at = `/${database.name}`;
@@ -852,4 +856,67 @@ async function runWorkload(api: TestServer, database: { name: string; url: strin
     "transfer.received",
     "voucher.purchased",
   ]);
+  return ids;
+}
+
+/** The workload's statements on the local tables, which the distributed schema's must equal. */
+let localStatements: unknown;
+
+/**
+ * `purse statement` after the workload (whose transfers are `transfers`): acme's wallet for the
+ * day (opening on nothing, the seed's deposit a line) and bolt's from the instant of the second
+ * transfer (opening on the seed's deposit and the first transfer), each checked to reconcile, and
+ * answered without what differs between two databases (ids, times, an order's or a voucher's
+ * number in a description): the figures.
+ */
+async function statementsAfter(
+  database: { name: string; url: string },
+  transfers: number[],
+): Promise<unknown> {
+  const [second] = await queryDatabase<{ at: Date }>(
+    database.url,
+    "select created_at as at from transactions where id = $1",
+    [transfers[1]],
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  const figures = [];
+  for (const [wallet, from] of [
+    ["U100000010", today],
+    ["U100000020", second?.at.toISOString() ?? ""],
+  ] as const) {
+    const run = await purseCli(database, ["statement", wallet, "--from", from]);
+    expect(run.stderr).toBe("");
+    const { from: _from, to: _to, lines, ...statement } = JSON.parse(run.stdout) as WalletStatement;
+    // Ending now, it closes on the wallet's balance, its lines adding up from its opening.
+    const [balance] = await queryDatabase<{ balance: string }>(
+      database.url,
+      "select balance_minor::text as balance from wallets where number = $1",
+      [wallet],
+    );
+    expect(minor(statement.closingBalance)).toBe(BigInt(balance?.balance ?? "x"));
+    expect(lines.reduce((sum, line) => sum + minor(line.amount), minor(statement.openingBalance))).toBe(
+      minor(statement.closingBalance),
+    );
+    figures.push({
+      ...statement,
+      lines: lines.map(
+        ({ transactionId: _id, at: _at, reversesTransactionId: _reverses, description: _text, ...line }) =>
+          line,
+      ),
+    });
+  }
+  const [acme, bolt] = figures;
+  // acme's day: the seed's deposit, three transfers out, the checkout and the voucher in.
+  expect(acme?.lines.map((line) => line.typeName)).toHaveLength(6);
+  // bolt's, from the second transfer: two transfers in (acme's, on the other worker), the
+  // checkout paid and the voucher bought.
+  expect(bolt?.lines).toHaveLength(4);
+  expect(bolt?.openingBalance).not.toBe("0.00");
+  return figures;
+}
+
+/** An exact decimal ("-12.50") in minor units, for adding a statement's figures up. */
+function minor(amount: string): bigint {
+  const [whole = "0", fraction = ""] = amount.replace("-", "").split(".");
+  return BigInt(whole + fraction) * (amount.startsWith("-") ? -1n : 1n);
 }

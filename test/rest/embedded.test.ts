@@ -24,6 +24,23 @@ describe("the embedded default (npm start with no DATABASE_URL)", () => {
     expect(transfer.status).toBe(200);
     const after = await api.call("GET", "/api/wallets", { token });
     expect(after.body.data.find((w: { number: string }) => w.number === "U100000010").amount).toBe(489.8);
+
+    // The wallet's statement (its owner read first, then its days and postings by that owner, as
+    // on Citus) on the embedded PGlite: the demo's deposit, then the transfer and its fee.
+    const today = new Date().toISOString().slice(0, 10);
+    const { body } = await api.call("POST", "/graphql", {
+      token,
+      body: {
+        query: `{ statement(wallet: "U100000010", from: "${today}") { ... on QueryStatementSuccess { data {
+          openingBalance closingBalance lines { typeName amount fee } } } } }`,
+      },
+    });
+    expect(body.data.statement.data).toMatchObject({ closingBalance: "489.80" });
+    expect(body.data.statement.data.lines.at(-1)).toEqual({
+      typeName: "TRANSFER",
+      amount: "-10.20",
+      fee: "0.20",
+    });
   });
 
   it("prints what a first integration needs: base URL, credentials, form token, webhook secret", () => {

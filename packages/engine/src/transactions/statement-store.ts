@@ -1,5 +1,4 @@
-import type { SqlEntityManager } from "@mikro-orm/sql";
-import { firstRow, rows, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { firstRow, rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
 
 /** The wallet a statement is for, with its balance just before the period (`opening`). */
 export interface StatementWallet {
@@ -14,34 +13,51 @@ const dayMs = 86_400_000;
 
 /**
  * The wallet and its balance at `from`, in O(days): the days before `from`'s UTC day from
- * `wallet_days` (migration 0011) with the deltas not folded into it yet (`wallet_days_exact`,
+ * `wallet_days` (migration 0011) with the deltas not folded into it yet (`wallet_day_deltas`,
  * migration 0020), plus the postings of the part of that day before `from`, or less those of the
  * part after it, whichever is the shorter half (through `postings_wallet_created_idx`).
  * It read every posting of the wallet before `from` until then: a scan of its whole history.
+ *
+ * The wallet's owner is read first from `wallet_numbers` (migration 0022), and every table is
+ * then read by that owner as well as the wallet: on Citus (docs/sharding.md) the wallet, its
+ * days and its postings are the owner's, so the statement runs on the owner's shard alone, where
+ * reads by the wallet's id only were refused ("complex joins are only supported when all
+ * distributed tables are co-located"). Plain PostgreSQL and PGlite read the same.
  */
 export async function findStatementWallet(
-  em: SqlEntityManager,
+  tx: SqlRunner,
   number: string,
   from: Date,
 ): Promise<StatementWallet | undefined> {
+  const owner = await firstRow(
+    tx,
+    sql<{ user_id: string }>`select user_id from wallet_numbers where number = ${number}`,
+  );
+  if (!owner) return undefined;
+  const userId = toId(owner.user_id);
   const dayStart = Math.floor(from.getTime() / dayMs) * dayMs;
   const early = from.getTime() - dayStart <= dayMs / 2;
   const daysBefore = new Date(early ? dayStart : dayStart + dayMs).toISOString().slice(0, 10);
   const [partFrom, partUntil] = early ? [new Date(dayStart), from] : [from, new Date(dayStart + dayMs)];
   const wallet = await firstRow(
-    em,
-    sql<{ id: string; user_id: string; code: string; precession: number; opening: string }>`
-          select w.id, w.user_id, c.code, c.precession,
-            ((select coalesce(sum(d.net_minor), 0) from wallet_days_exact d
-              where d.wallet_id = w.id and d.day < ${daysBefore}::date)
+    tx,
+    sql<{ id: string; code: string; precession: number; opening: string }>`
+          select w.id, c.code, c.precession,
+            ((select coalesce(sum(d.net_minor), 0) from (
+                select net_minor from wallet_days
+                where wallet_id = w.id and user_id = ${userId} and day < ${daysBefore}::date
+                union all select net_minor from wallet_day_deltas
+                where wallet_id = w.id and user_id = ${userId} and day < ${daysBefore}::date) as d)
              + ${early ? 1 : -1}::integer * (select coalesce(sum(p.amount_minor), 0) from postings p
-              where p.wallet_id = w.id and p.created_at >= ${partFrom} and p.created_at < ${partUntil}))::text as opening
-          from wallets w join currencies c on c.id = w.currency_id where w.number = ${number}`,
+              where p.wallet_id = w.id and p.user_id = ${userId}
+                and p.created_at >= ${partFrom} and p.created_at < ${partUntil}))::text as opening
+          from wallets w join currencies c on c.id = w.currency_id
+          where w.number = ${number} and w.user_id = ${userId}`,
   );
   if (!wallet) return undefined;
   return {
     id: toId(wallet.id),
-    userId: toId(wallet.user_id),
+    userId,
     code: wallet.code,
     precession: Number(wallet.precession),
     openingMinor: toBigInt(wallet.opening),
@@ -75,24 +91,32 @@ interface LineRow {
   fee: string;
 }
 
-/** The wallet's transactions with from ≤ created_at < to, oldest first. */
+/**
+ * The wallet's transactions with from ≤ created_at < to, oldest first. The wallet's postings are
+ * its owner's (`userId`); a transaction and its fee postings are its acting user's, another owner
+ * for a payment the wallet received: the wallet's side is read first (one shard on Citus), then
+ * the transactions it names, each with its fee postings joined on the transaction's owner too.
+ */
 export async function findStatementLines(
-  em: SqlEntityManager,
-  walletId: number,
+  tx: SqlRunner,
+  wallet: { id: number; userId: number },
   from: Date,
   to: Date,
 ): Promise<StatementLineRow[]> {
   const found = await rows(
-    em,
+    tx,
     sql<LineRow>`
+          with side as materialized (
+            select transaction_id, sum(amount_minor) as amount from postings
+            where wallet_id = ${wallet.id} and user_id = ${wallet.userId}
+              and created_at >= ${from} and created_at < ${to}
+            group by transaction_id)
           select t.id, t.created_at, t.type, t.status, t.label, t.description, t.operator,
-            t.reverses_transaction_id,
-            coalesce(sum(p.amount_minor) filter (where p.wallet_id = ${walletId}), 0)::text as amount,
-            coalesce(sum(p.amount_minor) filter (where p.account = 'fee'), 0)::text as fee
-          from transactions t join postings p on p.transaction_id = t.id
-          where t.id in (select transaction_id from postings
-                         where wallet_id = ${walletId} and created_at >= ${from} and created_at < ${to})
-          group by t.id order by t.created_at, t.id`,
+            t.reverses_transaction_id, min(side.amount)::text as amount,
+            coalesce(sum(p.amount_minor), 0)::text as fee
+          from transactions t join side on side.transaction_id = t.id
+          left join postings p on p.transaction_id = t.id and p.user_id = t.user_id and p.account = 'fee'
+          group by t.id, t.user_id order by t.created_at, t.id`,
   );
   return found.map((row) => ({
     transactionId: toId(row.id),

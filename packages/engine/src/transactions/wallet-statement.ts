@@ -37,9 +37,10 @@ export interface WalletStatement {
 }
 
 /**
- * A wallet's statement for a period, read in one repeatable-read snapshot so it reconciles by
- * construction: opening balance (its postings before `from`) + each movement = closing balance
- * (its postings before `to`), which for a period ending now is the wallet's balance. `ownerId`
+ * A wallet's statement for a period, read in one repeatable-read snapshot (`Database.snapshot`)
+ * so it reconciles by construction: opening balance (its postings before `from`) + each movement =
+ * closing balance (its postings before `to`), which for a period ending now is the wallet's
+ * balance. `ownerId`
  * restricts it to the wallet's owner (another user's wallet is NOT_FOUND); operators pass none.
  */
 export async function walletStatement(
@@ -47,53 +48,48 @@ export async function walletStatement(
   query: { number: string; from: Date; to: Date; ownerId?: number },
 ): Promise<WalletStatement> {
   if (!(query.from.getTime() < query.to.getTime())) throw new PurseError("INVALID_DATE", "to");
-  return db.read((reader) =>
-    reader.transactional(
-      async (em) => {
-        const wallet = await findStatementWallet(em, query.number, query.from);
-        if (!wallet || (query.ownerId !== undefined && wallet.userId !== query.ownerId)) {
-          throw new PurseError("NOT_FOUND");
-        }
-        const found = await findStatementLines(em, wallet.id, query.from, query.to);
-        const precession = wallet.precession;
-        const money = (minor: bigint) => formatMinor(minor, precession);
-        const opening = wallet.openingMinor;
-        let running = opening;
-        let totalIn = 0n;
-        let totalOut = 0n;
-        const lines = found.map((row): StatementLine => {
-          const amount = row.amountMinor;
-          running += amount;
-          if (amount > 0n) totalIn += amount;
-          else totalOut -= amount;
-          return {
-            transactionId: row.transactionId,
-            at: formatTimestamp(row.createdAt),
-            type: row.type,
-            typeName: transactionTypeName(row.type),
-            status: row.status,
-            label: row.label,
-            description: row.description,
-            amount: money(amount),
-            fee: money(row.feeMinor),
-            balanceAfter: money(running),
-            operator: row.operator,
-            reversesTransactionId: row.reversesTransactionId,
-          };
-        });
-        return {
-          wallet: query.number,
-          currency: wallet.code,
-          from: formatTimestamp(query.from),
-          to: formatTimestamp(query.to),
-          openingBalance: money(opening),
-          closingBalance: money(running),
-          totalIn: money(totalIn),
-          totalOut: money(totalOut),
-          lines,
-        };
-      },
-      { isolationLevel: "repeatable read", readOnly: true },
-    ),
-  );
+  return db.snapshot(async (tx) => {
+    const wallet = await findStatementWallet(tx, query.number, query.from);
+    if (!wallet || (query.ownerId !== undefined && wallet.userId !== query.ownerId)) {
+      throw new PurseError("NOT_FOUND");
+    }
+    const found = await findStatementLines(tx, wallet, query.from, query.to);
+    const precession = wallet.precession;
+    const money = (minor: bigint) => formatMinor(minor, precession);
+    const opening = wallet.openingMinor;
+    let running = opening;
+    let totalIn = 0n;
+    let totalOut = 0n;
+    const lines = found.map((row): StatementLine => {
+      const amount = row.amountMinor;
+      running += amount;
+      if (amount > 0n) totalIn += amount;
+      else totalOut -= amount;
+      return {
+        transactionId: row.transactionId,
+        at: formatTimestamp(row.createdAt),
+        type: row.type,
+        typeName: transactionTypeName(row.type),
+        status: row.status,
+        label: row.label,
+        description: row.description,
+        amount: money(amount),
+        fee: money(row.feeMinor),
+        balanceAfter: money(running),
+        operator: row.operator,
+        reversesTransactionId: row.reversesTransactionId,
+      };
+    });
+    return {
+      wallet: query.number,
+      currency: wallet.code,
+      from: formatTimestamp(query.from),
+      to: formatTimestamp(query.to),
+      openingBalance: money(opening),
+      closingBalance: money(running),
+      totalIn: money(totalIn),
+      totalOut: money(totalOut),
+      lines,
+    };
+  });
 }
