@@ -62,8 +62,14 @@ export async function spawnPurseServe(
   };
 }
 
+/**
+ * Long enough for a process that compiles its sources through tsx (the traced run from the sources)
+ * on a loaded two-core machine; a healthy start answers in about a second.
+ */
+const healthyWithinMs = 60_000;
+
 async function waitUntilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + healthyWithinMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`purse serve exited with ${child.exitCode} before it was healthy:\n${output()}`);
@@ -75,5 +81,5 @@ async function waitUntilHealthy(url: string, child: ChildProcess, output: () => 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill("SIGKILL");
-  throw new Error(`purse serve at ${url} was not healthy within 30 s:\n${output()}`);
+  throw new Error(`purse serve at ${url} was not healthy within ${healthyWithinMs / 1000} s:\n${output()}`);
 }
