@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   type Actor,
+  closeExpiredVouchers,
   defaultEngineOptions,
   disabledCaptcha,
   type EngineDependencies,
@@ -28,7 +29,12 @@ import { queryDatabase } from "../support/query-database.ts";
 import { createTestCheckout, openTestAccount } from "../support/test-mode.ts";
 import { startTestServer, type TestServer, testSecretKey } from "../support/test-server.ts";
 import { trpcClient } from "../support/trpc-client.ts";
-import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/webhook-receiver.ts";
+import {
+  type MerchantSite,
+  type ReceivedWebhook,
+  startMerchantSite,
+  verifiedEvent,
+} from "../support/webhook-receiver.ts";
 
 /**
  * Contract, "Scale past one primary", as far as it goes today (docs/sharding.md): Purse on a Citus
@@ -523,6 +529,186 @@ describe.skipIf(!installed && !existsSync(vendored))(
         const audit = await cli(["audit"]);
         expect(audit.stdout).toContain("The ledger is balanced.");
         expect(audit.code).toBe(0);
+      }, 120_000);
+
+      it("runs an operator's GraphQL verbs, a webhook test event and replays, and the voucher expiry sweep", async () => {
+        const api = distributedApi as TestServer;
+        const acme = await api.token("acme");
+        const bolt = await api.token("bolt");
+        const graphql = async (token: string, query: string, variables: Record<string, unknown> = {}) => {
+          const answer = await api.call("POST", "/graphql", { token, body: { query, variables } });
+          expect(answer.body.errors, JSON.stringify(answer.body)).toBeUndefined();
+          return answer.body.data;
+        };
+
+        // An operator token (purse operators token) moving money on GraphQL: a credit to bolt's
+        // wallet, its key again replaying it, a payout from acme's, a reversal of a transfer
+        // between the two workers, and bolt's statement showing the operator's lines.
+        const issued = await purseCli(database, [
+          "--json",
+          "operators",
+          "token",
+          "--client",
+          "acme",
+          "--operator",
+          "citus-graphql",
+        ]);
+        const operator = JSON.parse(issued.stdout).access_token as string;
+        const moved = `... on OperatorMovement { transactionId replayed operator }`;
+        const credit = `mutation($key: String!) { operatorCredit(wallet: "U100000020", amount: "3.00", key: $key, note: "goodwill") {
+          __typename ... on MutationOperatorCreditSuccess { data { ${moved} } } ... on PurseError { message } } }`;
+        const credited = (await graphql(operator, credit, { key: "citus-graphql-credit" })).operatorCredit;
+        expect(credited).toMatchObject({ data: { replayed: false, operator: "citus-graphql" } });
+        expect(
+          (await graphql(operator, credit, { key: "citus-graphql-credit" })).operatorCredit.data,
+        ).toEqual({
+          ...credited.data,
+          replayed: true,
+        });
+        const payout = await graphql(
+          operator,
+          `mutation { operatorPayout(wallet: "U100000010", amount: "1.00", key: "citus-graphql-payout") {
+            __typename ... on PurseError { message } } }`,
+        );
+        expect(payout.operatorPayout.__typename).toBe("MutationOperatorPayoutSuccess");
+        const transfer = await restDoor(api).transfer(acme, {
+          walletFrom: "U100000010",
+          walletTo: "U100000020",
+          amount: "1.50",
+        });
+        if (!transfer.ok) throw new Error(transfer.message);
+        const reverse = `mutation($key: String!) { reverseTransaction(transactionId: ${transfer.id}, key: $key) {
+          __typename ... on MutationReverseTransactionSuccess { data { transactionId } } ... on PurseError { message } } }`;
+        const reversed = (await graphql(operator, reverse, { key: "citus-graphql-reverse" }))
+          .reverseTransaction;
+        expect(reversed.__typename).toBe("MutationReverseTransactionSuccess");
+        expect(
+          (await graphql(operator, reverse, { key: "citus-graphql-reverse-2" })).reverseTransaction,
+        ).toEqual({
+          __typename: "PurseError",
+          message: expect.stringContaining(`Transaction ${transfer.id} is already reversed by`),
+        });
+        const today = new Date().toISOString().slice(0, 10);
+        const { statement } = await graphql(
+          operator,
+          `{ statement(wallet: "U100000020", from: "${today}") { ... on QueryStatementSuccess { data {
+            lines { transactionId operator amount reversesTransactionId } } } } }`,
+        );
+        expect(statement.data.lines).toEqual(
+          expect.arrayContaining([
+            {
+              transactionId: credited.data.transactionId,
+              operator: "citus-graphql",
+              amount: "3.00",
+              reversesTransactionId: null,
+            },
+            {
+              transactionId: reversed.data.transactionId,
+              operator: "citus-graphql",
+              amount: "-1.50",
+              reversesTransactionId: transfer.id,
+            },
+          ]),
+        );
+
+        // A test event to a new endpoint of acme's, then acme's live events replayed to it: by id,
+        // then by time range; each arrives signed with the endpoint's secret. The events above are
+        // fanned out first, so that the new endpoint receives nothing but these.
+        await expect
+          .poll(
+            async () =>
+              (
+                await cluster.coordinator.query<{ n: string }>(
+                  "select count(*)::text as n from events where not fanned_out",
+                  [],
+                  distributedName,
+                )
+              )[0]?.n,
+            { timeout: 15_000, interval: 250 },
+          )
+          .toBe("0");
+        const at = `/${distributedName}-replay`;
+        const created = await graphql(
+          acme,
+          `mutation($url: String!) { createWebhookEndpoint(url: $url, events: ["*"]) {
+            ... on MutationCreateWebhookEndpointSuccess { data { id secret } } } }`,
+          { url: `${site.url}${at}` },
+        );
+        const endpoint = created.createWebhookEndpoint.data as { id: string; secret: string };
+        const sent = await graphql(
+          acme,
+          `mutation($endpoint: String!) { sendTestWebhookEvent(endpoint: $endpoint, type: "transfer.sent") {
+            ... on MutationSendTestWebhookEventSuccess { data { eventId } } ... on PurseError { message } } }`,
+          { endpoint: endpoint.id },
+        );
+        const [sample] = await site.waitFor(at, 1, 20_000);
+        expect(verifiedEvent(sample as ReceivedWebhook, endpoint.secret)).toMatchObject({
+          id: sent.sendTestWebhookEvent.data.eventId,
+          type: "transfer.sent",
+          livemode: false,
+        });
+        const { webhookEvents } = await graphql(
+          acme,
+          '{ webhookEvents(type: "transfer.sent", limit: 100) { id } }',
+        );
+        const replay = `mutation($endpoint: String!, $events: [String!], $from: String, $to: String) {
+          replayWebhookEvents(endpoint: $endpoint, events: $events, from: $from, to: $to) {
+            ... on MutationReplayWebhookEventsSuccess { data { queued } } ... on PurseError { message } } }`;
+        const oneId = (webhookEvents as { id: string }[]).at(-1)?.id;
+        const byId = await graphql(acme, replay, { endpoint: endpoint.id, events: [oneId] });
+        expect(byId.replayWebhookEvents.data.queued).toEqual([oneId]);
+        const byRange = await graphql(acme, replay, {
+          endpoint: endpoint.id,
+          from: `${today}T00:00:00Z`,
+          to: new Date(Date.now() + 60_000).toISOString(),
+        });
+        const queued = byRange.replayWebhookEvents.data.queued as string[];
+        expect(queued.length).toBeGreaterThan(5);
+        const arrived = await site.waitFor(at, 2 + queued.length, 30_000);
+        expect(
+          arrived
+            .slice(1)
+            .map((received) => verifiedEvent(received, endpoint.secret).id)
+            .sort(),
+        ).toEqual([oneId, ...queued].sort());
+
+        // A voucher past its expiry, closed by the sweep serve runs every minute (here at once, over
+        // every shard): stored closed; its lookup, its buyer's list and its activation say so.
+        const voucher = await api.call("POST", "/api/vouchers/buy", {
+          token: bolt,
+          body: { wallet_from: "U100000020", amount: "2.00" },
+        });
+        expect(voucher.status).toBe(200);
+        const { voucherNumber, secret } = voucher.body.data;
+        const stored = () =>
+          cluster.coordinator.query<{ status: number }>(
+            "select status from vouchers where number = $1",
+            [voucherNumber],
+            distributedName,
+          );
+        await cluster.coordinator.query(
+          "update vouchers set expired_at = now() - interval '1 minute' where number = $1",
+          [voucherNumber],
+          distributedName,
+        );
+        expect(await closeExpiredVouchers(api.server.runtime.db, new Date())).toBe(1);
+        expect(await stored()).toEqual([{ status: 2 }]);
+        const looked = await graphql(
+          bolt,
+          `query($number: String!, $code: String!) { voucher(number: $number, code: $code) {
+            ... on QueryVoucherSuccess { data { status } } ... on PurseError { message } } }`,
+          { number: voucherNumber, code: secret },
+        );
+        expect(looked.voucher).toEqual({ message: "Voucher closed" });
+        const { vouchers } = await graphql(bolt, "{ vouchers { items { voucherNumber status } } }");
+        expect(vouchers.items).toContainEqual({ voucherNumber, status: 2 });
+        expect(await restDoor(api).activateVoucher(acme, voucherNumber, secret, "U100000010")).toEqual({
+          ok: false,
+          message: "Voucher closed",
+        });
+
+        const audit = await purseCli(database, ["audit"]);
+        expect(audit.stdout).toContain("The ledger is balanced.");
       }, 120_000);
 
       it("runs test mode: test credentials and funds, a test transfer, a test checkout expired by its merchant's test clock, its notification's retry brought forward", async () => {
