@@ -109,8 +109,63 @@ describe.skipIf(!installed && !existsSync(vendored))(
 
       it("seeds, then moves money through REST, GraphQL and tRPC, pays a checkout, sells and activates a voucher, lists history; purse audit holds", async () => {
         api = await seedAndServe(database());
-        localStatements = await statementsAfter(database(), await runWorkload(api, database()));
+        localTransfers = await runWorkload(api, database());
+        localStatements = await statementsAfter(database(), localTransfers);
       }, 120_000);
+
+      it("distributes that database with its data: the same balances, statements and history after, a balanced audit, and money moves again between owners on different workers", async () => {
+        const today = new Date().toISOString().slice(0, 10);
+        const historyOf = async (server: TestServer) =>
+          (
+            await server.call(
+              "GET",
+              `/api/transactions/histories?startDate=${today}&endDate=${today}&page=1&itemsPerPage=100`,
+              { token: await server.token("acme") },
+            )
+          ).body;
+        const balances = () =>
+          cluster.coordinator.query(
+            "select number, balance_minor::text from wallets order by number",
+            [],
+            name,
+          );
+        const before = { history: await historyOf(api), balances: await balances() };
+        expect(before.history.data.items.length).toBeGreaterThan(0);
+        // As an operator would: the service stopped, the step run once, the service started again.
+        await api.close();
+        const distributed = await purseCli(database(), ["citus", "distribute"]);
+        expect(distributed.stderr).toBe("");
+        expect(distributed.code).toBe(0);
+        expect(distributed.stdout).toContain(
+          `Distributed by owner: ${ownedTables.map(([table]) => table).join(", ")}, `,
+        );
+        // Citus copied every row into its shards: the same money, the same figures.
+        expect(await balances()).toEqual(before.balances);
+        const audit = await purseCli(database(), ["audit"]);
+        expect(audit.stdout).toContain("The ledger is balanced.");
+        expect(audit.code).toBe(0);
+        expect(await statementsAfter(database(), localTransfers)).toEqual(localStatements);
+        api = await startTestServer({ database: database(), env: { PURSE_WEBHOOK_ALLOW_PRIVATE: "on" } });
+        expect(await historyOf(api)).toEqual(before.history);
+
+        // acme's and bolt's wallets now on different workers: a transfer between them commits on both.
+        const placed = await cluster.coordinator.query<{ node_port: string }>(
+          `select s.nodeport::text as node_port from (values (1), (2)) as w(user_id)
+           join citus_shards s on s.shardid = get_shard_id_for_distribution_column('wallets', w.user_id)`,
+          [],
+          name,
+        );
+        expect(new Set(placed.map((row) => row.node_port)).size).toBe(2);
+        const moved = await restDoor(api).transfer(await api.token("acme"), {
+          walletFrom: "U100000010",
+          walletTo: "U100000020",
+          amount: "3.00",
+        });
+        expect(moved.ok ? "moved" : moved.message).toBe("moved");
+        const after = await purseCli(database(), ["audit"]);
+        expect(after.stdout).toContain("The ledger is balanced.");
+        expect(after.code).toBe(0);
+      }, 180_000);
 
       it.runIf(measuring)(
         "measures a transfer on the coordinator's own tables (PURSE_CITUS_COST)",
@@ -1194,6 +1249,8 @@ async function runWorkload(api: TestServer, database: { name: string; url: strin
 
 /** The workload's statements on the local tables, which the distributed schema's must equal. */
 let localStatements: unknown;
+/** The workload's transfers on the local tables. */
+let localTransfers: number[] = [];
 
 /**
  * `purse statement` after the workload (whose transfers are `transfers`): acme's wallet for the

@@ -216,6 +216,36 @@ describe("webhook endpoints and events", () => {
     await deleteWebhookEndpoint(deps, acme, endpoint.id);
   });
 
+  it("sends an endpoint the events of movements made once it exists, not those made before it (replayable)", async () => {
+    expect(await listWebhookEndpoints(deps, bolt)).toEqual([]);
+    const before = await transfer(deps, acme, "U100000010", "U100000020"); // bolt: transfer.received
+    // No fan-out has run since: the endpoint is there when the worker next looks at that event.
+    const endpoint = await createWebhookEndpoint(deps, bolt, { url: `${site.url}/since`, events: ["*"] });
+    const after = await transfer(deps, acme, "U100000010", "U100000020");
+    await until(
+      async () => (await worker.runOnce()) >= 0 && eventsAt(site, "/since").length >= 1,
+      10_000,
+      "the later transfer's event",
+    );
+    for (let round = 0; round < 3; round += 1) await worker.runOnce();
+    const transactionOf = (event: unknown) =>
+      (event as { data: { transaction_id: number } }).data.transaction_id;
+    expect(eventsAt(site, "/since").map(transactionOf)).toEqual([after.id]);
+    // The earlier one is bolt's to list, and to replay to the endpoint.
+    const earlier = (await listEvents(deps, bolt, { type: "transfer.received" })).find(
+      (event) => transactionOf(JSON.parse(event.body)) === before.id,
+    );
+    expect(earlier).toBeDefined();
+    await replayEvents(deps, bolt, { endpoint: endpoint.id, events: [earlier?.id as string] });
+    await until(
+      async () => (await worker.runOnce()) >= 0 && eventsAt(site, "/since").length >= 2,
+      10_000,
+      "the replay",
+    );
+    expect(eventsAt(site, "/since").map(transactionOf)).toEqual([after.id, before.id]);
+    await deleteWebhookEndpoint(deps, bolt, endpoint.id);
+  });
+
   it("sends a signed test event with livemode false, valid against its schema", async () => {
     const endpoint = await createWebhookEndpoint(deps, acme, {
       url: `${site.url}/test-event`,

@@ -1,7 +1,11 @@
+import { isDistributed } from "../../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql } from "../../persistence/sql.ts";
 import { type RaisedEvent, raisedEventColumns } from "./raised-event.ts";
 
-/** Writes raised events of the movement `transactionId` (on the caller's transaction), one insert. */
+/**
+ * Writes raised events of the movement `transactionId` (on the caller's transaction), one insert;
+ * an owner's with no endpoint to fan them out to already fanned out (docs/webhooks.md, "Delivery").
+ */
 export async function insertEvents(
   em: SqlRunner,
   transactionId: number,
@@ -10,11 +14,22 @@ export async function insertEvents(
   const columns = raisedEventColumns(events);
   await rows(
     em,
-    sql`insert into events (user_id, type, data)
-      select raised.user_id, raised.type, raised.data::jsonb || jsonb_build_object('transaction_id', ${transactionId}::bigint)
+    sql`insert into events (user_id, type, data, fanned_out)
+      select raised.user_id, raised.type, raised.data::jsonb || jsonb_build_object('transaction_id', ${transactionId}::bigint),
+        ${fannedOutUnlessEndpoints(em)}
       from unnest(${columns.userIds}::bigint[], ${columns.types}::text[], ${columns.data}::text[])
         as raised(user_id, type, data)`,
   );
+}
+
+/**
+ * Whether a raised event needs no fan-out: its owner has no endpoint. On Citus, whose INSERT … SELECT
+ * takes no subquery of a distributed table, every event is left to the fan-out, as before.
+ */
+function fannedOutUnlessEndpoints(em: SqlRunner) {
+  return isDistributed(em)
+    ? sql`false`
+    : sql`not exists (select from webhook_endpoints e where e.user_id = raised.user_id)`;
 }
 
 /** An event as its owner lists it. */
