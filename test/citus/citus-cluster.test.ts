@@ -19,8 +19,26 @@ import {
   type WalletStatement,
 } from "@purse/engine";
 import { sampleFixture } from "@purse/testing";
+import { print } from "graphql";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionHeaders } from "../../packages/dashboard/src/api/client.ts";
+import {
+  deliveryAttemptsQuery,
+  webhookEndpointsQuery,
+  webhookEventsQuery,
+} from "../../packages/dashboard/src/api/developer-documents.ts";
+import {
+  checkoutsQuery,
+  meQuery,
+  statementQuery,
+  transactionQuery,
+  transactionsQuery,
+  walletsQuery,
+} from "../../packages/dashboard/src/api/documents.ts";
+import type { TadaDocumentNode } from "../../packages/dashboard/src/api/graphql.ts";
+import { refundMutation } from "../../packages/dashboard/src/api/refund-documents.ts";
+import { balanceHistoryQuery, signInMutation } from "../../packages/dashboard/src/api/session-documents.ts";
 import { graphqlDoor, restDoor, trpcDoor } from "../doors/doors.ts";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
@@ -710,6 +728,135 @@ describe.skipIf(!installed && !existsSync(vendored))(
         const audit = await purseCli(database, ["audit"]);
         expect(audit.stdout).toContain("The ledger is balanced.");
       }, 120_000);
+
+      it("serves the dashboard's own GraphQL (signed in by its session): wallets, history with totals, checkouts, a refund, a transaction's detail, statement, balance chart, export, developer pages", async () => {
+        const api = distributedApi as TestServer;
+        // The documents the dashboard sends (packages/dashboard/src/api), as it sends them: with
+        // its session cookie and the header it adds to every request.
+        const signIn = await api.call("POST", "/graphql", {
+          body: { query: print(signInMutation), variables: { login: "acme", password: "acme-pass" } },
+        });
+        expect(signIn.body.data.signIn.__typename).toBe("MutationSignInSuccess");
+        const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+        const session = { cookie, ...sessionHeaders };
+        const dashboard = async <Result, Variables>(
+          document: TadaDocumentNode<Result, Variables>,
+          variables: Variables,
+        ): Promise<Result> => {
+          const answer = await api.call("POST", "/graphql", {
+            headers: session,
+            body: { query: print(document), variables },
+          });
+          expect(answer.body.errors, JSON.stringify(answer.body)).toBeUndefined();
+          return answer.body.data as Result;
+        };
+        expect((await dashboard(meQuery, {})).me).toMatchObject({ id: 1, name: "Acme Shop" });
+        const { wallets } = await dashboard(walletsQuery, {});
+        const balance = async () =>
+          (
+            await cluster.coordinator.query<{ amount: string }>(
+              "select (balance_minor / 100.0)::numeric(20, 2)::text as amount from wallets where number = 'U100000010'",
+              [],
+              distributedName,
+            )
+          )[0]?.amount;
+        expect(wallets).toContainEqual(
+          expect.objectContaining({ number: "U100000010", amount: await balance() }),
+        );
+
+        // A checkout paid by bolt (its wallet on the other worker), refunded in part from the
+        // dashboard, then listed with what was refunded and shown with its refund and deliveries.
+        const checkout = await createCheckout(
+          api,
+          { url: `${site.url}/${distributedName}-dashboard` },
+          "3.00",
+        );
+        const paid = await api.call("POST", "/api/processing/pay", {
+          body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+        });
+        expect(paid.status).toBe(200);
+        const refund = (input: { amount: string; idempotencyKey: string }) =>
+          dashboard(refundMutation, {
+            input: { externalId: checkout.paymentId, reason: "damaged", ...input },
+          });
+        expect(
+          (await refund({ amount: "1.00", idempotencyKey: "citus-dashboard-refund" })).refundCheckout,
+        ).toEqual({
+          __typename: "MutationRefundCheckoutSuccess",
+          data: { id: expect.any(Number), amount: "1.00", refundable: "2.00" },
+        });
+        const { checkouts } = await dashboard(checkoutsQuery, { before: null, limit: 50 });
+        expect(checkouts[0]).toMatchObject({
+          paymentId: checkout.paymentId,
+          status: "SUCCESS",
+          walletFrom: "U100000020",
+          walletTo: "U100000010",
+          refunded: "1.00",
+        });
+        const { transaction } = await dashboard(transactionQuery, {
+          id: null,
+          externalId: checkout.paymentId,
+        });
+        expect(transaction).toMatchObject({
+          externalId: checkout.paymentId,
+          amount: "3.00",
+          refunded: "1.00",
+          refunds: [{ amount: "1.00" }],
+          processingPay: { walletFrom: "U100000020", walletTo: "U100000010" },
+        });
+        expect(transaction?.deliveries?.map((delivery) => delivery.kind)).toContain("STATUS_URL");
+
+        // The day's history with its totals (a count per currency), and the export with the same
+        // filter: as many rows as the totals count.
+        const today = new Date().toISOString().slice(0, 10);
+        const history = await dashboard(transactionsQuery, {
+          first: 100,
+          after: null,
+          filter: { from: today, until: today },
+        });
+        const { totals } = history.transactions;
+        expect(totals.map((total) => total.exact)).not.toContain(false);
+        const exported = await api.call("GET", `/api/transactions/export?from=${today}&until=${today}`, {
+          headers: session,
+        });
+        expect(exported.status).toBe(200);
+        expect(String(exported.body).trim().split("\n").length - 1).toBe(
+          totals.reduce((sum, total) => sum + total.count, 0),
+        );
+        expect(history.transactions.edges.map((edge) => edge.node.externalId)).toContain(checkout.paymentId);
+
+        // The statement and the balance chart close on the wallet's balance (the refunded payment in it).
+        const closing = await balance();
+        const { statement } = await dashboard(statementQuery, {
+          wallet: "U100000010",
+          from: today,
+          to: null,
+        });
+        expect(statement).toMatchObject({
+          __typename: "QueryStatementSuccess",
+          data: { closingBalance: closing },
+        });
+        const { balanceHistory } = await dashboard(balanceHistoryQuery, {
+          wallet: "U100000010",
+          from: today,
+        });
+        expect(balanceHistory.at(-1)?.balance).toBe(closing);
+
+        // The developer pages: acme's endpoints, events and an endpoint's delivery attempts.
+        const { webhookEndpoints } = await dashboard(webhookEndpointsQuery, {});
+        expect(webhookEndpoints.length).toBeGreaterThan(0);
+        expect(
+          (await dashboard(webhookEventsQuery, { type: null, before: null, limit: 20 })).webhookEvents.length,
+        ).toBeGreaterThan(0);
+        const attempts = await Promise.all(
+          webhookEndpoints.map(
+            async (endpoint) =>
+              (await dashboard(deliveryAttemptsQuery, { endpoint: endpoint.id, limit: 20 }))
+                .webhookDeliveryAttempts.length,
+          ),
+        );
+        expect(Math.max(...attempts)).toBeGreaterThan(0);
+      }, 60_000);
 
       it("runs test mode: test credentials and funds, a test transfer, a test checkout expired by its merchant's test clock, its notification's retry brought forward", async () => {
         const api = distributedApi as TestServer;

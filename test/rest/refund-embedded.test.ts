@@ -45,5 +45,13 @@ describe("refunds on the embedded default", () => {
       token: acme,
     });
     expect(shown.body.data.refunded).toBe("6.00");
+    // The merchant's list of checkouts (its rows, then its wallets' numbers by id) says the same.
+    const listed = await api.call("POST", "/graphql", {
+      token: acme,
+      body: { query: "{ checkouts(limit: 1) { paymentId walletFrom walletTo refunded } }" },
+    });
+    expect(listed.body.data.checkouts).toEqual([
+      { paymentId: checkout.paymentId, walletFrom: "U100000020", walletTo: "U100000010", refunded: "6.00" },
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { graphql } from "./graphql.ts";
 
 // The dashboard's Refund action (docs/dashboard.md), on the public API's `refundCheckout`.
 
-const refundMutation = graphql(`
+export const refundMutation = graphql(`
   mutation DashboardRefund($input: RefundCheckoutInput!) {
     refundCheckout(input: $input) {
       __typename

@@ -3,7 +3,7 @@ import { graphql, type ResultOf } from "./graphql.ts";
 
 // The dashboard's session and chart fields (docs/dashboard.md), on the public API for every client.
 
-const signInMutation = graphql(`
+export const signInMutation = graphql(`
   mutation DashboardSignIn($login: String!, $password: String!) {
     signIn(login: $login, password: $password) {
       __typename
@@ -19,7 +19,7 @@ const signOutMutation = graphql(`
   }
 `);
 
-const balanceHistoryQuery = graphql(`
+export const balanceHistoryQuery = graphql(`
   query DashboardBalanceHistory($wallet: String!, $from: String) {
     balanceHistory(wallet: $wallet, from: $from) { day balance }
   }

@@ -9,7 +9,7 @@ import { formatMinor } from "../money/index.ts";
 import { formatTimestamp } from "../output/timestamps.ts";
 import type { Database } from "../persistence/database.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { type CheckoutListRow, findCheckoutList } from "./checkout-store.ts";
+import { type CheckoutListRow, findCheckoutList } from "./checkout-list-store.ts";
 
 /** What a merchant sees of one of its checkouts, to reconcile its orders. */
 export interface CheckoutListItem {
