@@ -21,6 +21,7 @@ import { Migration0020CounterDeltas } from "./0020-counter-deltas.ts";
 import { Migration0021OwnerColumns } from "./0021-owner-columns.ts";
 import { Migration0022NumberOwners } from "./0022-number-owners.ts";
 import { Migration0023FoldCountersByOwner } from "./0023-fold-counters-by-owner.ts";
+import { Migration0024DropPostingsWalletIndex } from "./0024-drop-postings-wallet-index.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -50,4 +51,5 @@ export const migrationsList = [
   { name: "0021-owner-columns", class: Migration0021OwnerColumns },
   { name: "0022-number-owners", class: Migration0022NumberOwners },
   { name: "0023-fold-counters-by-owner", class: Migration0023FoldCountersByOwner },
+  { name: "0024-drop-postings-wallet-index", class: Migration0024DropPostingsWalletIndex },
 ];
