@@ -64,7 +64,7 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
       data: raised.data[n],
     }));
   });
-  // An operator's key (migration 0024) is booked by its movement. Only a statement that carries
+  // An operator's key (migration 0025) is booked by its movement. Only a statement that carries
   // one has that part, under a name of its own: a transfer's statement is the one it was.
   const operatorKeys = writes.some((write) => write.ledgerKey !== null && write.movement.operator);
   const operatorKeyed = operatorKeys

@@ -40,7 +40,7 @@ export async function setBounds(tx: SqlRunner, boundMs: number): Promise<void> {
 }
 
 /**
- * Where a prior request may be recorded. Operator keys in operator_keys (migration 0024); a user's
+ * Where a prior request may be recorded. Operator keys in operator_keys (migration 0025); a user's
  * payment_id too (unique for good), and the Idempotency-Key in idempotency_keys until it is
  * pruned (migration 0008). The keys are values, or columns of a row they are looked up for.
  */

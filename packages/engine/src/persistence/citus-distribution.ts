@@ -42,7 +42,7 @@ const referenceTables = [
   // the coordinator.
   "wallet_numbers",
   "voucher_numbers",
-  // An operator's idempotency keys (migration 0024): unique across owners, read on the coordinator.
+  // An operator's idempotency keys (migration 0025): unique across owners, read on the coordinator.
   "operator_keys",
 ] as const;
 

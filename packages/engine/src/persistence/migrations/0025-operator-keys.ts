@@ -16,8 +16,8 @@ import { Migration } from "@mikro-orm/migrations";
  * Backfilled from the operators' ledger rows there are; no foreign key (a reference table may not
  * point at a distributed one). Runs in both schemas.
  */
-export class Migration0024OperatorKeys extends Migration {
-  override name = "0024-operator-keys";
+export class Migration0025OperatorKeys extends Migration {
+  override name = "0025-operator-keys";
 
   override up(): void {
     this.addSql(`create table operator_keys (

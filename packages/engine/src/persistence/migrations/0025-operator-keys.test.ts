@@ -5,11 +5,11 @@ import { PurseError } from "../../errors/index.ts";
 import { rows, sql } from "../sql.ts";
 
 /**
- * Migration 0024: an operator's key is booked in `operator_keys` by the movement that uses it, in
+ * Migration 0025: an operator's key is booked in `operator_keys` by the movement that uses it, in
  * its statement, and found there by the next one: the same request replays the first, another
  * request under the key is refused, and two movements sent at once with one key move money once.
  */
-describe("migration 0024: operator keys", () => {
+describe("migration 0025: operator keys", () => {
   let engine: TestEngine;
   const credit = (number: string, key: string) =>
     creditWallet(engine.deps, { number, amount: "2.00", note: "goodwill", operator: "dora", key });
@@ -26,11 +26,11 @@ describe("migration 0024: operator keys", () => {
   afterAll(() => engine?.close());
 
   it("books the key with its transaction; the same request replays it, another is refused", async () => {
-    const first = await credit("U100000010", "k-0024");
+    const first = await credit("U100000010", "k-0025");
     expect(first.replayed).toBe(false);
-    expect(await booked("k-0024")).toEqual([{ transaction_id: String(first.transactionId), hashed: true }]);
-    expect(await credit("U100000010", "k-0024")).toEqual({ ...first, replayed: true });
-    const reuse = await credit("U100000020", "k-0024").catch((error: unknown) => error);
+    expect(await booked("k-0025")).toEqual([{ transaction_id: String(first.transactionId), hashed: true }]);
+    expect(await credit("U100000010", "k-0025")).toEqual({ ...first, replayed: true });
+    const reuse = await credit("U100000020", "k-0025").catch((error: unknown) => error);
     expect(PurseError.is(reuse) ? reuse.code : reuse).toBe("OPERATOR_KEY_REUSED");
   });
 
