@@ -196,7 +196,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
         expect(distributed.stderr).toBe("");
         expect(distributed.code).toBe(0);
         expect(distributed.stdout).toContain(
-          "reference tables made: settings, rates, currencies, users, clients, wallet_numbers, voucher_numbers, purse_test.clients, purse_test.wallet_numbers, purse_test.voucher_numbers.",
+          "reference tables made: settings, rates, currencies, users, clients, wallet_numbers, voucher_numbers, operator_keys, purse_test.clients, purse_test.wallet_numbers, purse_test.voucher_numbers, purse_test.operator_keys.",
         );
         expect(distributed.stdout).toContain(
           `Distributed by owner: ${ownedTables.map(([table]) => table).join(", ")}, `,
@@ -253,7 +253,7 @@ describe.skipIf(!installed && !existsSync(vendored))(
         );
         expect(testMode).toEqual(
           [
-            ...["clients", "voucher_numbers", "wallet_numbers"].map((table) => ({
+            ...["clients", "operator_keys", "voucher_numbers", "wallet_numbers"].map((table) => ({
               name: `purse_test.${table}`,
               kind: "n",
               colocated: false,
@@ -583,6 +583,29 @@ describe.skipIf(!installed && !existsSync(vendored))(
           ...credited.data,
           replayed: true,
         });
+        // One key sent at once for two owners' wallets (on two workers): an operator's key is unique
+        // across owners (operator_keys, a reference table), so one moves money and the other is
+        // refused, the key being another request's.
+        const raced = await Promise.all(
+          ["U100000010", "U100000020"].map((wallet) =>
+            graphql(
+              operator,
+              `mutation { operatorCredit(wallet: "${wallet}", amount: "1.00", key: "citus-graphql-race") {
+                __typename ... on PurseError { message } } }`,
+            ),
+          ),
+        );
+        expect(raced.map((answer) => answer.operatorCredit.__typename).sort()).toEqual([
+          "MutationOperatorCreditSuccess",
+          "PurseError",
+        ]);
+        expect(
+          await cluster.coordinator.query(
+            "select count(*)::text as n from transactions where idempotency_key = 'citus-graphql-race'",
+            [],
+            distributedName,
+          ),
+        ).toEqual([{ n: "1" }]);
         const payout = await graphql(
           operator,
           `mutation { operatorPayout(wallet: "U100000010", amount: "1.00", key: "citus-graphql-payout") {
@@ -1029,6 +1052,7 @@ const referenceTables = [
   "users",
   "voucher_numbers",
   "wallet_numbers",
+  "operator_keys",
 ];
 
 /** The owned tables and their owner columns, as `purse citus distribute` (citus-distribution.ts) takes them. */

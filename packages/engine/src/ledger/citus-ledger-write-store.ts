@@ -163,6 +163,12 @@ function movementStatements(
           values (${walletId}::bigint, ${day}, ${net.toString()}::numeric, ${userId}::bigint)`,
       });
   }
+  if (ledgerKey !== null && mv.operator)
+    statements.push({
+      prepareAs: "purse_citus_operator_key",
+      query: sql`insert into operator_keys (key, transaction_id, request_hash)
+        values (${ledgerKey}, ${id}::bigint, ${mv.requestHash ?? null}::text)`,
+    });
   if (apiKey !== null)
     statements.push({
       prepareAs: "purse_citus_key",

@@ -64,8 +64,18 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
       data: raised.data[n],
     }));
   });
+  // An operator's key (migration 0025) is booked by its movement. Only a statement that carries
+  // one has that part, under a name of its own: a transfer's statement is the one it was.
+  const operatorKeys = writes.some((write) => write.ledgerKey !== null && write.movement.operator);
+  const operatorKeyed = operatorKeys
+    ? sql`, operator_keyed as (
+        insert into operator_keys (key, transaction_id, request_hash)
+        select idempotency_key, id, request_hash from sealed
+        where operator is not null and idempotency_key is not null
+      )`
+    : sql``;
   return {
-    prepareAs: "purse_record_movements",
+    prepareAs: operatorKeys ? "purse_record_operator_movements" : "purse_record_movements",
     query: sql<InsertedMovement>`
       with recursive ${sealingCtes(writes, true)}, tx as (
         insert into transactions (
@@ -113,7 +123,7 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
       ), keyed as (
         insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
         select user_id, api_key, id, api_key_hash, created_at from sealed where api_key is not null
-      ), counted as (
+      )${operatorKeyed}, counted as (
         -- The history's counter deltas (migration 0021: no trigger does it): each transaction on
         -- its sending wallet, and on its receiving wallet unless that is the same one, \`internal\`
         -- when the two have one owner, each side under its wallet's owner.

@@ -40,7 +40,7 @@ export async function setBounds(tx: SqlRunner, boundMs: number): Promise<void> {
 }
 
 /**
- * Where a prior request may be recorded. Operator keys live on their ledger rows; a user's
+ * Where a prior request may be recorded. Operator keys in operator_keys (migration 0025); a user's
  * payment_id too (unique for good), and the Idempotency-Key in idempotency_keys until it is
  * pruned (migration 0008). The keys are values, or columns of a row they are looked up for.
  */
@@ -49,8 +49,7 @@ function priorCandidates(
   operator: boolean,
 ) {
   return operator
-    ? sql`select id, request_hash from transactions
-          where operator is not null and idempotency_key = ${keys.idempotencyKey}`
+    ? sql`select transaction_id as id, request_hash from operator_keys where key = ${keys.idempotencyKey}`
     : sql`select id, request_hash from transactions
           where user_id = ${keys.userId} and external_id = ${keys.externalId}
           union all

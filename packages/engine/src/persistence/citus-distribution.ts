@@ -42,6 +42,8 @@ const referenceTables = [
   // the coordinator.
   "wallet_numbers",
   "voucher_numbers",
+  // An operator's idempotency keys (migration 0025): unique across owners, read on the coordinator.
+  "operator_keys",
 ] as const;
 
 /** Owned tables and their owner column, `wallets` first: the others are colocated with it. */

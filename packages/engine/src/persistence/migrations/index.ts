@@ -22,6 +22,7 @@ import { Migration0021OwnerColumns } from "./0021-owner-columns.ts";
 import { Migration0022NumberOwners } from "./0022-number-owners.ts";
 import { Migration0023FoldCountersByOwner } from "./0023-fold-counters-by-owner.ts";
 import { Migration0024DropPostingsWalletIndex } from "./0024-drop-postings-wallet-index.ts";
+import { Migration0025OperatorKeys } from "./0025-operator-keys.ts";
 
 /**
  * Migrations are listed, not discovered: MikroORM's folder discovery needs Node 22's `fs.globSync`,
@@ -52,4 +53,5 @@ export const migrationsList = [
   { name: "0022-number-owners", class: Migration0022NumberOwners },
   { name: "0023-fold-counters-by-owner", class: Migration0023FoldCountersByOwner },
   { name: "0024-drop-postings-wallet-index", class: Migration0024DropPostingsWalletIndex },
+  { name: "0025-operator-keys", class: Migration0025OperatorKeys },
 ];
