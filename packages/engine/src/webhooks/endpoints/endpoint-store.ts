@@ -135,11 +135,18 @@ export function updateEndpoint(
 /**
  * Deletes the endpoint with its deliveries and their attempts; false when the owner has none such.
  * On Citus, where `purse citus distribute` dropped the foreign keys that cascaded, the deliveries and
- * attempts are deleted first, each statement on the owner's shard.
+ * attempts are deleted first, each statement on the owner's shard, the endpoint's row locked before
+ * them: the fan-out takes a share lock on the endpoints it queues deliveries to (as the key did), so
+ * none is queued to this one between the deliveries' delete and its own.
  */
 export async function deleteEndpoint(em: SqlRunner, userId: number, publicId: string): Promise<boolean> {
   if (isDistributed(em)) {
-    const key = await endpointKey(em, userId, publicId);
+    const locked = await firstRow(
+      em,
+      sql<{ id: string }>`select id from webhook_endpoints
+        where user_id = ${userId} and public_id = ${publicId} for update`,
+    );
+    const key = locked?.id;
     if (key === undefined) return false;
     for (const table of ["event_attempts", "event_deliveries"])
       await rows(em, sql`delete from ${sql.table(table)} where user_id = ${userId} and endpoint_id = ${key}`);

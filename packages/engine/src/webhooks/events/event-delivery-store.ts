@@ -33,6 +33,12 @@ export async function fanOutEvents(em: SqlRunner, limit: number): Promise<number
 function fanOut(limit: number, owner: number | null) {
   const ofOwner = (alias: string) =>
     owner === null ? sql`` : sql`and ${sql.ref(alias)}.user_id = ${owner}::bigint`;
+  // One owner's (Citus, no foreign key): the endpoints share-locked, as the key did, so a delete
+  // that locked one first (endpoint-store.ts) leaves no delivery queued to it behind.
+  const endpoints =
+    owner === null
+      ? sql`webhook_endpoints`
+      : sql`(select * from webhook_endpoints where user_id = ${owner}::bigint for key share)`;
   return sql<{ fanned: string | number }>`
       with claimed as (
         select id, user_id, type, livemode from events e
@@ -40,7 +46,7 @@ function fanOut(limit: number, owner: number | null) {
       ), queued as (
         insert into event_deliveries (event_id, endpoint_id, user_id)
         select claimed.id, endpoint.id, claimed.user_id from claimed
-        join webhook_endpoints endpoint on endpoint.user_id = claimed.user_id
+        join ${endpoints} endpoint on endpoint.user_id = claimed.user_id
         where endpoint.enabled and endpoint.livemode = claimed.livemode ${ofOwner("endpoint")}
           and (claimed.type = any(endpoint.events) or '*' = any(endpoint.events))
         order by claimed.id, endpoint.id
