@@ -1,5 +1,6 @@
 import { isDistributed } from "../persistence/citus-routing.ts";
 import { type NamedQuery, rows, rowsThenCommit, type SqlRunner, sql } from "../persistence/sql.ts";
+import { fannedOutWithoutEndpoints } from "../webhooks/events/event-store.ts";
 import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
 import { insertMovementsOnCitus } from "./citus-ledger-write-store.ts";
 import { chainLinkSql } from "./ledger-hash.ts";
@@ -150,13 +151,12 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
         group by 1, 2, 4
         having sum(leg.amount_minor) <> 0
       ), raised as (
-        -- The movements' webhook events (none: empty arrays), fanned out to endpoints later. An
-        -- owner with no endpoint has nothing to fan out to: written fanned out, the fan-out never
-        -- marks it (a second write of the row and its indexes; docs/webhooks.md, "Delivery").
+        -- The movements' webhook events (none: empty arrays), fanned out to endpoints later; an
+        -- owner's with no endpoint already fanned out.
         insert into events (user_id, type, data, created_at, fanned_out)
         select raised.user_id, raised.type,
           raised.data::jsonb || jsonb_build_object('transaction_id', sealed.id), sealed.created_at,
-          not exists (select from webhook_endpoints e where e.user_id = raised.user_id)
+          ${fannedOutWithoutEndpoints}
         from unnest(
           ${events.map(({ m }) => m)}::integer[], ${events.map(({ userId }) => userId)}::bigint[],
           ${events.map(({ type }) => type)}::text[], ${events.map(({ data }) => data)}::text[]

@@ -92,17 +92,17 @@ export function findEndpoint(
   );
 }
 
-/** The internal id of an owner's endpoint, for the event tables. */
+/** The internal id of an owner's endpoint, for the event tables; its row locked when `forUpdate`. */
 export async function endpointKey(
   em: SqlRunner,
   userId: number,
   publicId: string,
+  { forUpdate = false } = {},
 ): Promise<string | undefined> {
   const row = await firstRow(
     em,
-    sql<{
-      id: string;
-    }>`select id from webhook_endpoints where user_id = ${userId} and public_id = ${publicId}`,
+    sql<{ id: string }>`select id from webhook_endpoints where user_id = ${userId} and public_id = ${publicId}
+      ${forUpdate ? sql`for update` : sql``}`,
   );
   return row?.id;
 }
@@ -141,12 +141,7 @@ export function updateEndpoint(
  */
 export async function deleteEndpoint(em: SqlRunner, userId: number, publicId: string): Promise<boolean> {
   if (isDistributed(em)) {
-    const locked = await firstRow(
-      em,
-      sql<{ id: string }>`select id from webhook_endpoints
-        where user_id = ${userId} and public_id = ${publicId} for update`,
-    );
-    const key = locked?.id;
+    const key = await endpointKey(em, userId, publicId, { forUpdate: true });
     if (key === undefined) return false;
     for (const table of ["event_attempts", "event_deliveries"])
       await rows(em, sql`delete from ${sql.table(table)} where user_id = ${userId} and endpoint_id = ${key}`);

@@ -16,21 +16,20 @@ export async function insertEvents(
     em,
     sql`insert into events (user_id, type, data, fanned_out)
       select raised.user_id, raised.type, raised.data::jsonb || jsonb_build_object('transaction_id', ${transactionId}::bigint),
-        ${fannedOutUnlessEndpoints(em)}
+        ${isDistributed(em) ? sql`false` : fannedOutWithoutEndpoints}
       from unnest(${columns.userIds}::bigint[], ${columns.types}::text[], ${columns.data}::text[])
         as raised(user_id, type, data)`,
   );
 }
 
 /**
- * Whether a raised event needs no fan-out: its owner has no endpoint. On Citus, whose INSERT … SELECT
- * takes no subquery of a distributed table, every event is left to the fan-out, as before.
+ * Whether a raised event, its owner in `raised.user_id`, is written already fanned out: its owner
+ * has no webhook endpoint, so the fan-out would queue nothing and only rewrite the row and its
+ * indexes (docs/webhooks.md, "Delivery"). An endpoint receives the events of movements made once
+ * it exists. Plain PostgreSQL and PGlite: Citus's INSERT … SELECT takes no subquery of a
+ * distributed table, so there every event is left to the fan-out.
  */
-function fannedOutUnlessEndpoints(em: SqlRunner) {
-  return isDistributed(em)
-    ? sql`false`
-    : sql`not exists (select from webhook_endpoints e where e.user_id = raised.user_id)`;
-}
+export const fannedOutWithoutEndpoints = sql<boolean>`not exists (select from webhook_endpoints e where e.user_id = raised.user_id)`;
 
 /** An event as its owner lists it. */
 export interface OwnedEventRow {
