@@ -1,0 +1,92 @@
+import type { Database } from "../persistence/database.ts";
+import type { WalletRecord, WalletVersions } from "../wallet/wallet-store.ts";
+
+/**
+ * How long a wallet is remembered after the process last locked it. Short enough that a version
+ * (a 32-bit `xmin`) cannot come round again meanwhile, long enough for a busy wallet to be moved
+ * on many times.
+ */
+const rememberMs = 30_000;
+
+/**
+ * How long a wallet another process (or another path of this one) changed under a foreseen batch
+ * is left out of foreseen batches: a wallet that several processes move on misses more often than
+ * it hits, and each miss costs its batch a statement and an empty COMMIT.
+ */
+const sharedMs = 5_000;
+
+/** Wallets remembered at most: about half a kilobyte each. */
+const capacity = 10_000;
+
+/** A wallet as this process last left it, with the versions of the rows it was read from. */
+export interface RememberedWallet {
+  readonly record: WalletRecord;
+  readonly versions: WalletVersions;
+}
+
+interface Entry extends RememberedWallet {
+  readonly until: number;
+}
+
+/**
+ * The wallets a process's transfers last locked, as their transactions committed them: balance,
+ * owner and currency policy, with the row versions they were read from
+ * (wallet/wallet-store.ts, `WalletVersions`). A batch whose every wallet is remembered is decided
+ * on them before its transaction starts, and sends the locks, a guard that every row is still that
+ * version and the ledger write in one statement with its COMMIT (ledger/movement-batch.ts): one
+ * round trip instead of two. Remembering is never trusted: the guard is checked under the row
+ * locks, and a batch whose guard fails wrote nothing and runs as before.
+ */
+export class WalletMemory {
+  readonly #wallets = new Map<string, Entry>();
+  readonly #shared = new Map<string, number>();
+
+  /** Every one of `numbers`, remembered and not shared; or null if any is not. */
+  recall(numbers: readonly string[], now = Date.now()): Map<string, RememberedWallet> | null {
+    const found = new Map<string, RememberedWallet>();
+    for (const number of numbers) {
+      const entry = this.#wallets.get(number);
+      if (!entry || entry.until <= now || (this.#shared.get(number) ?? 0) > now) return null;
+      found.set(number, entry);
+    }
+    return found;
+  }
+
+  /** `wallet` as a committed transaction left it, its rows at `versions`. */
+  remember(wallet: RememberedWallet, now = Date.now()): void {
+    const number = wallet.record.number;
+    this.#wallets.delete(number); // the newest last: the oldest goes first when full
+    this.#wallets.set(number, { ...wallet, until: now + rememberMs });
+    if (this.#wallets.size > capacity) {
+      const oldest = this.#wallets.keys().next().value;
+      if (oldest !== undefined) this.#wallets.delete(oldest);
+    }
+  }
+
+  /** Wallets whose state this process no longer knows (its transaction failed). */
+  forget(numbers: Iterable<string>): void {
+    for (const number of numbers) this.#wallets.delete(number);
+  }
+
+  /** Wallets found changed under a foreseen batch: forgotten, and left out for a while. */
+  markShared(numbers: Iterable<string>, now = Date.now()): void {
+    for (const number of numbers) {
+      this.#wallets.delete(number);
+      this.#shared.set(number, now + sharedMs);
+    }
+    if (this.#shared.size > capacity)
+      for (const [number, until] of this.#shared) if (until <= now) this.#shared.delete(number);
+  }
+}
+
+/** Each database handle's memory, beside its movement queue (ledger/movement-queue.ts). */
+const memories = new WeakMap<Database, WalletMemory>();
+
+export function walletMemoryOf(db: Database): WalletMemory {
+  let memory = memories.get(db);
+  if (!memory) {
+    memory = new WalletMemory();
+    memories.set(db, memory);
+  }
+  return memory;
+}
