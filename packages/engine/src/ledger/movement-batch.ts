@@ -8,10 +8,9 @@ import {
   priorKeysOf,
   priorOf,
 } from "./bound-transaction.ts";
-import type { Leg } from "./movement.ts";
-import type { Outcome, Recording } from "./movement-plan.ts";
 import { takesForeseenBatches } from "./ledger-write-store.ts";
-import type { RecordedMovement } from "./movement.ts";
+import type { Leg, RecordedMovement } from "./movement.ts";
+import type { Outcome, Recording } from "./movement-plan.ts";
 import type { FoundPrior } from "./movement-store.ts";
 import { type RecordedBatch, recordBatchAndCommit, recordForeseenBatchAndCommit } from "./record-movement.ts";
 import { type WalletMemory, walletMemoryOf } from "./wallet-memory.ts";
@@ -70,7 +69,13 @@ export async function transactBatch(
 ): Promise<Settled<unknown>[]> {
   const memory = walletMemoryOf(db);
   const inTime = membersInTime(members);
-  if (inTime.live.length > 0 && (await transactForeseen(db, memory, members, inTime))) return inTime.settled;
+  const foreseen = inTime.live.length > 0 ? await transactForeseen(db, memory, members, inTime) : "not sent";
+  if (foreseen === "answered") {
+    memory.batches.one_round_trip += 1;
+    return inTime.settled;
+  }
+  if (foreseen === "held back") memory.batches.held_back += 1;
+  memory.batches.two_round_trips += 1;
   return transactLocked(db, memory, members);
 }
 
@@ -204,10 +209,10 @@ function rememberWallets(memory: WalletMemory, { view, versions, written }: Wall
  * each member is decided on the remembered wallets before the transaction starts, and the row
  * locks, each member's prior-request lookup, a guard that every wallet row is still the version
  * decided on, and the ledger writes leave as one statement with BEGIN, the bounds and the COMMIT
- * (ledger-write-store.ts, `insertForeseenMovementsThenCommit`). Settles the members and answers
- * true when it wrote; answers false, having kept nothing, when it could not take the batch or the
- * guard held the write back (a wallet changed elsewhere, a prior request found, a member refused
- * on the database's say): the batch then runs its two round trips as before.
+ * (ledger-write-store.ts, `insertForeseenMovementsThenCommit`). Settles the members when it wrote
+ * or answered them again ("answered"); keeps nothing and settles none when it could not take the
+ * batch ("not sent") or the guard held the write back ("held back": a wallet changed elsewhere, a
+ * prior request found, PostgreSQL refused the statement): the batch then runs its two round trips.
  *
  * A member refused here (funds, limits, wallets) stands only if the guard passed, since it was
  * refused on exactly the rows the guard checked. A failure PostgreSQL did not answer (a lost
@@ -219,11 +224,11 @@ async function transactForeseen(
   memory: WalletMemory,
   members: readonly BatchMember<unknown>[],
   { settled, live, lockBoundMs }: InTime,
-): Promise<boolean> {
+): Promise<"answered" | "held back" | "not sent"> {
   const asked = live.map((index) => members[index] as BatchMember<unknown>);
   const numbers = [...new Set(asked.flatMap((member) => member.wallets))];
   const recalled = memory.recall(numbers);
-  if (!recalled || asked.some((member) => member.keys?.scope === "operator")) return false;
+  if (!recalled || asked.some((member) => member.keys?.scope === "operator")) return "not sent";
   const view = new WalletView(new Map([...recalled].map(([number, { record }]) => [number, record])));
   const decided: (Settled<unknown> | undefined)[] = live.map(() => undefined);
   const recordings: Recording<unknown>[] = [];
@@ -232,7 +237,7 @@ async function transactForeseen(
   for (const [position, member] of asked.entries()) {
     const keys = keyNames(member.keys);
     // Two members under one key: the two round trips settle which one it is.
-    if (keys.some((key) => keysTaken.has(key))) return false;
+    if (keys.some((key) => keysTaken.has(key))) return "not sent";
     for (const key of keys) keysTaken.add(key);
     try {
       const recording = member.decide(view.current());
@@ -243,7 +248,7 @@ async function transactForeseen(
       decided[position] = { error };
     }
   }
-  if (recordings.length === 0) return false;
+  if (recordings.length === 0) return "not sent";
   const expected = [...recalled.values()].map(({ record, versions }) => ({
     id: record.id,
     balanceMinor: record.balanceMinor,
@@ -265,21 +270,21 @@ async function transactForeseen(
     });
   } catch (error) {
     memory.forget(numbers);
-    if (hasSqlState(error)) return false; // rolled back whole: nothing was kept
+    if (hasSqlState(error)) return "held back"; // rolled back whole: nothing was kept
     for (const [position, index] of live.entries())
       settled[index] = { error: writers.includes(position) ? error : new BatchRolledBack(error) };
-    return true;
+    return "answered";
   }
   const written = batch as RecordedBatch | null;
-  if (!written) return false;
+  if (!written) return "not sent";
   if (written.recorded.length === 0) {
     if (written.stale.length > 0) {
       const staleIds = new Set(written.stale);
       memory.markShared(numbers.filter((number) => staleIds.has(recalled.get(number)?.record.id ?? -1)));
       memory.forget(numbers);
-      return false;
+      return "held back";
     }
-    return settleRequestsAgain(asked, live, settled, written.priors);
+    return settleRequestsAgain(asked, live, settled, written.priors) ? "answered" : "held back";
   }
   for (const [n, recording] of recordings.entries()) {
     const answered = recording.answer(written.recorded[n] as RecordedMovement);
@@ -288,7 +293,7 @@ async function transactForeseen(
   for (const [position, index] of live.entries()) settled[index] = decided[position] as Settled<unknown>;
   const versions = new Map([...recalled].map(([number, { versions }]) => [number, versions]));
   rememberWallets(memory, { view, versions, written: written.walletVersions });
-  return true;
+  return "answered";
 }
 
 /**

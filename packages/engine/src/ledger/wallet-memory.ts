@@ -40,6 +40,8 @@ interface Entry extends RememberedWallet {
 export class WalletMemory {
   readonly #wallets = new Map<string, Entry>();
   readonly #shared = new Map<string, number>();
+  /** How the process's batches ran (docs/operations.md, `purse_movement_batches_total`). */
+  readonly batches: Record<BatchPath, number> = { one_round_trip: 0, held_back: 0, two_round_trips: 0 };
 
   /** Every one of `numbers`, remembered and not shared; or null if any is not. */
   recall(numbers: readonly string[], now = Date.now()): Map<string, RememberedWallet> | null {
@@ -77,6 +79,17 @@ export class WalletMemory {
     if (this.#shared.size > capacity)
       for (const [number, until] of this.#shared) if (until <= now) this.#shared.delete(number);
   }
+}
+
+/**
+ * How a batch ran: decided on remembered wallets in one round trip; sent so and held back by its
+ * guard (then run again in two); in two round trips, its wallets read first.
+ */
+export type BatchPath = "one_round_trip" | "held_back" | "two_round_trips";
+
+/** How the batches of the movements on `db` ran so far, by path. */
+export function movementBatchCounts(db: Database): Readonly<Record<BatchPath, number>> {
+  return walletMemoryOf(db).batches;
 }
 
 /** Each database handle's memory, beside its movement queue (ledger/movement-queue.ts). */
