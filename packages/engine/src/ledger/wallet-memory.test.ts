@@ -11,6 +11,7 @@ import { firstRow, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
 import { auditLedger } from "./audit-ledger.ts";
+import { WalletMemory } from "./wallet-memory.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 
@@ -115,5 +116,38 @@ describe("transfers decided on the wallets their process remembers (one round tr
     expect(cafe).toBe((before[2] ?? 0n) + (BigInt(rounds) / 2n) * 300n);
     const audit = await auditLedger(engine.deps.db);
     expect(audit.ok).toBe(true);
+  });
+});
+
+describe("what a process remembers of its wallets", () => {
+  const wallet = (number: string) => ({
+    record: { number, id: Number(number.slice(1)), balanceMinor: 100n } as never,
+    versions: { wallet: "7", owner: "3", currency: "2" },
+  });
+
+  it("recalls a batch's wallets only when it remembers every one, for 30 s", () => {
+    const memory = new WalletMemory();
+    memory.remember(wallet("U1"), 0);
+    memory.remember(wallet("U2"), 0);
+    expect(memory.recall(["U1", "U2"], 29_999)?.size).toBe(2);
+    expect(memory.recall(["U1", "U3"], 1)).toBeNull();
+    expect(memory.recall(["U1"], 30_000)).toBeNull();
+    memory.forget(["U2"]);
+    expect(memory.recall(["U2"], 1)).toBeNull();
+  });
+
+  it("leaves a wallet found changed elsewhere out for 5 s, twice as long each time it is found so again", () => {
+    const memory = new WalletMemory();
+    memory.markShared(["U1"], 0);
+    memory.remember(wallet("U1"), 1_000);
+    expect(memory.recall(["U1"], 4_999)).toBeNull();
+    expect(memory.recall(["U1"], 5_000)?.size).toBe(1);
+    memory.markShared(["U1"], 6_000); // within 5 s of the pause's end: 10 s now
+    memory.remember(wallet("U1"), 6_000);
+    expect(memory.recall(["U1"], 15_999)).toBeNull();
+    expect(memory.recall(["U1"], 16_000)?.size).toBe(1);
+    memory.markShared(["U1"], 100_000); // long after: 5 s again
+    memory.remember(wallet("U1"), 100_000);
+    expect(memory.recall(["U1"], 105_000)?.size).toBe(1);
   });
 });

@@ -10,10 +10,12 @@ const rememberMs = 30_000;
 
 /**
  * How long a wallet another process (or another path of this one) changed under a foreseen batch
- * is left out of foreseen batches: a wallet that several processes move on misses more often than
- * it hits, and each miss costs its batch a statement and an empty COMMIT.
+ * is left out of foreseen batches, the first time: a wallet that several processes move money on
+ * misses more often than it hits, and each miss costs its batch a statement and an empty COMMIT.
+ * Found changed again within twice its last pause, it is left out twice as long, up to `maxSharedMs`.
  */
 const sharedMs = 5_000;
+const maxSharedMs = 300_000;
 
 /** Wallets remembered at most: about half a kilobyte each. */
 const capacity = 10_000;
@@ -39,7 +41,8 @@ interface Entry extends RememberedWallet {
  */
 export class WalletMemory {
   readonly #wallets = new Map<string, Entry>();
-  readonly #shared = new Map<string, number>();
+  /** Wallets left out of foreseen batches until `until`, for a pause of `pauseMs`. */
+  readonly #shared = new Map<string, { until: number; pauseMs: number }>();
   /** How the process's batches ran (docs/operations.md, `purse_movement_batches_total`). */
   readonly batches: Record<BatchPath, number> = { one_round_trip: 0, held_back: 0, two_round_trips: 0 };
 
@@ -48,7 +51,7 @@ export class WalletMemory {
     const found = new Map<string, RememberedWallet>();
     for (const number of numbers) {
       const entry = this.#wallets.get(number);
-      if (!entry || entry.until <= now || (this.#shared.get(number) ?? 0) > now) return null;
+      if (!entry || entry.until <= now || (this.#shared.get(number)?.until ?? 0) > now) return null;
       found.set(number, entry);
     }
     return found;
@@ -74,10 +77,14 @@ export class WalletMemory {
   markShared(numbers: Iterable<string>, now = Date.now()): void {
     for (const number of numbers) {
       this.#wallets.delete(number);
-      this.#shared.set(number, now + sharedMs);
+      const last = this.#shared.get(number);
+      const again = last !== undefined && now < last.until + last.pauseMs;
+      const pauseMs = again ? Math.min(last.pauseMs * 2, maxSharedMs) : sharedMs;
+      this.#shared.set(number, { until: now + pauseMs, pauseMs });
     }
     if (this.#shared.size > capacity)
-      for (const [number, until] of this.#shared) if (until <= now) this.#shared.delete(number);
+      for (const [number, { until, pauseMs }] of this.#shared)
+        if (until + pauseMs <= now) this.#shared.delete(number);
   }
 }
 
