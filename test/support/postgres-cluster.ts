@@ -39,6 +39,8 @@ export async function postgresOwnedDir(prefix: string): Promise<string> {
 export interface PostgresInstance {
   readonly port: number;
   readonly dataDir: string;
+  /** The server's log (pg_ctl's `-l`). */
+  readonly logFile: string;
   /** `postgresql://postgres@127.0.0.1:<port>/<database>` */
   url(database?: string): string;
   start(): Promise<void>;
@@ -52,6 +54,7 @@ function instance(port: number, dataDir: string, logFile: string): PostgresInsta
   return {
     port,
     dataDir,
+    logFile,
     url,
     async start() {
       await pgProgram("pg_ctl", ["-D", dataDir, "-l", logFile, "-w", "-t", "60", "start"]);

@@ -42,6 +42,9 @@ export async function issueVoucher(
     number: `V-${randomBytes(4).toString("hex").toUpperCase()}`,
     code: [0, 1, 2].map(() => randomBytes(2).readUInt16BE(0).toString().padStart(5, "0").slice(-4)).join("-"),
   };
+  // Asked before the unit of work, which then knows the movement's form: on Citus its recursive
+  // sealing statement is refused, and the per-owner one must be written instead (citus-routing.ts).
+  await db.distributed();
   await db.em().transactional(async (em) => {
     const currency = await findCurrencyByCode(em, voucher.currency);
     if (!currency) throw new PurseError("NOT_FOUND", "currency");

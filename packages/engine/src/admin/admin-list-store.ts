@@ -21,15 +21,23 @@ export function findUserList(
   em: SqlEntityManager,
   filter: { role: string | null; after: string | null; limit: number },
 ): Promise<UserListRow[]> {
+  // The page of users first, then their wallets counted by owner: Citus refuses a subquery over
+  // a distributed table (wallets) correlated with a reference table's row (users).
   return rows(
     em,
     sql<UserListRow>`
-      select u.id, u.login, u.name, u.role, u.blocked, u.created_at,
-        (select count(*) from wallets w where w.user_id = u.id) as wallets
-      from users u
-      where (${filter.role}::text is null or u.role = ${filter.role})
-        and (${filter.after}::text is null or u.login > ${filter.after})
-      order by u.login limit ${filter.limit + 1}`,
+      with page as materialized (
+        select u.id, u.login, u.name, u.role, u.blocked, u.created_at
+        from users u
+        where (${filter.role}::text is null or u.role = ${filter.role})
+          and (${filter.after}::text is null or u.login > ${filter.after})
+        order by u.login limit ${filter.limit + 1}),
+      counts as (
+        select w.user_id, count(*) as wallets from wallets w
+        where w.user_id in (select id from page) group by w.user_id)
+      select p.id, p.login, p.name, p.role, p.blocked, p.created_at, coalesce(c.wallets, 0) as wallets
+      from page p left join counts c on c.user_id = p.id
+      order by p.login`,
   );
 }
 

@@ -27,7 +27,7 @@ export async function issueOperatorToken(
   if (!operatorScope.test(scope)) throw new PurseError("INVALID_VALUE", "operator");
   const client = await findClientIds(db.em(), request.clientId);
   if (!client) throw new PurseError("NOT_FOUND", "client");
-  const accessToken = generateOpaqueToken();
+  const accessToken = generateOpaqueToken("pat", client.userId);
   const expiresAt = new Date(request.now.getTime() + request.lifetimeSeconds * 1000);
   await insertAccessToken(db.em(), {
     tokenHash: hashOpaqueToken(accessToken),

@@ -1,7 +1,7 @@
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { toId } from "../persistence/sql.ts";
-import { hashOpaqueToken } from "../secrets/index.ts";
+import { hashOpaqueToken, opaqueTokenOwner } from "../secrets/index.ts";
 import { mayActAsUser } from "./access-scope.ts";
 import type { Actor, Role } from "./actor.ts";
 import { findLiveToken } from "./credential-store.ts";
@@ -20,7 +20,7 @@ export async function authenticate(
   if (!token) throw new PurseError("UNAUTHORIZED");
   const tokenHash = hashOpaqueToken(token);
   const now = deps.now();
-  const lookUp = () => lookUpToken(deps, tokenHash, now);
+  const lookUp = () => lookUpToken(deps, tokenHash, now, opaqueTokenOwner(token));
   const actor = deps.tokenCache
     ? await deps.tokenCache.verify(tokenHash, now, lookUp)
     : (await lookUp())?.actor;
@@ -32,9 +32,10 @@ async function lookUpToken(
   deps: EngineDependencies,
   tokenHash: string,
   now: Date,
+  ownerId: number | undefined,
 ): Promise<VerifiedToken | undefined> {
   // On the replica while the primary is down: reads keep answering through an outage.
-  const row = await deps.db.lookUp((runner) => findLiveToken(runner, tokenHash, now));
+  const row = await deps.db.lookUp((runner) => findLiveToken(runner, tokenHash, now, ownerId));
   return row && verifiedToken(row);
 }
 

@@ -74,7 +74,8 @@ export interface NewClientToken {
  * client's issuances are not held to one disk sync each. Tokens of another scope (an
  * operator's, issued through the client) are not counted. Deleted, not marked revoked: a token
  * pushed out by the bound is dead, and its row would only wait for the prune, so the table stays
- * bounded too.
+ * bounded too. The client's tokens are its user's: named by that user too, the write reads and
+ * writes one shard on Citus.
  */
 export async function insertTokenPushingOutAndCommit(
   tx: SqlRunner,
@@ -92,9 +93,9 @@ export async function insertTokenPushingOutAndCommit(
   const [written] = await firstRowsThenCommit(tx, [
     {
       query: sql<{ pushed_out: string[] }>`with pushed as (
-          delete from access_tokens where token_hash in (
+          delete from access_tokens where user_id = ${token.userId} and token_hash in (
             select token_hash from access_tokens
-            where client_id = ${token.clientId} and scope = ${token.scope}
+            where user_id = ${token.userId} and client_id = ${token.clientId} and scope = ${token.scope}
               and revoked_at is null and expires_at > now()
             order by created_at desc, token_hash desc
             offset ${keep})
@@ -109,10 +110,15 @@ export async function insertTokenPushingOutAndCommit(
   return written?.pushed_out ?? [];
 }
 
-/** Revokes one token by its hash, unless it was revoked already. */
-export async function revokeTokenByHash(em: SqlEntityManager, tokenHash: string): Promise<void> {
+/** Revokes one token by its hash (and the owner it carries, if any), unless it was revoked already. */
+export async function revokeTokenByHash(
+  em: SqlEntityManager,
+  tokenHash: string,
+  ownerId: number | undefined,
+): Promise<void> {
+  const owned = ownerId === undefined ? sql`` : sql`and user_id = ${ownerId}`;
   await sql`update access_tokens set revoked_at = now()
-    where token_hash = ${tokenHash} and revoked_at is null`.execute(em.getKysely());
+    where token_hash = ${tokenHash} ${owned} and revoked_at is null`.execute(em.getKysely());
 }
 
 /** Revokes every live token of a client; returns how many there were. */
@@ -172,21 +178,27 @@ export async function replaceClientCredential(
   return updated.length > 0;
 }
 
-/** A live access token's owner, by its SHA-256 (authenticate.ts), by name (`purse_token`). */
+/**
+ * A live access token's owner, by its SHA-256 (authenticate.ts), by name (`purse_token`); with
+ * `ownerId`, the id the token carries (secrets/opaque-token.ts), by that owner too (`purse_token_owned`),
+ * which Citus routes to the owner's shard instead of reading every shard.
+ */
 export async function findLiveToken(
   em: SqlRunner,
   tokenHash: string,
   now: Date,
+  ownerId: number | undefined,
 ): Promise<
   | { user_id: string; client_id: string | null; scope: string; role: Role; expires_at: Date | string }
   | undefined
 > {
+  const owned = ownerId === undefined ? sql`` : sql`and t.user_id = ${ownerId}`;
   return firstRow(
     em,
     sql<{ user_id: string; client_id: string | null; scope: string; role: Role; expires_at: Date | string }>`
       select t.user_id, t.client_id, t.scope, u.role, t.expires_at
       from access_tokens t join users u on u.id = t.user_id
-      where t.token_hash = ${tokenHash} and t.revoked_at is null and t.expires_at > ${now}`,
-    "purse_token",
+      where t.token_hash = ${tokenHash} ${owned} and t.revoked_at is null and t.expires_at > ${now}`,
+    ownerId === undefined ? "purse_token" : "purse_token_owned",
   );
 }

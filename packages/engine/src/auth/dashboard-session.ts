@@ -59,7 +59,7 @@ export async function signIn(deps: EngineDependencies, input: SignInInput): Prom
   const valid = await verifyUserPassword(deps, stored, password);
   const user = stored && valid ? await findUser(em, toId(stored.id)) : undefined;
   if (!user || user.blocked) throw new PurseError("SIGN_IN_FAILED");
-  const token = generateOpaqueToken("ses");
+  const token = generateOpaqueToken("ses", user.id);
   const expires = new Date(deps.now().getTime() + deps.options.sessionLifetimeSeconds * 1000);
   await insertAccessToken(em, {
     tokenHash: hashOpaqueToken(token),

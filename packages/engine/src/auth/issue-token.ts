@@ -4,7 +4,7 @@ import { inMode } from "../mode/data-mode.ts";
 import { engineFor } from "../mode/engine-for.ts";
 import { clockedFor } from "../mode/test-clock.ts";
 import { admitTokenRequest, type TokenRefusal } from "../rate-limit/abuse-limits.ts";
-import { generateOpaqueToken, hashOpaqueToken, verifySecret } from "../secrets/index.ts";
+import { generateOpaqueToken, hashOpaqueToken, opaqueTokenOwner, verifySecret } from "../secrets/index.ts";
 import { findClientCredentials, revokeTokenByHash } from "./credential-store.ts";
 import { inHashQueue } from "./hash-queue.ts";
 import { storeClientToken } from "./store-client-token.ts";
@@ -47,7 +47,7 @@ export async function issueToken(deps: EngineDependencies, request: TokenRequest
   if (!client || !(await verifyClientSecret(deps, request.clientId, request.clientSecret, client))) {
     throw new PurseError("OAUTH_INVALID_CLIENT");
   }
-  const token = inMode(deps.db.mode === "test", generateOpaqueToken());
+  const token = inMode(deps.db.mode === "test", generateOpaqueToken("pat", client.userId));
   const lifetime = deps.options.tokenLifetimeSeconds;
   // A test token's lifetime runs on its merchant's test clock (contract: "Test clock").
   const expiresAt = new Date((await clockedFor(deps, client.userId)).now().getTime() + lifetime * 1000);
@@ -120,6 +120,6 @@ async function verifyClientSecret(
 export async function revokeToken(live: EngineDependencies, token: string): Promise<void> {
   const deps = engineFor(live, token);
   const tokenHash = hashOpaqueToken(token);
-  await revokeTokenByHash(deps.db.em(), tokenHash);
+  await revokeTokenByHash(deps.db.em(), tokenHash, opaqueTokenOwner(token));
   await announceRevocation(deps, { tokenHash });
 }

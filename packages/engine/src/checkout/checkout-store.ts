@@ -13,7 +13,7 @@ import {
   toId,
 } from "../persistence/sql.ts";
 import { statementNowToWrite } from "../persistence/statement-clock.ts";
-import { hashOpaqueToken } from "../secrets/index.ts";
+import { hashOpaqueToken, opaqueTokenOwner } from "../secrets/index.ts";
 
 /** Checkout status codes share the transaction codes: PENDING 1, FAIL 2, SUCCESS 3, CANCEL 4. */
 export interface CheckoutRecord {
@@ -82,9 +82,19 @@ async function checkoutSelectOnCitus(em: SqlRunner, token: string) {
   const [wallets] = await rows(
     em,
     sql<{ ids: string[] }>`select array[wallet_from_id, wallet_to_id]::text[] as ids from checkouts
-      where token_hash = ${hashOpaqueToken(token)}`,
+      where token_hash = ${hashOpaqueToken(token)} ${ownerOfLink(token, "merchant_user_id")}`,
   );
   return checkoutSelectOfWallets(wallets?.ids ?? []);
+}
+
+/**
+ * The link's merchant, when the link carries it (secrets/opaque-token.ts): named beside the hash,
+ * so Citus reads the merchant's shard alone. A link made before links carried it finds its
+ * checkout by the hash alone, over every shard.
+ */
+function ownerOfLink(token: string, column: "merchant_user_id" | "k.merchant_user_id") {
+  const owner = opaqueTokenOwner(token);
+  return owner === undefined ? sql`` : sql`and ${sql.ref(column)} = ${owner}`;
 }
 
 /** The checkout select on Citus, its wallets (`walletIds`, read by id) joined as values. */
@@ -106,7 +116,7 @@ export async function findCheckoutByToken(
   const row = await firstRow(
     em,
     sql<CheckoutRow>`${checkoutSelect}
-      where k.token_hash = ${hashOpaqueToken(token)}
+      where k.token_hash = ${hashOpaqueToken(token)} ${ownerOfLink(token, "k.merchant_user_id")}
       ${options.lock ? sql`for no key update of k` : sql``}`,
   );
   return row ? checkoutFromRow(row) : null;
@@ -124,7 +134,8 @@ async function findCheckoutByTokenOnCitus(
   const read = async () =>
     firstRow(
       em,
-      sql<CheckoutRow>`${await checkoutSelectOnCitus(em, token)} where k.token_hash = ${hashOpaqueToken(token)}`,
+      sql<CheckoutRow>`${await checkoutSelectOnCitus(em, token)} where k.token_hash = ${hashOpaqueToken(token)}
+        ${ownerOfLink(token, "k.merchant_user_id")}`,
     );
   const row = await read();
   if (!row || !options.lock) return row ? checkoutFromRow(row) : null;

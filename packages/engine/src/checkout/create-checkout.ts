@@ -82,7 +82,7 @@ export async function createCheckout(
   checkOperationLimits("checkout", currency, amountMinor, receiver, split.creditMinor);
   checkFunds("checkout", sender, split.debitMinor);
 
-  const token = inMode(deps.db.mode === "test", generateOpaqueToken("chk"));
+  const token = inMode(deps.db.mode === "test", generateOpaqueToken("chk", receiver.userId));
   // A test checkout is made and expires by its merchant's test clock (contract: "Test clock").
   const createdAt = (await clockedFor(deps, receiver.userId)).now();
   const expiresAt = new Date(createdAt.getTime() + deps.options.checkoutLifetimeMs);

@@ -31,6 +31,8 @@ export async function rotateSecretKey(
   box: DeploymentSecretBox,
   onProgress: (progress: RotationProgress) => void = () => {},
 ): Promise<RotationSummary> {
+  // Asked first, so that the unit of work knows whether rows can be locked (key-store.ts).
+  await db.distributed();
   return db.em().transactional(async (em) => {
     let resealed = 0;
     let current = 0;
@@ -44,7 +46,7 @@ export async function rotateSecretKey(
           current += 1;
         } else {
           const plain = box.open(value.sealed, binding);
-          await writeSealedValue(em, column, value.row_key, box.seal(plain, binding));
+          await writeSealedValue(em, column, value, box.seal(plain, binding));
           resealed += 1;
         }
         done += 1;

@@ -11,6 +11,11 @@ export interface SealedColumn {
   readonly rowKey: string;
   /** The binding's `field`: the logical secret, shared by columns that hold the same secret. */
   readonly field: string;
+  /**
+   * The row's owner, for a table Citus distributes by it (docs/sharding.md): the rewrite names it,
+   * so it goes to the owner's shard alone.
+   */
+  readonly owner?: string;
 }
 
 export const sealedColumns: readonly SealedColumn[] = [
@@ -25,17 +30,36 @@ export const sealedColumns: readonly SealedColumn[] = [
     field: "webhook_secret",
   },
   // A webhook endpoint's own secrets, bound to its public id (webhooks/endpoints/).
-  { table: "webhook_endpoints", column: "secret_sealed", rowKey: "public_id", field: "webhook_secret" },
+  {
+    table: "webhook_endpoints",
+    column: "secret_sealed",
+    rowKey: "public_id",
+    field: "webhook_secret",
+    owner: "user_id",
+  },
   {
     table: "webhook_endpoints",
     column: "previous_secret_sealed",
     rowKey: "public_id",
     field: "webhook_secret",
+    owner: "user_id",
   },
   // Bound to the voucher number, as `voucher/voucher-code.ts` seals it.
-  { table: "vouchers", column: "code_sealed", rowKey: "number", field: "voucher_code" },
+  {
+    table: "vouchers",
+    column: "code_sealed",
+    rowKey: "number",
+    field: "voucher_code",
+    owner: "creator_user_id",
+  },
   // A checkout's payment link token (migration 0018), bound to the row's token hash.
-  { table: "checkouts", column: "link_sealed", rowKey: "token_hash", field: "checkout_link" },
+  {
+    table: "checkouts",
+    column: "link_sealed",
+    rowKey: "token_hash",
+    field: "checkout_link",
+    owner: "merchant_user_id",
+  },
 ];
 
 /** A client's form token: it signs checkouts and the spec's webhook `signature`. */

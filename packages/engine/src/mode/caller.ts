@@ -3,7 +3,7 @@ import { authenticate, verifiedToken } from "../auth/authenticate.ts";
 import { findLiveToken } from "../auth/credential-store.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
-import { hashOpaqueToken } from "../secrets/index.ts";
+import { hashOpaqueToken, opaqueTokenOwner } from "../secrets/index.ts";
 import { engineFor } from "./engine-for.ts";
 import { withTestClock } from "./test-clock.ts";
 import { testClockAdvance } from "./test-clock-store.ts";
@@ -27,7 +27,9 @@ export async function resolveCaller(
   const engine = engineFor(deps, token);
   if (engine.db.mode === "live") return { deps: engine, actor: await authenticate(engine, token) };
   if (!token) throw new PurseError("UNAUTHORIZED");
-  const row = await engine.db.lookUp((runner) => findLiveToken(runner, hashOpaqueToken(token), engine.now()));
+  const row = await engine.db.lookUp((runner) =>
+    findLiveToken(runner, hashOpaqueToken(token), engine.now(), opaqueTokenOwner(token)),
+  );
   if (!row) throw new PurseError("UNAUTHORIZED");
   const { actor, expiresAt } = verifiedToken(row);
   const advanced = await engine.db.lookUp((runner) => testClockAdvance(runner, actor.userId));

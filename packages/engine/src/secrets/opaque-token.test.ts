@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateOpaqueToken, hashOpaqueToken } from "./opaque-token.ts";
+import { generateOpaqueToken, hashOpaqueToken, opaqueTokenOwner } from "./opaque-token.ts";
 
 describe("generateOpaqueToken", () => {
   it("is a prefix and 32 random bytes in base64url", () => {
@@ -19,6 +19,31 @@ describe("generateOpaqueToken", () => {
     for (const prefix of ["", "pat_", "PAT", "a b", "x".repeat(17)]) {
       expect(() => generateOpaqueToken(prefix)).toThrow(RangeError);
     }
+  });
+});
+
+describe("a token's owner", () => {
+  it("stands between the prefix and the random part, and is read back", () => {
+    const token = generateOpaqueToken("chk", 12);
+    expect(token).toMatch(/^chk_12_[A-Za-z0-9_-]{43}$/);
+    expect(opaqueTokenOwner(token)).toBe(12);
+    expect(opaqueTokenOwner(`test_${generateOpaqueToken("pat", 987654321)}`)).toBe(987654321);
+  });
+
+  it("is not read from a token issued without one, whatever its random part holds", () => {
+    expect(opaqueTokenOwner(generateOpaqueToken())).toBeUndefined();
+    // A random part that starts the way an owner's id would, issued before tokens carried one.
+    const old = `pat_12_${"A".repeat(40)}`;
+    expect(old.slice(4)).toHaveLength(43);
+    expect(opaqueTokenOwner(old)).toBeUndefined();
+    expect(opaqueTokenOwner(`test_${old}`)).toBeUndefined();
+    for (const other of ["", "pat_", "pat_0_" + "A".repeat(43), "ses_x_" + "A".repeat(43)])
+      expect(opaqueTokenOwner(other)).toBeUndefined();
+  });
+
+  it("must be a user id", () => {
+    for (const owner of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1])
+      expect(() => generateOpaqueToken("pat", owner)).toThrow(RangeError);
   });
 });
 
