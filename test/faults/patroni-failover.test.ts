@@ -591,6 +591,11 @@ describe.skipIf(missing.length > 0)("a Patroni primary failover under transfer l
       ([paymentId, answer]) => Number(found.get(paymentId)?.id) !== answer.id,
     );
     const wrongAmount = stored.rows.filter((row) => row.amount_minor !== "100");
+    // Still serving after all that: had it stopped, say how, with what it printed last.
+    expect(
+      serve.child.exitCode ?? serve.child.signalCode,
+      `purse serve ended during the test; its last output:\n${serve.output().slice(-6_000)}`,
+    ).toBeNull();
     // A retry of an answered payment replays its transaction.
     const [someId, someAnswer] = [...acknowledged].find(([paymentId]) => paymentId.startsWith("m1-")) ?? [];
     const replay = await fetch(`${serve.url}/api/transaction/transfer`, {

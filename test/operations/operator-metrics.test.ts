@@ -131,6 +131,12 @@ describe("the metrics an operator watches, through a real server", () => {
     expect(refused("limits", "MIN_AMOUNT")).toBe(1);
     expect(refused("funds", "INSUFFICIENT_FUNDS")).toBe(1);
     expect(refused("rate_limit", "RATE_LIMITED")).toBe(limited.length);
+    // The first transfer read its wallets; every accepted one after it, and the replay, was decided
+    // on them as the one before left them, in one round trip. A refusal runs the two round trips.
+    const batches = (path: string) => sampleValue(samples, "purse_movement_batches_total", { path });
+    expect(batches("one_round_trip")).toBe(accepted + 1);
+    expect(batches("two_round_trips")).toBe(3);
+    expect(batches("held_back")).toBe(0);
   });
 
   it("follows a checkout payment's webhook through a failed attempt, the queue and its delivery", async () => {

@@ -125,6 +125,7 @@ export { type AuditCheck, type AuditReport, auditLedger } from "./ledger/audit-l
 export { foldCounters } from "./ledger/fold-counters.ts";
 export { defaultLeaveAt } from "./ledger/movement-queue.ts";
 export { TransactionStatus, TransactionType } from "./ledger/transaction-codes.ts";
+export { type BatchPath, movementBatchCounts } from "./ledger/wallet-memory.ts";
 export { MemoryRouteLock, type RouteLock, routeLockKey } from "./locks/index.ts";
 export {
   type EngineMetrics,

@@ -2,8 +2,16 @@ import { PurseError } from "../errors/index.ts";
 import { isDistributed } from "../persistence/citus-routing.ts";
 import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { sha256Hex } from "../secrets/sha256-hex.ts";
-import { type WalletRecord, type WalletRow, walletFromRow } from "../wallet/wallet-store.ts";
 import {
+  type WalletRecord,
+  type WalletRow,
+  type WalletVersionColumns,
+  type WalletVersions,
+  walletFromRow,
+  walletVersionsFromRow,
+} from "../wallet/wallet-store.ts";
+import {
+  type PriorKeys,
   setBounds,
   setBoundsAndFindPrior,
   setBoundsFindPriorsAndLockWallets,
@@ -73,27 +81,38 @@ export async function boundTransactionLockingWallets(
   boundMs: number,
   keys: readonly (IdempotencyKeys | null)[],
   numbers: readonly string[],
-): Promise<{ priors: (PriorRequestFound | null)[]; wallets: Map<string, WalletRecord> }> {
+): Promise<{
+  priors: (PriorRequestFound | null)[];
+  wallets: Map<string, WalletRecord>;
+  /** The locked rows' versions by number, where the statement reads them (not on Citus). */
+  versions: Map<string, WalletVersions>;
+}> {
   if (keys.some((key) => key?.scope === "operator"))
     throw new Error("operator keys are looked up by boundTransaction");
   const lockWallets = isDistributed(tx)
     ? setBoundsFindPriorsAndLockWalletsOnCitus
     : setBoundsFindPriorsAndLockWallets;
-  const found = await lockWallets(
-    tx,
-    boundMs,
-    keys.map((key) => ({
-      userId: key?.userId ?? 0,
-      externalId: key?.externalId ?? null,
-      idempotencyKey: key?.idempotencyKey ?? null,
-    })),
-    numbers,
-  );
+  const found = await lockWallets(tx, boundMs, keys.map(priorKeysOf), numbers);
   const priors: (PriorRequestFound | null)[] = keys.map(() => null);
   for (const [n, id, requestHash] of found[0]?.priors ?? []) priors[n - 1] = { id, requestHash };
   const wallets = new Map<string, WalletRecord>();
-  for (const row of found) if (row.id !== null) wallets.set(row.number, walletFromRow(row as WalletRow));
-  return { priors, wallets };
+  const versions = new Map<string, WalletVersions>();
+  for (const row of found) {
+    if (row.id === null) continue;
+    wallets.set(row.number, walletFromRow(row as WalletRow));
+    if (row.wallet_version && row.owner_version && row.currency_version)
+      versions.set(row.number, walletVersionsFromRow(row as WalletVersionColumns));
+  }
+  return { priors, wallets, versions };
+}
+
+/** A movement's keys as the prior-request lookup takes them (none: a user no key can name). */
+export function priorKeysOf(keys: IdempotencyKeys | null): Omit<PriorKeys, "operator"> {
+  return {
+    userId: keys?.userId ?? 0,
+    externalId: keys?.externalId ?? null,
+    idempotencyKey: keys?.idempotencyKey ?? null,
+  };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { isDistributed } from "../persistence/citus-routing.ts";
-import { type NamedQuery, rows, rowsThenCommit, type SqlRunner, sql } from "../persistence/sql.ts";
+import { PgTransaction } from "../persistence/pg-transaction.ts";
+import { type NamedQuery, rows, rowsThenCommit, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 import { fannedOutWithoutEndpoints } from "../webhooks/events/event-store.ts";
 import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
 import { insertMovementsOnCitus } from "./citus-ledger-write-store.ts";
 import { chainLinkSql } from "./ledger-hash.ts";
+import { type ForeseenWallet, type FoundPrior, foreseenGuardCtes, type PriorKeys } from "./movement-store.ts";
 import type { InsertedMovement, MovementWrite } from "./movement-write.ts";
 import { sealingCtes } from "./sealing-store.ts";
 
@@ -18,8 +20,20 @@ export async function insertMovements(
   writes: readonly MovementWrite[],
 ): Promise<InsertedMovement[]> {
   if (isDistributed(tx)) return insertMovementsOnCitus(tx, writes, false);
-  const { query, prepareAs } = movementsInsert(writes);
-  return rows(tx, query, prepareAs);
+  const { query, prepareAs } = movementsInsert(writes, null);
+  return ledgerWritten(await rows(tx, query, prepareAs)).movements;
+}
+
+/** What a ledger write with its COMMIT answers (`insertMovementsThenCommit`). */
+export interface LedgerWritten {
+  /** One per write, in order; none when a foreseen batch's guard held it back. */
+  readonly movements: InsertedMovement[];
+  /** The new version of each wallet row the write changed, by wallet id (none on Citus). */
+  readonly walletVersions: Map<number, string>;
+  /** A foreseen batch's wallets that were not as it remembered them (so nothing was written). */
+  readonly stale: number[];
+  /** The prior requests a foreseen batch's members named (so nothing was written). */
+  readonly priors: FoundPrior[];
 }
 
 /**
@@ -30,9 +44,65 @@ export async function insertMovements(
 export async function insertMovementsThenCommit(
   tx: SqlRunner,
   writes: readonly MovementWrite[],
-): Promise<InsertedMovement[]> {
-  if (isDistributed(tx)) return insertMovementsOnCitus(tx, writes, true);
-  return rowsThenCommit(tx, movementsInsert(writes));
+): Promise<LedgerWritten> {
+  if (isDistributed(tx))
+    return {
+      movements: await insertMovementsOnCitus(tx, writes, true),
+      walletVersions: new Map(),
+      stale: [],
+      priors: [],
+    };
+  return ledgerWritten(await rowsThenCommit(tx, movementsInsert(writes, null)));
+}
+
+/**
+ * A batch decided on remembered wallets (ledger/wallet-memory.ts), written in its transaction's
+ * ONE statement with the COMMIT behind it: the row locks, the prior-request lookups and the ledger
+ * write together, the write gated on the wallets being what the batch decided on and no prior
+ * request (ledger/movement-store.ts, `foreseenGuardCtes`). Held back, it writes nothing, commits
+ * an empty transaction and answers no movements (and the stale wallets).
+ */
+export async function insertForeseenMovementsThenCommit(
+  tx: SqlRunner,
+  writes: readonly MovementWrite[],
+  expected: readonly ForeseenWallet[],
+  keys: readonly Omit<PriorKeys, "operator">[],
+): Promise<LedgerWritten> {
+  return ledgerWritten(await rowsThenCommit(tx, movementsInsert(writes, { expected, keys })));
+}
+
+/** Whether `tx` can take a foreseen batch: a pipelined transaction on plain PostgreSQL. */
+export function takesForeseenBatches(tx: SqlRunner): boolean {
+  return tx instanceof PgTransaction && !tx.distributed;
+}
+
+/**
+ * A row of the ledger write: a movement written, a wallet changed (its new version), or, from a
+ * foreseen batch held back, a wallet not as foreseen or a prior request (the `n`th member's, its
+ * fingerprint in `version`).
+ */
+interface LedgerWriteRow {
+  readonly row: "movement" | "wallet" | "stale" | "prior";
+  readonly id: string | number;
+  readonly n: string | number | null;
+  readonly created_at: Date | string | null;
+  readonly version: string | null;
+}
+
+function ledgerWritten(found: readonly LedgerWriteRow[]): LedgerWritten {
+  const movements: InsertedMovement[] = [];
+  const walletVersions = new Map<number, string>();
+  const stale: number[] = [];
+  const priors: FoundPrior[] = [];
+  for (const row of found) {
+    if (row.row === "movement") movements.push({ id: row.id, created_at: row.created_at ?? "" });
+    else if (row.row === "wallet") walletVersions.set(toId(row.id), row.version ?? "");
+    else if (row.row === "stale") stale.push(toId(row.id));
+    else priors.push([toId(row.n ?? 0), String(row.id), row.version]);
+  }
+  // Ids are drawn in the movements' order (sealing-store.ts): by id is the order asked.
+  movements.sort((a, b) => toId(a.id) - toId(b.id));
+  return { movements, walletVersions, stale, priors };
 }
 
 /** The links of the wallets' chains. */
@@ -55,7 +125,10 @@ const nextLink = sql.raw(chainLinkSql("chain.link", "sealed.hash"));
  * constraint still refuses a final balance below zero. The same statement appends the history's
  * and the wallets' day counter deltas (migration 0021 took them from triggers), folded later.
  */
-function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedMovement> {
+function movementsInsert(
+  writes: readonly MovementWrite[],
+  foreseen: { expected: readonly ForeseenWallet[]; keys: readonly Omit<PriorKeys, "operator">[] } | null,
+): NamedQuery<LedgerWriteRow> {
   const events = writes.flatMap((write, index) => {
     const raised = raisedEventColumns(write.movement.events ?? []);
     return raised.types.map((type, n) => ({
@@ -75,10 +148,19 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
         where operator is not null and idempotency_key is not null
       )`
     : sql``;
+  const guarded = foreseen
+    ? {
+        ctes: sql`${foreseenGuardCtes(foreseen.expected, foreseen.keys)},`,
+        gate: sql`where (select passed from guard)`,
+        heldBack: sql`union all select 'stale', id, null, null, null from held where not current
+          union all select 'prior', id, n, null, request_hash from prior`,
+      }
+    : { ctes: sql``, gate: sql``, heldBack: sql`` };
+  const name = operatorKeys ? "operator_movements" : "movements";
   return {
-    prepareAs: operatorKeys ? "purse_record_operator_movements" : "purse_record_movements",
-    query: sql<InsertedMovement>`
-      with recursive ${sealingCtes(writes, true)}, tx as (
+    prepareAs: foreseen ? `purse_record_foreseen_${name}` : `purse_record_${name}`,
+    query: sql<LedgerWriteRow>`
+      with recursive ${guarded.ctes} ${sealingCtes(writes, true, guarded.gate)}, tx as (
         insert into transactions (
           id, user_id, type, status, label, wallet_from_id, wallet_to_id, currency_id,
           amount_minor, commission_minor, amount_from_minor, amount_to_minor,
@@ -121,6 +203,7 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
         join (select distinct on (wallet_id) wallet_id, link from chain order by wallet_id, k desc) as last
           on last.wallet_id = moved.wallet_id
         where w.id = moved.wallet_id
+        returning w.id, w.xmin::text as version
       ), keyed as (
         insert into idempotency_keys (user_id, key, transaction_id, request_hash, created_at)
         select user_id, api_key, id, api_key_hash, created_at from sealed where api_key is not null
@@ -164,6 +247,8 @@ function movementsInsert(writes: readonly MovementWrite[]): NamedQuery<InsertedM
         join sealed on sealed.m = raised.m
         order by raised.m, raised.n
       )
-      select id, created_at from tx order by id`,
+      select 'movement' as row, id, null::bigint as n, created_at, null as version from tx
+      union all select 'wallet', id, null, null, version from balances
+      ${guarded.heldBack}`,
   };
 }

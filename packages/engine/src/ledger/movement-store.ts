@@ -1,6 +1,12 @@
 import { rowsEach } from "../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sendAhead, sql } from "../persistence/sql.ts";
-import { lockWalletsByNumberOnCitus, selectWallets, type WalletRow } from "../wallet/wallet-store.ts";
+import {
+  lockWalletsByNumberOnCitus,
+  selectVersionedWallets,
+  type WalletRow,
+  type WalletVersionColumns,
+  type WalletVersions,
+} from "../wallet/wallet-store.ts";
 
 /**
  * The movement pipeline's SQL (ledger/run-movement.ts): the transaction's first statement
@@ -23,19 +29,20 @@ export interface PriorKeys {
   readonly operator: boolean;
 }
 
-function boundSettings(boundMs: number) {
+function boundSettings(boundMs: number, lockBoundMs = boundMs) {
   // Whole milliseconds, at least one: zero would mean no bound at all.
-  const bound = String(Math.max(1, Math.floor(boundMs)));
-  return sql`set_config('lock_timeout', ${bound}, true) as lock_timeout,
-    set_config('statement_timeout', ${bound}, true) as statement_timeout`;
+  const whole = (ms: number) => String(Math.max(1, Math.floor(ms)));
+  return sql`set_config('lock_timeout', ${whole(lockBoundMs)}, true) as lock_timeout,
+    set_config('statement_timeout', ${whole(boundMs)}, true) as statement_timeout`;
 }
 
 /**
- * `SET LOCAL` lock_timeout and statement_timeout to `boundMs`, by name (`purse_bounds`). Nothing
- * waits for its answer, so it leaves with the transaction's next statement (`sendAhead`).
+ * `SET LOCAL` statement_timeout to `boundMs` and lock_timeout to `lockBoundMs` (the same unless
+ * given), by name (`purse_bounds`). Nothing waits for its answer, so it leaves with the
+ * transaction's next statement (`sendAhead`).
  */
-export async function setBounds(tx: SqlRunner, boundMs: number): Promise<void> {
-  const settings = boundSettings(boundMs);
+export async function setBounds(tx: SqlRunner, boundMs: number, lockBoundMs = boundMs): Promise<void> {
+  const settings = boundSettings(boundMs, lockBoundMs);
   await sendAhead(tx, sql`select ${settings}`, "purse_bounds");
 }
 
@@ -79,18 +86,45 @@ export async function setBoundsAndFindPrior(
   );
 }
 
+/**
+ * `asked` (each of `keys`, numbered `n` from 1) and `prior`: the prior request each names, if any
+ * (its transaction `id` and `request_hash`), one lateral lookup per movement.
+ */
+function priorCtes(keys: readonly Omit<PriorKeys, "operator">[]) {
+  const asked = {
+    userId: sql.ref("asked.user_id"),
+    externalId: sql.ref("asked.external_id"),
+    idempotencyKey: sql.ref("asked.key"),
+  };
+  return sql`asked as (
+        select * from unnest(
+          ${keys.map((key) => key.userId)}::bigint[],
+          ${keys.map((key) => key.externalId)}::text[],
+          ${keys.map((key) => key.idempotencyKey)}::text[]
+        ) with ordinality as asked(user_id, external_id, key, n)
+      ),
+      prior as materialized (
+        select asked.n, found.id, found.request_hash
+        from asked cross join lateral (
+          select id, request_hash from (${priorCandidates(asked, false)}) as candidates
+          order by id limit 1
+        ) as found
+      )`;
+}
+
 /** A prior request found for the `n`th keys asked (from 1): its transaction id and fingerprint. */
 export type FoundPrior = [n: number, id: string, requestHash: string | null];
 
 /** A row of `setBoundsFindPriorsAndLockWallets`: the priors found beside one locked wallet. */
 export type PriorsAndWalletRow = { priors: FoundPrior[] | null } & (
-  | WalletRow
+  | (WalletRow & Partial<WalletVersionColumns>)
   | { [column in keyof WalletRow]: null }
 );
 
 /**
  * The bounds, the prior requests each of `keys` names, and the row locks of the wallets `numbers`
- * name (in id order, as `findWalletsByNumber` takes them), in ONE statement (`purse_bounds_wallets`):
+ * name (in id order, as `findWalletsByNumber` takes them) with their rows' versions (wallet/wallet-store.ts,
+ * `WalletVersions`), in ONE statement (`purse_bounds_wallets`):
  * movements that know their wallets before they start (transfers, alone or in a batch:
  * ledger/movement-batch.ts) need no round trip of their own for them, and a batch's wallets are
  * all locked in one id order, so two batches never wait on each other crosswise.
@@ -107,31 +141,13 @@ export async function setBoundsFindPriorsAndLockWallets(
   keys: readonly Omit<PriorKeys, "operator">[],
   numbers: readonly string[],
 ): Promise<PriorsAndWalletRow[]> {
-  const asked = {
-    userId: sql.ref("asked.user_id"),
-    externalId: sql.ref("asked.external_id"),
-    idempotencyKey: sql.ref("asked.key"),
-  };
   return rows(
     tx,
     sql<PriorsAndWalletRow>`
       with bounds as materialized (select ${boundSettings(boundMs)}),
-      asked as (
-        select * from unnest(
-          ${keys.map((key) => key.userId)}::bigint[],
-          ${keys.map((key) => key.externalId)}::text[],
-          ${keys.map((key) => key.idempotencyKey)}::text[]
-        ) with ordinality as asked(user_id, external_id, key, n)
-      ),
-      prior as materialized (
-        select asked.n, found.id, found.request_hash
-        from asked cross join lateral (
-          select id, request_hash from (${priorCandidates(asked, false)}) as candidates
-          order by id limit 1
-        ) as found
-      ),
+      ${priorCtes(keys)},
       locked as materialized (
-        ${selectWallets}
+        ${selectVersionedWallets}
         where w.number = any(${[...numbers]}::text[])
           and (select lock_timeout from bounds) is not null
         order by w.id for no key update of w
@@ -178,4 +194,49 @@ export async function setBoundsFindPriorsAndLockWalletsOnCitus(
   const none = priors.length === 0 ? null : priors;
   if (locked.length === 0) return [{ priors: none } as PriorsAndWalletRow];
   return locked.map((row) => ({ ...row, priors: none }));
+}
+
+/** A wallet as a movement decided on it without reading it (ledger/wallet-memory.ts). */
+export interface ForeseenWallet {
+  readonly id: number;
+  readonly balanceMinor: bigint;
+  readonly versions: WalletVersions;
+}
+
+/**
+ * The CTEs that let a batch decided on remembered wallets write in its transaction's one statement
+ * (ledger/ledger-write-store.ts, `purse_record_foreseen_movements`): `held` locks the wallets
+ * `expected` names in id order, as `purse_bounds_wallets` does, each marked `current` when its
+ * three rows are the versions the batch decided on (and its balance the one it assumed); `guard`
+ * has `passed` true only when every wallet is current and none of `keys` names a prior request
+ * (`prior`, as in `purse_bounds_wallets`). The ledger write's rows are gated on `passed`:
+ * otherwise the statement writes nothing and answers the wallets that were not current and the
+ * priors found.
+ *
+ * Every write of the statement reads its rows through the gate, whose one-time filter evaluates
+ * `guard`, hence `held`, before the first row is written: the locks come first, in id order.
+ * The bounds were sent ahead (`setBounds`), with the batch's lock wait as lock_timeout.
+ */
+export function foreseenGuardCtes(
+  expected: readonly ForeseenWallet[],
+  keys: readonly Omit<PriorKeys, "operator">[],
+) {
+  return sql`held as materialized (
+        select w.id, (w.xmin = e.wallet_version::xid and u.xmin = e.owner_version::xid
+          and c.xmin = e.currency_version::xid and w.balance_minor = e.balance_minor) as current
+        from unnest(
+          ${expected.map((wallet) => wallet.id)}::bigint[],
+          ${expected.map((wallet) => wallet.versions.wallet)}::text[],
+          ${expected.map((wallet) => wallet.versions.owner)}::text[],
+          ${expected.map((wallet) => wallet.versions.currency)}::text[],
+          ${expected.map((wallet) => wallet.balanceMinor.toString())}::bigint[]
+        ) as e(id, wallet_version, owner_version, currency_version, balance_minor)
+        join wallets w on w.id = e.id
+        join users u on u.id = w.user_id
+        join currencies c on c.id = w.currency_id
+        order by w.id for no key update of w
+      ), ${priorCtes(keys)}, guard as materialized (
+        select (select count(*) filter (where current) from held) = ${expected.length}
+          and not exists (select from prior) as passed
+      )`;
 }

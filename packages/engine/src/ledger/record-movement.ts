@@ -3,12 +3,14 @@ import { type SqlRunner, toId } from "../persistence/sql.ts";
 import { keyedRequestHash } from "./bound-transaction.ts";
 import {
   type InsertedMovement,
+  insertForeseenMovementsThenCommit,
   insertMovements,
   insertMovementsThenCommit,
+  type LedgerWritten,
   type MovementWrite,
 } from "./ledger-write-store.ts";
 import type { Leg, Movement, RecordedMovement } from "./movement.ts";
-import { setBounds } from "./movement-store.ts";
+import { type ForeseenWallet, type FoundPrior, type PriorKeys, setBounds } from "./movement-store.ts";
 
 export type { LedgerAccount, Leg, Movement, RecordedMovement } from "./movement.ts";
 
@@ -39,10 +41,58 @@ export async function recordMovementsAndCommit(
   movements: readonly Movement[],
   withinMs: number,
 ): Promise<RecordedMovement[]> {
+  return (await recordBatchAndCommit(tx, movements, withinMs)).recorded;
+}
+
+/** What a batch's ledger write with its COMMIT answers. */
+export interface RecordedBatch {
+  /** One per movement, in order; none when a foreseen batch was held back. */
+  readonly recorded: RecordedMovement[];
+  /** The new version of each wallet row it changed, by wallet id (wallet/wallet-store.ts). */
+  readonly walletVersions: ReadonlyMap<number, string>;
+  /** A foreseen batch's wallets that were not as remembered. */
+  readonly stale: readonly number[];
+  /** The prior requests a foreseen batch's members named. */
+  readonly priors: readonly FoundPrior[];
+}
+
+/** `recordMovementsAndCommit`, with the versions of the wallet rows it wrote. */
+export async function recordBatchAndCommit(
+  tx: SqlRunner,
+  movements: readonly Movement[],
+  withinMs: number,
+): Promise<RecordedBatch> {
   const writes = movements.map(movementWrite);
   await setBounds(tx, withinMs);
-  const rows = await insertMovementsThenCommit(tx, writes);
-  return movements.map((movement, index) => recorded(tx, movement, rows[index]));
+  return batchRecorded(tx, movements, await insertMovementsThenCommit(tx, writes));
+}
+
+/**
+ * A batch decided on remembered wallets (ledger/wallet-memory.ts), as its transaction's one
+ * statement with the COMMIT behind it (ledger-write-store.ts, `insertForeseenMovementsThenCommit`):
+ * `withinMs` bounds the statement, `lockWithinMs` its wait for the wallets' row locks.
+ */
+export async function recordForeseenBatchAndCommit(
+  tx: SqlRunner,
+  movements: readonly Movement[],
+  bounds: { withinMs: number; lockWithinMs: number },
+  expected: readonly ForeseenWallet[],
+  keys: readonly Omit<PriorKeys, "operator">[],
+): Promise<RecordedBatch> {
+  const writes = movements.map(movementWrite);
+  await setBounds(tx, bounds.withinMs, bounds.lockWithinMs);
+  const written = await insertForeseenMovementsThenCommit(tx, writes, expected, keys);
+  if (written.movements.length === 0) return { ...written, recorded: [] };
+  return batchRecorded(tx, movements, written);
+}
+
+function batchRecorded(tx: SqlRunner, movements: readonly Movement[], written: LedgerWritten): RecordedBatch {
+  return {
+    recorded: movements.map((movement, index) => recorded(tx, movement, written.movements[index])),
+    walletVersions: written.walletVersions,
+    stale: written.stale,
+    priors: written.priors,
+  };
 }
 
 function movementWrite(movement: Movement): MovementWrite {

@@ -5,6 +5,7 @@ import {
   holdWalletRow,
   type OpenSession,
   openSession,
+  type SentStatements,
   type TestEngine,
 } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
 import { PurseError } from "../errors/index.ts";
 import { routeLockKey } from "../locks/index.ts";
+import { openDatabase } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { MemoryRateLimiter } from "../rate-limit/index.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
@@ -281,35 +283,66 @@ describe("runMovement round trips", () => {
     { transfers: "alone", queued: false },
     { transfers: "queued", queued: true },
   ])(
-    "moves a transfer ($transfers) in two round trips on the real driver: BEGIN with bounds, replay lookup and wallet locks; the ledger write with its COMMIT",
+    "moves a transfer ($transfers) in two round trips on wallets the process has not moved yet, then in one: a guarded write with BEGIN and COMMIT",
     async ({ queued }) => {
-      const deps: EngineDependencies = queued
-        ? {
-            ...engine.deps,
-            options: { ...engine.deps.options, movementBatches: { inFlight: 1, batchSize: 8 } },
-          }
-        : engine.deps;
-      const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
-      const paymentId = `rt-${queued ? "queued" : "alone"}`;
-      const fresh = await countSent(engine.deps.db, () => transferFunds(deps, acme, { ...input, paymentId }));
-      expect(fresh.roundTrips).toBe(2);
-      expect(fresh.statements.map((statement) => statement.name ?? statement.text)).toEqual([
-        "begin; set local", // begin and the settings in one simple query (pg-transaction.ts)
-        "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
-        "purse_bounds", // the bounds again, to the time left, for the ledger write
-        "purse_record_movements",
-        "commit",
-      ]);
-      // The replay finds the first transaction in its first round trip, and only commits after it.
-      const replay = await countSent(engine.deps.db, () =>
-        transferFunds(deps, acme, { ...input, paymentId }),
-      );
-      expect(replay.roundTrips).toBe(2);
-      expect(replay.statements.map((statement) => statement.name ?? statement.text)).toEqual([
-        "begin; set local",
-        "purse_bounds_wallets",
-        "commit",
-      ]);
+      // A handle of its own: a process that has moved nothing yet remembers no wallet.
+      const db = await openDatabase({ kind: "postgres", url: engine.database.url }, { poolSize: 3 });
+      try {
+        const movementBatches = queued ? { inFlight: 1, batchSize: 8 } : null;
+        const deps: EngineDependencies = {
+          ...engine.deps,
+          db,
+          options: { ...engine.deps.options, movementBatches },
+        };
+        const input = { walletFrom: "U100000010", walletTo: "U100000020", amount: "2.00" };
+        await db.transact(async () => undefined); // its first transaction asks whether Citus runs it
+        const named = (sent: SentStatements) =>
+          sent.statements.map((statement) => statement.name ?? statement.text);
+        const first = await countSent(db, () =>
+          transferFunds(deps, acme, { ...input, paymentId: `rt-${queued}-1` }),
+        );
+        expect(first.roundTrips).toBe(2);
+        expect(named(first)).toEqual([
+          "begin; set local", // begin and the settings in one simple query (pg-transaction.ts)
+          "purse_bounds_wallets", // bounds, prior request and wallet row locks in one statement
+          "purse_bounds", // the bounds again, to the time left, for the ledger write
+          "purse_record_movements",
+          "commit",
+        ]);
+        // The wallets as the first left them are remembered: the next is decided on them and sent
+        // with its locks and the guard that they are still so, in one round trip.
+        const before = await balance(engine, "U100000010");
+        const foreseen = await countSent(db, () =>
+          transferFunds(deps, acme, { ...input, paymentId: `rt-${queued}-2` }),
+        );
+        expect(foreseen.roundTrips).toBe(1);
+        expect(named(foreseen)).toEqual([
+          "begin; set local",
+          "purse_bounds",
+          "purse_record_foreseen_movements",
+          "commit",
+        ]);
+        expect(await balance(engine, "U100000010")).toBe(before - 212n);
+        // A retry finds its first transaction in the same statement, which then writes nothing.
+        const replay = await countSent(db, () =>
+          transferFunds(deps, acme, { ...input, paymentId: `rt-${queued}-2` }),
+        );
+        expect(replay.roundTrips).toBe(1);
+        expect(named(replay)).toEqual(named(foreseen));
+        expect(await balance(engine, "U100000010")).toBe(before - 212n);
+        // Another process moves money on the wallet: the guard holds the write back, and the
+        // transfer runs its two round trips on the rows as they are.
+        await transferFunds(engine.deps, acme, { ...input, paymentId: `rt-${queued}-elsewhere` });
+        const changed = await countSent(db, () =>
+          transferFunds(deps, acme, { ...input, paymentId: `rt-${queued}-3` }),
+        );
+        expect(changed.roundTrips).toBe(3);
+        expect(named(changed)).toEqual([...named(foreseen), ...named(first)]);
+        expect(await balance(engine, "U100000010")).toBe(before - 3n * 212n);
+        expect((await auditLedger(engine.deps.db)).ok).toBe(true);
+      } finally {
+        await db.close();
+      }
     },
   );
 });

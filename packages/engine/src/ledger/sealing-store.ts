@@ -1,3 +1,4 @@
+import type { RawBuilder } from "kysely";
 import { sql } from "../persistence/sql.ts";
 import { statementNow } from "../persistence/statement-clock.ts";
 import { postingsArraySql, transactionHashSql } from "./ledger-hash.ts";
@@ -13,8 +14,14 @@ const sealedHash = sql.raw(transactionHashSql("draft", postingsArraySql("leg p w
  * their order, the time, and each movement's hash. With `legOwners`, each leg carries its owner
  * (its wallet's, or the acting user's for a system account), read from `wallets`; without, the
  * CTEs read no table at all (the sealing statement on Citus: ledger/citus-ledger-write-store.ts).
+ * A `gate` (a `where` clause) on `member` holds back every row after it: nothing is written unless
+ * it holds (ledger/movement-store.ts, `foreseenGuardCtes`).
  */
-export function sealingCtes(writes: readonly MovementWrite[], legOwners: boolean) {
+export function sealingCtes(
+  writes: readonly MovementWrite[],
+  legOwners: boolean,
+  gate: RawBuilder<unknown> = sql``,
+) {
   const movements = writes.map((write) => write.movement);
   const column = <T>(read: (movement: Movement) => T) => movements.map(read);
   const minor = (read: (movement: Movement) => bigint) =>
@@ -43,6 +50,7 @@ export function sealingCtes(writes: readonly MovementWrite[], legOwners: boolean
           currency_id, amount_minor, commission_minor, amount_from_minor, amount_to_minor,
           external_id, idempotency_key, request_hash, description, additional, operator,
           reverses_transaction_id, refund_of, api_key, api_key_hash, m)
+        ${gate}
       ), leg as (
         -- A posting belongs to its wallet's owner; a system account's to the acting user.
         select leg.m, leg.account, leg.wallet_id, member.currency_id, leg.amount_minor, leg.n ${owner.column}

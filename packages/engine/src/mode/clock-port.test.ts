@@ -17,6 +17,8 @@ const realTimeMachinery: Record<string, string> = {
   "captcha/spent-captchas.ts": "forgetting spent challenges after their real lifetime",
   "ledger/run-movement.ts": "the route lock's deadline: Redis expires the lock on real time",
   "ledger/movement-batch.ts": "the same deadline for a batch's members",
+  "ledger/wallet-memory.ts":
+    "how long a wallet is remembered: real time, which its row versions' turnover follows",
   "locks/memory-route-lock.ts": "the in-process route lock's expiry (real time, as Redis's)",
   "persistence/read-replica.ts": "how long an unreachable replica or primary is left alone",
   "rate-limit/memory-rate-limiter.ts": "the adapter's default when a call carries no clock's time",

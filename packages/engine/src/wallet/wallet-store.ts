@@ -45,6 +45,34 @@ const walletJoins = `from wallets w
 /** The columns every wallet query selects: the wallet, its owner's state and its currency's policy. */
 export const selectWallets = sql.raw(`select ${walletColumns} ${walletJoins}`);
 
+/**
+ * The versions of the three rows a `WalletRecord` is read from: each row's `xmin`, the transaction
+ * that wrote that version of it. Any change to the wallet (a balance, a status, a limit), to its
+ * owner (blocked) or to its currency's policy writes a new version with another `xmin`; a lock
+ * does not. ledger/wallet-memory.ts keeps them to tell, under the row lock, that nothing changed.
+ */
+export interface WalletVersions {
+  readonly wallet: string;
+  readonly owner: string;
+  readonly currency: string;
+}
+
+export interface WalletVersionColumns {
+  wallet_version: string;
+  owner_version: string;
+  currency_version: string;
+}
+
+/** `selectWallets` with each row's version (`WalletVersions`). */
+export const selectVersionedWallets = sql.raw(
+  `select w.xmin::text as wallet_version, u.xmin::text as owner_version, c.xmin::text as currency_version,
+    ${walletColumns} ${walletJoins}`,
+);
+
+export function walletVersionsFromRow(row: WalletVersionColumns): WalletVersions {
+  return { wallet: row.wallet_version, owner: row.owner_version, currency: row.currency_version };
+}
+
 /** A wallet row locked on Citus, with its chain's head (`lockOwnedWallets`). */
 export type HeldWalletRow = WalletRow & { chain_head: Buffer };
 

@@ -1,5 +1,5 @@
 import type { Database, EngineMetrics, MovedFigures } from "@purse/engine";
-import { refusalReason } from "@purse/engine";
+import { movementBatchCounts, refusalReason } from "@purse/engine";
 import { Counter, type Registry } from "prom-client";
 import { withinMs } from "./share-sample.ts";
 
@@ -59,6 +59,16 @@ export function movementCounters(registry: Registry, db: Database): EngineMetric
     async collect() {
       this.reset();
       for (const { labels, total } of await labelled()) this.inc(labels, Number(total.feeMinor));
+    },
+  });
+  new Counter({
+    name: "purse_movement_batches_total",
+    help: "Transactions of transfers (group commit), by path: one_round_trip (decided on remembered wallets), held_back (sent so, then run again), two_round_trips",
+    labelNames: ["path"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [path, count] of Object.entries(movementBatchCounts(db))) this.inc({ path }, count);
     },
   });
   const refusals = new Counter({
