@@ -61,6 +61,7 @@ const historySizes = (
  * one setting (PURSE_TOKEN_CACHE_MS, PURSE_DATABASE_POOL_SIZE over PURSE_BENCH_POOL_SIZES,
  * PURSE_DATABASE_PREPARED) in one run; env alternates PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES
  * (PURSE_BENCH_VARIABLE=settings: each value is space-separated NAME=value pairs set together);
+ * two-processes runs the two-process phase for each build of PURSE_BENCH_BINS in turn.
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
  * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
  * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
@@ -217,12 +218,12 @@ async function profileTransfers(): Promise<ProfileSummary> {
   }
 }
 
-async function measureTwoProcesses(): Promise<LoadResult> {
+async function measureTwoProcesses(bin?: string): Promise<LoadResult> {
   step("Purse: two processes on one PostgreSQL and Redis, the load split between them");
   const database = await purseDatabase();
   const servers = await Promise.all([
-    startPurse(purseEnvironment(database)),
-    startPurse(purseEnvironment(database)),
+    startPurse(purseEnvironment(database), undefined, bin),
+    startPurse(purseEnvironment(database), undefined, bin),
   ]);
   try {
     const targets = await purseTargets(servers, randomBytes(3).toString("hex"));
@@ -486,6 +487,15 @@ if (only === "token-cache") {
 } else if (only === "bins") {
   // Two builds of Purse (say, before and after one change, each checkout built), alternated.
   await alternate("PURSE_BENCH_BIN", (process.env["PURSE_BENCH_BINS"] ?? "").split(","));
+} else if (only === "two-processes") {
+  // The two-process phase for each build of PURSE_BENCH_BINS in turn, PURSE_BENCH_ROUNDS times.
+  for (let round = 1; round <= Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2); round += 1)
+    for (const bin of (process.env["PURSE_BENCH_BINS"] ?? "").split(",")) {
+      const result = await measureTwoProcesses(bin);
+      console.log(
+        `  round ${round}, ${bin}: ${line("transfers", result)} (load ${loadavg()[0]?.toFixed(1)})`,
+      );
+    }
 } else if (only === "env") {
   // Any one setting: PURSE_BENCH_VARIABLE over PURSE_BENCH_VALUES.
   await alternate(

@@ -279,6 +279,7 @@ async function transactForeseen(
   if (!written) return "not sent";
   if (written.recorded.length === 0) {
     if (written.stale.length > 0) {
+      memory.foreseen(true);
       const staleIds = new Set(written.stale);
       memory.markShared(numbers.filter((number) => staleIds.has(recalled.get(number)?.record.id ?? -1)));
       memory.forget(numbers);
@@ -293,6 +294,7 @@ async function transactForeseen(
   for (const [position, index] of live.entries()) settled[index] = decided[position] as Settled<unknown>;
   const versions = new Map([...recalled].map(([number, { versions }]) => [number, versions]));
   rememberWallets(memory, { view, versions, written: written.walletVersions });
+  memory.foreseen(false);
   return "answered";
 }
 

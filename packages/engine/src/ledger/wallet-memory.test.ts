@@ -150,4 +150,18 @@ describe("what a process remembers of its wallets", () => {
     memory.remember(wallet("U1"), 100_000);
     expect(memory.recall(["U1"], 105_000)?.size).toBe(1);
   });
+
+  it("stops foreseeing for 10 s when most recent foreseen batches were held back, twice as long when needed again soon", () => {
+    const memory = new WalletMemory();
+    memory.remember(wallet("U1"), 0);
+    for (let n = 0; n < 10; n += 1) memory.foreseen(n % 3 === 0, 0); // a third held back: go on
+    expect(memory.recall(["U1"], 1)?.size).toBe(1);
+    for (let n = 0; n < 4; n += 1) memory.foreseen(true, 1_000);
+    expect(memory.recall(["U1"], 1_001)).toBeNull();
+    memory.remember(wallet("U1"), 10_000);
+    expect(memory.recall(["U1"], 11_000)?.size).toBe(1);
+    for (let n = 0; n < 4; n += 1) memory.foreseen(true, 12_000);
+    expect(memory.recall(["U1"], 31_999)).toBeNull();
+    expect(memory.recall(["U1"], 32_000)?.size).toBe(1);
+  });
 });

@@ -17,6 +17,16 @@ const rememberMs = 30_000;
 const sharedMs = 5_000;
 const maxSharedMs = 300_000;
 
+/**
+ * When more than this share of the recent foreseen batches (an average weighing the last ten or so)
+ * were held back by a wallet changed elsewhere, the process stops foreseeing for a pause: its
+ * wallets are moved on by other processes too (a load balancer spreading one merchant's calls),
+ * and a batch foreseen there costs a statement more than it saves. The pause starts at 10 s and
+ * doubles, up to `maxSharedMs`, each time it is needed again within twice the last one.
+ */
+const heldBackShareLimit = 0.3;
+const pauseMs = 10_000;
+
 /** Wallets remembered at most: about half a kilobyte each. */
 const capacity = 10_000;
 
@@ -43,11 +53,14 @@ export class WalletMemory {
   readonly #wallets = new Map<string, Entry>();
   /** Wallets left out of foreseen batches until `until`, for a pause of `pauseMs`. */
   readonly #shared = new Map<string, { until: number; pauseMs: number }>();
+  #heldBackShare = 0;
+  #pause = { until: 0, pauseMs: 0 };
   /** How the process's batches ran (docs/operations.md, `purse_movement_batches_total`). */
   readonly batches: Record<BatchPath, number> = { one_round_trip: 0, held_back: 0, two_round_trips: 0 };
 
   /** Every one of `numbers`, remembered and not shared; or null if any is not. */
   recall(numbers: readonly string[], now = Date.now()): Map<string, RememberedWallet> | null {
+    if (now < this.#pause.until) return null;
     const found = new Map<string, RememberedWallet>();
     for (const number of numbers) {
       const entry = this.#wallets.get(number);
@@ -66,6 +79,17 @@ export class WalletMemory {
       const oldest = this.#wallets.keys().next().value;
       if (oldest !== undefined) this.#wallets.delete(oldest);
     }
+  }
+
+  /** How a foreseen batch ended: written, or held back by a wallet changed elsewhere. */
+  foreseen(heldBack: boolean, now = Date.now()): void {
+    this.#heldBackShare = this.#heldBackShare * 0.9 + (heldBack ? 0.1 : 0);
+    if (this.#heldBackShare <= heldBackShareLimit) return;
+    this.#heldBackShare = 0;
+    const last = this.#pause;
+    const again = now < last.until + last.pauseMs;
+    const next = again ? Math.min(last.pauseMs * 2, maxSharedMs) : pauseMs;
+    this.#pause = { until: now + next, pauseMs: next };
   }
 
   /** Wallets whose state this process no longer knows (its transaction failed). */
