@@ -11,27 +11,16 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies, MovementBatches } from "../engine-dependencies.ts";
-import { PurseError } from "../errors/index.ts";
 import { type Database, openDatabase } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
 import { auditLedger } from "./audit-ledger.ts";
+import { outcome } from "./outcome.test-support.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
 const dora: Actor = { userId: 5, role: "merchant", clientId: 5, scope: "api" };
 const bolt: Actor = { userId: 2, role: "partner", clientId: 2, scope: "api" };
-
-/** What a call ended in: "ok", or its refusal's code. */
-async function outcome(run: Promise<unknown>): Promise<string> {
-  try {
-    await run;
-    return "ok";
-  } catch (error) {
-    if (PurseError.is(error)) return error.code;
-    throw error;
-  }
-}
 
 describe("group commit: concurrent transfers share a transaction, each with its own outcome", () => {
   let engine: TestEngine;

@@ -5,26 +5,15 @@ import { setUserBlocked } from "../admin/admin-users.ts";
 import { setWalletStatus } from "../admin/admin-wallets.ts";
 import type { Actor } from "../auth/actor.ts";
 import type { EngineDependencies } from "../engine-dependencies.ts";
-import { PurseError } from "../errors/index.ts";
 import { type Database, openDatabase } from "../persistence/database.ts";
 import { firstRow, sql } from "../persistence/sql.ts";
 import { transferFunds } from "../transfer/transfer-funds.ts";
 import type { TransferInput } from "../transfer/transfer-request.ts";
 import { auditLedger } from "./audit-ledger.ts";
+import { outcome } from "./outcome.test-support.ts";
 import { WalletMemory } from "./wallet-memory.ts";
 
 const acme: Actor = { userId: 1, role: "merchant", clientId: 1, scope: "api" };
-
-/** What a call ended in: "ok", or its refusal's code. */
-async function outcome(run: Promise<unknown>): Promise<string> {
-  try {
-    await run;
-    return "ok";
-  } catch (error) {
-    if (PurseError.is(error)) return error.code;
-    throw error;
-  }
-}
 
 describe("transfers decided on the wallets their process remembers (one round trip)", () => {
   let engine: TestEngine;
