@@ -38,12 +38,16 @@ export async function ensureCitusInstalled(): Promise<string> {
   return stdout;
 }
 
-export async function startCitusCluster(workerCount = 2): Promise<CitusCluster> {
+/** `settings` go to every node after Citus's own (the last of a name wins: `shared_preload_libraries`). */
+export async function startCitusCluster(
+  workerCount = 2,
+  settings: readonly string[] = [],
+): Promise<CitusCluster> {
   const root = await postgresOwnedDir("purse-citus-");
   const nodes: PostgresInstance[] = [];
   try {
     for (let index = 0; index <= workerCount; index++) {
-      nodes.push(await startPrimary(root, await freePort(), citusSettings));
+      nodes.push(await startPrimary(root, await freePort(), [...citusSettings, ...settings]));
     }
   } catch (error) {
     await Promise.all(nodes.map((node) => node.stop("immediate")));
