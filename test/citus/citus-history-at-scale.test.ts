@@ -84,7 +84,8 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
 
   /** What the statements on `transactions` shards did on the workers while `work` ran. */
   async function workersCost(work: () => Promise<void>): Promise<Cost> {
-    for (const worker of cluster.workers) await worker.query("select pg_stat_statements_reset()", [], database());
+    for (const worker of cluster.workers)
+      await worker.query("select pg_stat_statements_reset()", [], database());
     await work();
     const cost = { rows: 0, buffers: 0 };
     for (const worker of cluster.workers) {
@@ -160,13 +161,15 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
     costs.searchNext = await workersCost(async () => {
       second = await search(connection.pageInfo.endCursor);
     });
-    expect(second.body.data.transactions.edges.map((edge: { node: { id: number } }) => Number(edge.node.id))).toEqual(
-      await newest(20, null, 20),
-    );
+    expect(
+      second.body.data.transactions.edges.map((edge: { node: { id: number } }) => Number(edge.node.id)),
+    ).toEqual(await newest(20, null, 20));
 
     let exported = answer;
     costs.exportToday = await workersCost(async () => {
-      exported = await purse.api.call("GET", `/api/transactions/export?startDate=${today}&endDate=${today}`, { token });
+      exported = await purse.api.call("GET", `/api/transactions/export?startDate=${today}&endDate=${today}`, {
+        token,
+      });
     });
     expect(exported.status).toBe(200);
     const [day] = await query<{ n: string }>(
@@ -184,7 +187,11 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
     const token = await purse.api.token("acme");
     // Today's transactions, for the export of the day.
     for (const amount of ["1.00", "2.00"]) {
-      const moved = await restDoor(purse.api).transfer(token, { walletFrom: numbers.acme, walletTo: numbers.bolt, amount });
+      const moved = await restDoor(purse.api).transfer(token, {
+        walletFrom: numbers.acme,
+        walletTo: numbers.bolt,
+        amount,
+      });
       expect(moved.ok, JSON.stringify(moved)).toBe(true);
     }
     await grow(10_000);
@@ -205,7 +212,9 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
     for (const [read, cost] of Object.entries(large)) {
       const before = small[read] as Cost;
       expect(cost.rows, `${read}: rows returned by the workers`).toBeLessThanOrEqual(before.rows * 1.5 + 50);
-      expect(cost.buffers, `${read}: buffers touched on the workers`).toBeLessThanOrEqual(before.buffers * 1.5 + 50);
+      expect(cost.buffers, `${read}: buffers touched on the workers`).toBeLessThanOrEqual(
+        before.buffers * 1.5 + 50,
+      );
     }
   }, 600_000);
 });

@@ -19,7 +19,11 @@ export interface HistoryRead {
 }
 
 /** A page's read: its `limit` newest matches per wallet and side, after `afterId` if given. */
-export function pageRead(filter: TransactionFilter, limit: number, afterId: number | null = null): HistoryRead {
+export function pageRead(
+  filter: TransactionFilter,
+  limit: number,
+  afterId: number | null = null,
+): HistoryRead {
   return { filter, limit, afterId };
 }
 
@@ -35,10 +39,13 @@ export function totalsReads(filter: TransactionFilter, options: { readonly flow:
   const capped = hasAmountBounds(filter);
   const reads: HistoryRead[] = [];
   if (capped || options.flow) {
-    reads.push(pageRead(filter, Math.max(capped ? amountTotalsCap : 0, options.flow ? flowTotalsCap : 0) + 1));
+    reads.push(
+      pageRead(filter, Math.max(capped ? amountTotalsCap : 0, options.flow ? flowTotalsCap : 0) + 1),
+    );
   }
   if (!capped) {
-    for (const edge of splitPeriod(filter).edges) reads.push({ filter: edge.filter, limit: null, afterId: null });
+    for (const edge of splitPeriod(filter).edges)
+      reads.push({ filter: edge.filter, limit: null, afterId: null });
     reads.push({ filter, limit: null, afterId: null, unlessCounted: true });
   }
   return reads;

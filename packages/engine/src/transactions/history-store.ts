@@ -2,7 +2,12 @@ import { isDistributed } from "../persistence/citus-routing.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { cappedTotals } from "./capped-totals-store.ts";
-import { type CitusHistoryScope, overScope, readCitusHistoryScope, scopedName } from "./citus-history-store.ts";
+import {
+  type CitusHistoryScope,
+  overScope,
+  readCitusHistoryScope,
+  scopedName,
+} from "./citus-history-store.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
 import { type HistoryRead, pageRead, totalsReads } from "./history-reads.ts";
@@ -37,15 +42,19 @@ export interface HistoryRow {
  * row past the page, which says whether another page follows. On Citus, over the rows `historyReads`
  * found (`scope`: citus-history-store.ts).
  */
-export function historyQueries(userId: number, filter: HistoryFilter, scope: CitusHistoryScope | null = null) {
+export function historyQueries(
+  userId: number,
+  filter: HistoryFilter,
+  scope: CitusHistoryScope | null = null,
+) {
   const offset = (filter.page - 1) * filter.perPage;
   const bounded = hasAmountBounds(filter);
   const fetched = filter.perPage + 1;
   const count = bounded
-      ? sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
+    ? sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
           coalesce(bool_or(capped), false) as capped
         from (${cappedTotals(userId, filter)}) as counted`
-      : sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
+    : sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
           false as capped
         from (${countedTotals(userId, filter)}) as counted`;
   const page = sql<HistoryRow>`
@@ -66,7 +75,10 @@ export function historyQueries(userId: number, filter: HistoryFilter, scope: Cit
   return {
     count: overScope(scope, count),
     /** The count's prepared name: one per statement text. */
-    countName: scopedName(scope, bounded ? "purse_history_count_capped" : countedName("purse_history_count", filter)),
+    countName: scopedName(
+      scope,
+      bounded ? "purse_history_count_capped" : countedName("purse_history_count", filter),
+    ),
     page: overScope(scope, page),
     pageName: scopedName(scope, "purse_history_page"),
   };
@@ -88,7 +100,9 @@ export function readHistory(
   filter: HistoryFilter,
 ): Promise<{ total: number; exact: boolean; rows: HistoryRow[] }> {
   return db.snapshot(async (tx) => {
-    const scope = isDistributed(tx) ? await readCitusHistoryScope(tx, userId, filter, historyReads(filter)) : null;
+    const scope = isDistributed(tx)
+      ? await readCitusHistoryScope(tx, userId, filter, historyReads(filter))
+      : null;
     const queries = historyQueries(userId, filter, scope);
     const counted = await firstRow(tx, queries.count, queries.countName);
     return {

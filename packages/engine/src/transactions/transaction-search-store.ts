@@ -125,6 +125,10 @@ export async function findCountedDays(
   filter: TransactionFilter,
   scope: CitusHistoryScope | null = null,
 ): Promise<{ day: Date; count: number }[]> {
-  const found = await rows(em, overScope(scope, countedDays(userId, filter)), scopedName(scope, "purse_export_days"));
+  const found = await rows(
+    em,
+    overScope(scope, countedDays(userId, filter)),
+    scopedName(scope, "purse_export_days"),
+  );
   return found.map((row) => ({ day: new Date(`${row.day}T00:00:00Z`), count: Number(row.n) }));
 }
