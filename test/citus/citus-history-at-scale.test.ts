@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restDoor } from "../doors/doors.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { type DistributedPurse, distributedPurse } from "../support/distributed-purse.ts";
+import { startTestServer } from "../support/test-server.ts";
 
 /**
  * docs/sharding.md, "History": on the distributed schema a history page, a search page and an
@@ -219,4 +220,53 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
       );
     }
   }, 600_000);
+
+  it("serves history, search and export from a follower formation (DATABASE_READ_URL at the coordinator's standby)", async () => {
+    const readUrl = await cluster.startFollowers(database());
+    const follower = await startTestServer({
+      database: purse.database,
+      env: { PURSE_WEBHOOK_ALLOW_PRIVATE: "on", DATABASE_READ_URL: readUrl },
+    });
+    try {
+      const token = await purse.api.token("acme");
+      const reads = [
+        ["GET", `/api/transactions/histories?startDate=${since}&endDate=${today}&page=2&itemsPerPage=50`],
+        [
+          "GET",
+          `/api/transactions/histories?startDate=${since}&endDate=${today}&page=1&itemsPerPage=20&type=2`,
+        ],
+        ["GET", `/api/transactions/export?startDate=${today}&endDate=${today}`],
+        ["POST", "/graphql"],
+      ] as const;
+      const search = {
+        query: `{ transactions(first: 30) { edges { node { id amount walletFrom walletTo } }
+          pageInfo { endCursor hasNextPage } totals { currency count amount moneyIn moneyOut } } }`,
+      };
+      for (const [method, path] of reads) {
+        const options = { token, ...(method === "POST" ? { body: search } : {}) };
+        const onPrimary = await purse.api.call(method, path, options);
+        expect(onPrimary.status, path).toBe(200);
+        // The token's check may read the standby before it has replayed the token: asked again until then.
+        await expect
+          .poll(async () => (await follower.call(method, path, options)).status, { timeout: 15_000 })
+          .toBe(200);
+        const onFollower = await follower.call(method, path, options);
+        expect(onFollower.body, path).toEqual(onPrimary.body);
+      }
+      // The follower's reads were the standbys' (the workers' secondaries read the shards).
+      let read = 0;
+      for (const standby of await cluster.standbyWorkers()) {
+        const [found] = await standby.query<{ calls: string }>(
+          `select coalesce(sum(calls), 0)::text as calls from pg_stat_statements
+           where query ~ '\\mtransactions_[0-9]+\\M'`,
+          [],
+          database(),
+        );
+        read += Number(found?.calls);
+      }
+      expect(read).toBeGreaterThan(0);
+    } finally {
+      await follower.close();
+    }
+  }, 300_000);
 });

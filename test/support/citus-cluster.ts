@@ -3,7 +3,13 @@ import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@purse/testing";
-import { type PostgresInstance, postgresOwnedDir, startPrimary } from "./postgres-cluster.ts";
+import {
+  eventually,
+  type PostgresInstance,
+  postgresOwnedDir,
+  startPrimary,
+  startReplica,
+} from "./postgres-cluster.ts";
 
 /**
  * A Citus cluster of the test's own: a coordinator and two workers, each a throwaway PostgreSQL 15
@@ -19,6 +25,15 @@ export interface CitusCluster {
    * metadata (Citus keeps its node list per database); answers the coordinator's URL for it.
    */
   createDatabase(name: string): Promise<string>;
+  /**
+   * A follower formation: a hot standby of every node (`pg_basebackup -R`), each worker's
+   * registered in `database` as that worker's secondary (`citus_add_secondary_node`); answers the
+   * URL of the coordinator's standby for `database` whose sessions read the secondaries
+   * (`citus.use_secondary_nodes = always`, a startup option: it cannot be set later).
+   */
+  startFollowers(database: string): Promise<string>;
+  /** The workers' standbys, once `startFollowers` made them. */
+  standbyWorkers(): Promise<readonly PostgresInstance[]>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +70,7 @@ export async function startCitusCluster(
     throw error;
   }
   const [coordinator, ...workers] = nodes as [PostgresInstance, ...PostgresInstance[]];
+  const standbys: PostgresInstance[] = [];
   return {
     coordinator,
     workers,
@@ -69,8 +85,32 @@ export async function startCitusCluster(
       }
       return coordinator.url(name);
     },
+    async startFollowers(database) {
+      for (const node of nodes) standbys.push(await startReplica(root, node, await freePort()));
+      const [leader, ...followers] = standbys as [PostgresInstance, ...PostgresInstance[]];
+      for (const [index, worker] of workers.entries()) {
+        await coordinator.query(
+          "select citus_add_secondary_node('127.0.0.1', $1, '127.0.0.1', $2)",
+          [followers[index]?.port, worker.port],
+          database,
+        );
+      }
+      // The coordinator's standby knows the secondaries once it has replayed their registration.
+      await eventually(async () => {
+        const [known] = await leader.query<{ n: string }>(
+          "select count(*)::text as n from pg_dist_node where noderole = 'secondary'",
+          [],
+          database,
+        );
+        return Number(known?.n) === workers.length;
+      }, "the coordinator's standby to know the secondaries");
+      return `${leader.url(database)}?options=${encodeURIComponent("-c citus.use_secondary_nodes=always")}`;
+    },
+    async standbyWorkers() {
+      return standbys.slice(1);
+    },
     async stop() {
-      await Promise.all(nodes.map((node) => node.stop("immediate")));
+      await Promise.all([...standbys, ...nodes].map((node) => node.stop("immediate")));
       await rm(root, { recursive: true, force: true });
     },
   };
