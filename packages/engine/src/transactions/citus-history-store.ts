@@ -21,9 +21,13 @@ import type { TransactionFilter } from "./transaction-filter.ts";
  * entries of its `transactions_wallet_…_time_idx`) and merges: O(shards × n) rows.
  */
 export interface CitusHistoryScope {
+  /**
+   * The rows found, whole, as one JSON array (`row_to_json` text, so no figure passes through a
+   * JavaScript number), made rows again in each statement: looking them up again by id would read
+   * every shard, and PostgreSQL scans a shard whole for a few thousand ids once it is small enough.
+   */
+  readonly transactions: string;
   readonly transactionIds: readonly string[];
-  /** Their owners (the acting users): the shards the copy's lookup by id reads. */
-  readonly owners: readonly string[];
   /** The caller's wallets, the one its filter names, and every wallet the transactions name. */
   readonly walletIds: readonly string[];
   /** The caller's own wallets, whose counters the counted totals read (history-count-store.ts). */
@@ -35,7 +39,7 @@ export interface CitusHistoryScope {
 
 interface FoundRow {
   id: string;
-  user_id: string;
+  row: string;
   wallet_from_id: string | null;
   wallet_to_id: string | null;
 }
@@ -75,33 +79,34 @@ export async function readCitusHistoryScope(
     );
   const found = statements.length === 0 ? [] : (await rowsEach(tx, statements)).flat();
   const transactions = new Map<string, string>();
-  for (const row of found) transactions.set(row.id, row.user_id);
-  for (const [id, cursor] of cursors) transactions.set(id, cursor.user_id);
+  for (const row of found) transactions.set(row.id, row.row);
+  for (const [id, cursor] of cursors) transactions.set(id, cursor.row);
   const named = new Set([...owned, ...scanned.map((wallet) => wallet.id)]);
   for (const row of found) {
     if (row.wallet_from_id !== null) named.add(row.wallet_from_id);
     if (row.wallet_to_id !== null) named.add(row.wallet_to_id);
   }
   return {
+    transactions: `[${[...transactions.values()].join(",")}]`,
     transactionIds: [...transactions.keys()],
-    owners: [...new Set(transactions.values())],
     walletIds: [...named],
     ownWalletIds: owned,
     ...countsPeriod(filter),
   };
 }
 
-/** Each cursor's transaction: its instant (as text, to the microsecond) and owner. */
+/** Each cursor's transaction: its instant (as text, to the microsecond) and its row. */
 async function cursorsOf(
   tx: SqlRunner,
   reads: readonly HistoryRead[],
-): Promise<Map<string, { created_at: string; user_id: string }>> {
+): Promise<Map<string, { created_at: string; row: string }>> {
   const ids = [...new Set(reads.flatMap((read) => (read.afterId === null ? [] : [String(read.afterId)])))];
   if (ids.length === 0) return new Map();
   const found = await rows(
     tx,
-    sql<{ id: string; created_at: string; user_id: string }>`select id::text, created_at::text, user_id::text
-      from transactions where id = any(${ids}::bigint[])`,
+    sql<{ id: string; created_at: string; row: string }>`select t.id::text, t.created_at::text,
+        row_to_json(t)::text as row
+      from transactions t where t.id = any(${ids}::bigint[])`,
   );
   return new Map(found.map((row) => [row.id, row]));
 }
@@ -121,7 +126,7 @@ function walletSide(
   const column = sql.raw(side === "from" ? "wallet_from_id" : "wallet_to_id");
   const other = sql.raw(side === "from" ? "wallet_to_id" : "wallet_from_id");
   const cursorTime = cursor?.created_at ?? null;
-  return sql<FoundRow>`select t.id::text, t.user_id::text, t.wallet_from_id::text, t.wallet_to_id::text
+  return sql<FoundRow>`select t.id::text, row_to_json(t)::text as row, t.wallet_from_id::text, t.wallet_to_id::text
     from transactions t
     where t.${column} = ${wallet.id}::bigint and (${wallet.own}::boolean or t.${other} = any(${owned}::bigint[]))
       and ${rowConditions(read.filter)}
@@ -153,7 +158,7 @@ function scopeTables(scope: CitusHistoryScope) {
   const from = sql`coalesce(${scope.countsFrom}::date, '-infinity')`;
   const until = sql`coalesce(${scope.countsUntil}::date, 'infinity')`;
   return sql`transactions as materialized (
-      select * from transactions where user_id = any(${scope.owners}::bigint[]) and id = any(${ids})),
+      select * from jsonb_populate_recordset(null::transactions, ${scope.transactions}::jsonb)),
     wallets as materialized (select * from wallets where id = any(${scope.walletIds}::bigint[])),
     vouchers as materialized (select * from vouchers where activation_transaction_id = any(${ids})),
     history_counts_exact as materialized (select * from history_counts_exact
