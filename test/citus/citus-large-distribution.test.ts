@@ -8,10 +8,10 @@ import {
   secretBoxFromKey,
   seedFixture,
 } from "@purse/engine";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { benchFixture, benchSecretKey } from "../../bench/bench-fixture.ts";
 import { growLedger } from "../../bench/history-load.ts";
+import { runSql } from "../../bench/scratch-database.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 
 /**
@@ -108,13 +108,3 @@ describe.skipIf(!transactions)(
     );
   },
 );
-
-async function runSql(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
