@@ -60,9 +60,9 @@ describe.skipIf(!installed && !existsSync(vendored))(
     let dir: string;
     const query = <Row>(text: string, values: unknown[] = []) =>
       cluster.coordinator.query(text, values, purse.database.name) as Promise<Row[]>;
-    const cli = (args: string[]) => purseCli(purse.database, args);
-    const ran = async (args: string[]) => {
-      const run = await cli(args);
+    const cli = (args: string[], input = "") => purseCli(purse.database, args, {}, input);
+    const ran = async (args: string[], input = "") => {
+      const run = await cli(args, input);
       expect(run.stderr, `purse ${args.join(" ")}`).toBe("");
       expect(run.code).toBe(0);
       return run.stdout;
@@ -119,7 +119,14 @@ describe.skipIf(!installed && !existsSync(vendored))(
       ).toBe(true);
       expect(await balance("U100000050")).toBe("400");
       expect((await rest.activateVoucher(acme, "V400000001", "dora-code-1", "U100000010")).ok).toBe(true);
-      // Explicit ids went in; the sequences moved past them: a wallet the CLI opens takes a new id.
+      // The fixture's ids went in as given; the seed moved the sequences past them, so a user the
+      // CLI creates next takes the id after erin's, and erin's new wallet one of its own.
+      expect(
+        await ran(
+          ["users", "create", "--login", "finn", "--name", "Finn", "--role", "merchant", "--password-stdin"],
+          "finn-pass\n",
+        ),
+      ).toContain("Created merchant finn (user 6).");
       expect(await ran(["wallets", "create", "--user", "erin", "--currency", "EUR"])).toContain("for erin");
 
       const audit = await cli(["audit"]);
