@@ -26,7 +26,8 @@ export async function createScratchDatabase(prefix: string): Promise<ScratchData
   };
 }
 
-async function runSql(url: string, text: string): Promise<void> {
+/** Runs `text` (one statement or several) on a connection of its own. */
+export async function runSql(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

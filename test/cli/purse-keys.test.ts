@@ -77,6 +77,32 @@ describe("purse keys rotate", () => {
     expect(again.output).toMatch(/Done: 0 re-sealed, \d+ already under key/);
   });
 
+  it("with --json, answers one JSON document on stdout and its progress on stderr", async () => {
+    const { url } = await freshDatabase();
+    await purse(["seed", demoFixture], { DATABASE_URL: url, PURSE_SECRET_KEY: oldKey });
+    const { BASE_URL: _vite, PURSE_SECRET_KEY: _key, ...inherited } = process.env;
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [bin, "--json", "keys", "rotate"],
+      {
+        env: { ...inherited, DATABASE_URL: url, PURSE_SECRET_KEY: newKey, PURSE_SECRET_KEY_PREVIOUS: oldKey },
+        timeout: 60_000,
+      },
+    );
+    const answer = JSON.parse(stdout) as { resealed: number; current: number; keyId: string };
+    expect(answer.resealed).toBeGreaterThan(0);
+    expect(answer.current).toBe(0);
+    expect(answer.keyId).toBe(secretBoxFromKey(newKey).keyId);
+    const progress = stderr
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { progress: string });
+    expect(progress[0]?.progress).toBe(`Re-sealing stored secrets under key ${answer.keyId}...`);
+    expect(progress.map((line) => line.progress)).toContainEqual(
+      expect.stringMatching(/^clients\.form_token_sealed: \d+\/\d+$/),
+    );
+  });
+
   it("moves secrets off a key generated into the database, then deletes that key", async () => {
     const { url } = await freshDatabase();
     expect((await purse(["seed", demoFixture], { DATABASE_URL: url })).code).toBe(0);

@@ -140,7 +140,11 @@ export * from "./operations/operations.generated.ts";
 export { csvLines, csvText } from "./output/csv.ts";
 export { formatTimestamp } from "./output/timestamps.ts";
 export { asPurseError } from "./persistence/as-purse-error.ts";
-export { type CitusDistribution, distributeOnCitus } from "./persistence/citus-distribution.ts";
+export {
+  type CitusDistribution,
+  type DistributionStep,
+  distributeOnCitus,
+} from "./persistence/citus-distribution.ts";
 export {
   type Database,
   type DatabaseLocation,

@@ -88,11 +88,28 @@ export interface CitusDistribution {
   readonly already: string[];
 }
 
+/**
+ * One table handed to Citus, told as it happens: the step runs in one transaction and copies every
+ * row of a table into its shards, which takes minutes on a large ledger (docs/sharding.md, "Moving
+ * a large database's data").
+ */
+export interface DistributionStep {
+  /** As the result names it (`schema.table` for test mode's). */
+  readonly table: string;
+  readonly made: "reference" | "distributed";
+  /** The rows Citus copied. */
+  readonly rows: number;
+  readonly ms: number;
+}
+
 const notCitus =
   "this database has no citus extension: run `purse citus distribute` on a Citus coordinator (CREATE EXTENSION citus, citus_add_node for each worker) after `purse migrate`";
 
 /** Distributes the schema on a Citus coordinator; refuses a database without Citus. */
-export async function distributeOnCitus(db: Database): Promise<CitusDistribution> {
+export async function distributeOnCitus(
+  db: Database,
+  onStep: (step: DistributionStep) => void = () => undefined,
+): Promise<CitusDistribution> {
   if (db.location.kind !== "postgres") throw new Error(notCitus);
   const citus = await rows(
     db.em(),
@@ -137,7 +154,10 @@ export async function distributeOnCitus(db: Database): Promise<CitusDistribution
           continue;
         }
         if (table === "currencies") await rows(em, sql`set local citus.enable_unsafe_triggers to on`);
+        const copied = await rowCount(em, name);
+        const started = performance.now();
         await rows(em, sql`select create_reference_table(${name}::regclass)`);
+        onStep({ table: shown, made: "reference", rows: copied, ms: performance.now() - started });
         result.referenced.push(shown);
       }
     }
@@ -145,16 +165,20 @@ export async function distributeOnCitus(db: Database): Promise<CitusDistribution
       for (const [table, owner] of ownedTables) {
         const name = `${schema}.${table}`;
         if (!(await tableExists(em, name))) continue;
+        const shown = schema === liveSchema ? table : name;
         if (!pending.has(name)) {
-          result.already.push(schema === liveSchema ? table : name);
+          result.already.push(shown);
           continue;
         }
+        const copied = await rowCount(em, name);
+        const started = performance.now();
         await rows(
           em,
           sql`select create_distributed_table(${name}::regclass, ${owner},
             colocate_with => ${table === "wallets" && schema === liveSchema ? "default" : `${liveSchema}.wallets`})`,
         );
-        result.distributed.push(schema === liveSchema ? table : name);
+        onStep({ table: shown, made: "distributed", rows: copied, ms: performance.now() - started });
+        result.distributed.push(shown);
       }
     }
     // Back: the keys Citus allows, from a distributed table to a reference table.
@@ -163,6 +187,12 @@ export async function distributeOnCitus(db: Database): Promise<CitusDistribution
     }
     return result;
   });
+}
+
+/** Its rows, counted before Citus copies them (a scan of what the copy reads anyway). */
+async function rowCount(em: SqlEntityManager, name: string): Promise<number> {
+  const [row] = await rows(em, sql<{ count: string }>`select count(*)::text as count from ${sql.raw(name)}`);
+  return Number(row?.count ?? 0);
 }
 
 async function existingSchemas(em: SqlEntityManager): Promise<string[]> {

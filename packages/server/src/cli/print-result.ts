@@ -23,6 +23,15 @@ export function printResult(data: unknown, text: string | readonly string[]): vo
   for (const line of typeof text === "string" ? [text] : text) console.log(line);
 }
 
+/**
+ * A line of a long verb's progress: on stdout for people; with --json on stderr as
+ * {"progress": ...}, so that stdout stays the one JSON document.
+ */
+export function printProgress(line: string): void {
+  if (jsonMode) console.error(JSON.stringify({ progress: line.trim() }));
+  else console.log(line);
+}
+
 /** A line on stderr that does not stop the command (with --json, as {"warning": ...}). */
 export function printWarning(message: string): void {
   console.error(jsonMode ? JSON.stringify({ warning: message }) : message);

@@ -1,7 +1,7 @@
 import { distributeOnCitus } from "@purse/engine";
 import type { Command } from "commander";
 import { describeLocation } from "../../composition/open-database.ts";
-import { printResult } from "../print-result.ts";
+import { printProgress, printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 /** `purse citus distribute`: the distribution step on a Citus coordinator (docs/sharding.md). */
@@ -14,7 +14,12 @@ export function registerCitus(program: Command): void {
     )
     .action(() =>
       withDatabase(async (db) => {
-        const result = await distributeOnCitus(db);
+        // One line per table as Citus takes it: on a large ledger the copy runs for minutes.
+        const result = await distributeOnCitus(db, (step) =>
+          printProgress(
+            `  ${step.table}: ${step.made === "reference" ? "reference table" : "distributed by owner"}, ${step.rows} rows copied in ${(step.ms / 1000).toFixed(1)} s`,
+          ),
+        );
         const list = (tables: readonly string[]) => (tables.length === 0 ? "none" : tables.join(", "));
         const already = result.already.length === 0 ? "" : ` Already distributed: ${list(result.already)}.`;
         printResult(

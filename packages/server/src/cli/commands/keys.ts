@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { openSecretBox, rotateSecretKey } from "@purse/engine";
 import type { Command } from "commander";
 import { readConfig } from "../../config/config.ts";
-import { printResult } from "../print-result.ts";
+import { printProgress, printResult } from "../print-result.ts";
 import { withDatabase } from "../with-database.ts";
 
 /** `purse keys`: the key that seals form tokens and webhook secrets (docs/security.md). */
@@ -26,15 +26,15 @@ export function registerKeys(program: Command): void {
         if (!config.secretKey)
           throw new Error("set PURSE_SECRET_KEY to the new key (purse keys generate) before rotating");
         const box = await openSecretBox(db, config.secretKey, config.previousSecretKeys);
-        console.log(`Re-sealing stored secrets under key ${box.keyId}...`);
+        printProgress(`Re-sealing stored secrets under key ${box.keyId}...`);
         const summary = await rotateSecretKey(db, box, (progress) =>
-          console.log(`  ${progress.table}.${progress.column}: ${progress.done}/${progress.total}`),
+          printProgress(`  ${progress.table}.${progress.column}: ${progress.done}/${progress.total}`),
         );
-        console.log(
+        printResult({ ...summary, keyId: box.keyId }, [
           `Done: ${summary.resealed} re-sealed, ${summary.current} already under key ${box.keyId}.` +
             (summary.forgotDatabaseKey ? " The key stored in the database was deleted." : ""),
-        );
-        console.log("Older keys can now be removed from PURSE_SECRET_KEY_PREVIOUS.");
+          "Older keys can now be removed from PURSE_SECRET_KEY_PREVIOUS.",
+        ]);
       }),
     );
 }
