@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { type DistributedPurse, distributedPurse } from "../support/distributed-purse.ts";
+import { purseCli } from "../support/purse-cli.ts";
 
 /**
  * docs/sharding.md, "Lookups that know only a hash": an access token and a checkout link carry
@@ -32,13 +33,21 @@ describe.skipIf(!installed && !existsSync(vendored))("lookups by a hash on a dis
    * verification, whose hash goes as a parameter of its prepared statement, its join to `users`)
    * were sent to while `work` ran.
    */
-  async function shardsRead(table: string, mark: string, work: () => Promise<void>): Promise<Set<string>> {
+  async function shardsRead(
+    table: string,
+    mark: string | RegExp,
+    work: () => Promise<void>,
+  ): Promise<Set<string>> {
     const from = (await readFile(cluster.coordinator.logFile, "utf8")).length;
     await work();
     const sent = (await readFile(cluster.coordinator.logFile, "utf8"))
       .slice(from)
       .split(/\n(?=\d{4}-\d\d-\d\d )/)
-      .filter((entry) => entry.includes("NOTICE:  issuing") && entry.includes(mark));
+      .filter(
+        (entry) =>
+          entry.includes("NOTICE:  issuing") &&
+          (typeof mark === "string" ? entry.includes(mark) : mark.test(entry)),
+      );
     return new Set(sent.flatMap((entry) => entry.match(new RegExp(`\\b${table}_\\d+\\b`, "g")) ?? []));
   }
 
@@ -128,4 +137,63 @@ describe.skipIf(!installed && !existsSync(vendored))("lookups by a hash on a dis
     // Another merchant's id in front of the same random part: no such link.
     expect((await fetch(checkout.url.replace("/chk_1_", "/chk_2_"))).status).toBe(404);
   }, 60_000);
+
+  it("runs the operator's lookups by a wallet number, a client and a delivery on their owner's shard alone: purse wallets status, clients revoke-tokens, webhooks resend", async () => {
+    const { api } = purse;
+    const ran = async (args: string[]) => {
+      const run = await purseCli(purse.database, args);
+      expect(run.stderr, `purse ${args.join(" ")}`).toBe("");
+      expect(run.code).toBe(0);
+      return run.stdout;
+    };
+    // A wallet by its number: its owner (bolt) read from `wallet_numbers` first.
+    let said = "";
+    const closed = await shardsRead("wallets", "U100000020", async () => {
+      said = await ran(["wallets", "status", "U100000020", "deleted"]);
+    });
+    expect(said).toContain("Wallet U100000020 is DELETED.");
+    expect(closed.size).toBe(1);
+    expect(await ran(["wallets", "list", "--status", "DELETED"])).toMatch(/^U100000020\tDELETED\t/m);
+    expect(await ran(["wallets", "status", "U100000020", "active"])).toContain(
+      "Wallet U100000020 is ACTIVE.",
+    );
+
+    // A client's tokens: its user (bolt) is the owner of each.
+    const token = await api.token("bolt");
+    // The coordinator sends `now()` as its value: the statement is picked out by what it sets.
+    const revoked = await shardsRead("access_tokens", /SET revoked_at = /, async () => {
+      said = await ran(["clients", "revoke-tokens", "bolt"]);
+    });
+    expect(said).toContain("live access token(s) of bolt");
+    expect(revoked.size).toBe(1);
+    await expect.poll(async () => (await api.call("GET", "/api/wallets", { token })).status).toBe(401);
+
+    // A delivery by the reference the list shows: its merchant (acme, user 1), then its id.
+    const checkout = await createCheckout(api, { url: "https://shop.example" }, "2.50");
+    const paid = await api.call("POST", "/api/processing/pay", {
+      body: { token: checkout.token, login: "bolt", password: "bolt-pass", action: "pay" },
+    });
+    expect(paid.status).toBe(200);
+    const deliveries = JSON.parse(await ran(["--json", "webhooks", "list"])) as {
+      id: number;
+      reference: string;
+      url: string;
+    }[];
+    const delivery = deliveries.find((found) => found.url.startsWith("https://shop.example"));
+    expect(delivery?.reference).toBe(`1/${delivery?.id}`);
+    const requeue = /webhook_deliveries_\d+ .*SET status = 'pending'/s;
+    const resent = await shardsRead("webhook_deliveries", requeue, async () => {
+      said = await ran(["webhooks", "resend", delivery?.reference ?? ""]);
+    });
+    expect(said).toContain(`Delivery ${delivery?.reference} is queued`);
+    expect(resent.size).toBe(1);
+    // Its id alone still finds it, over every shard; another merchant's reference finds none.
+    const byId = await shardsRead("webhook_deliveries", requeue, async () => {
+      said = await ran(["webhooks", "resend", String(delivery?.id)]);
+    });
+    expect(said).toContain(`Delivery ${delivery?.id} is queued`);
+    expect(byId.size).toBeGreaterThan(1);
+    const other = await purseCli(purse.database, ["webhooks", "resend", `2/${delivery?.id}`]);
+    expect(other.stderr).toContain("no such webhook delivery");
+  }, 90_000);
 });

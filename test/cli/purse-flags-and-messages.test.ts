@@ -169,6 +169,14 @@ describe("purse flags and messages", { timeout: 240_000 }, () => {
         ["webhooks", "resend", "999999"],
         'purse: <id> "999999": no such webhook delivery (purse webhooks list shows them)',
       ],
+      [
+        ["webhooks", "resend", "1/999999"],
+        'purse: <id> "1/999999": no such webhook delivery (purse webhooks list shows them)',
+      ],
+      [
+        ["webhooks", "resend", "acme/1"],
+        'purse: <id> "acme/1": not a delivery id (purse webhooks list shows them)',
+      ],
     ];
     await expectRefusals(purse, refusals);
   });

@@ -1,7 +1,9 @@
 import {
   checkoutSignature,
   createCheckout as createCheckoutUseCase,
+  listWebhookDeliveries,
   payCheckout,
+  resendWebhook,
   rotateFormToken,
   rotateWebhookSecret,
   verifyStandardWebhook,
@@ -153,6 +155,22 @@ describe("webhook delivery from the outbox", () => {
     const deliveries = site.received.filter((w) => w.path === "/busy");
     expect(deliveries).toHaveLength(6);
     expect(new Set(deliveries.map((w) => w.headers["webhook-id"])).size).toBe(6);
+  });
+
+  it("resends a delivery by the reference the operator's list shows (its merchant, then its id); another merchant's reference finds none", async () => {
+    await paidCheckout(engine, site, "/resent");
+    const worker = dispatcher(engine, [50]);
+    await runUntil(worker, () => site.received.some((w) => w.path === "/resent"));
+    const listed = await listWebhookDeliveries(engine.deps.db, { status: "delivered" });
+    const delivery = listed.find((found) => found.url.endsWith("/resent"));
+    // acme (user 1) is the checkout's merchant.
+    expect(delivery).toMatchObject({ merchantUserId: 1, reference: `1/${delivery?.id}` });
+    const id = delivery?.id ?? 0;
+    await expect(resendWebhook(engine.deps.db, id, 2)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await resendWebhook(engine.deps.db, id, 1);
+    await runUntil(worker, () => site.received.filter((w) => w.path === "/resent").length >= 2);
+    const [first, again] = site.received.filter((w) => w.path === "/resent");
+    expect(again?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
   });
 
   it("refuses private addresses unless PURSE_WEBHOOK_ALLOW_PRIVATE is on", async () => {

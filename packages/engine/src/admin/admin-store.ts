@@ -61,21 +61,6 @@ export async function insertClient(em: SqlEntityManager, client: NewClient): Pro
       ${client.webhookSecretSealed})`.execute(em.getKysely());
 }
 
-/** The ids of an API client and of its user, by the client's public id. */
-export async function findClientIds(
-  em: SqlEntityManager,
-  clientId: string,
-): Promise<{ id: number; userId: number } | undefined> {
-  const client = await firstRow(
-    em,
-    sql<{
-      id: string;
-      user_id: string;
-    }>`select id, user_id from clients where client_id = ${clientId}`,
-  );
-  return client === undefined ? undefined : { id: toId(client.id), userId: toId(client.user_id) };
-}
-
 /**
  * A new wallet, its number's owner written first (migration 0022: on Citus the number's one
  * uniqueness across owners), all in one transaction: its id drawn first so the number can name it.
@@ -105,10 +90,22 @@ export async function updateWalletStatus(
   number: string,
   status: number,
 ): Promise<boolean> {
+  // On Citus a number names no owner, so the update by number alone reads every shard of
+  // `wallets`: the owner is read first from `wallet_numbers` (migration 0022, a reference table:
+  // the coordinator's own copy; a wallet's owner never changes), then named, one shard.
+  let ofOwner = sql``;
+  if (isDistributed(em)) {
+    const owner = await firstRow(
+      em,
+      sql<{ user_id: string }>`select user_id from wallet_numbers where number = ${number}`,
+    );
+    if (owner === undefined) return false;
+    ofOwner = sql`and user_id = ${owner.user_id}`;
+  }
   const updated = await rows(
     em,
     sql<{ id: string }>`update wallets set status = ${status}, updated_at = now()
-      where number = ${number} returning id`,
+      where number = ${number} ${ofOwner} returning id`,
   );
   return updated.length > 0;
 }

@@ -1,10 +1,9 @@
 import { operatorNameOf, operatorScope } from "../auth/access-scope.ts";
 import type { Actor } from "../auth/actor.ts";
-import { insertAccessToken } from "../auth/credential-store.ts";
+import { findClientIds, insertAccessToken } from "../auth/credential-store.ts";
 import { PurseError } from "../errors/index.ts";
 import type { Database } from "../persistence/database.ts";
 import { generateOpaqueToken, hashOpaqueToken } from "../secrets/index.ts";
-import { findClientIds } from "./admin-store.ts";
 
 /** The operator a token acts for, or SCOPE_MISSED (403) for any other token. */
 export function operatorOf(actor: Actor): string {

@@ -1,4 +1,5 @@
 import type { SqlEntityManager } from "@mikro-orm/sql";
+import { isDistributed } from "../persistence/citus-routing.ts";
 import {
   firstRow,
   firstRowsThenCommit,
@@ -121,23 +122,35 @@ export async function revokeTokenByHash(
     where token_hash = ${tokenHash} ${owned} and revoked_at is null`.execute(em.getKysely());
 }
 
-/** Revokes every live token of a client; returns how many there were. */
-export async function revokeLiveTokensOfClient(em: SqlEntityManager, id: number): Promise<number> {
+/**
+ * Revokes every live token of a client; returns how many there were. A client's tokens are its
+ * user's (each is issued with the client's user), so on Citus the user is named too and the update
+ * reads that owner's shard of `access_tokens` alone; elsewhere the statement is as it was.
+ */
+export async function revokeLiveTokensOfClient(
+  em: SqlEntityManager,
+  client: { readonly id: number; readonly userId: number },
+): Promise<number> {
+  const ofOwner = isDistributed(em) ? sql`and user_id = ${client.userId}` : sql``;
   const revoked = await rows(
     em,
     sql<{ token_hash: string }>`update access_tokens set revoked_at = now()
-      where client_id = ${id} and revoked_at is null and expires_at > now() returning token_hash`,
+      where client_id = ${client.id} ${ofOwner} and revoked_at is null and expires_at > now()
+      returning token_hash`,
   );
   return revoked.length;
 }
 
-/** A client's internal id by its public one. */
-export async function findClientId(em: SqlEntityManager, clientId: string): Promise<number | undefined> {
+/** A client's internal id and its user's, by its public id (`clients` is a reference table on Citus). */
+export async function findClientIds(
+  em: SqlEntityManager,
+  clientId: string,
+): Promise<{ id: number; userId: number } | undefined> {
   const client = await firstRow(
     em,
-    sql<{ id: string }>`select id from clients where client_id = ${clientId}`,
+    sql<{ id: string; user_id: string }>`select id, user_id from clients where client_id = ${clientId}`,
   );
-  return client === undefined ? undefined : toId(client.id);
+  return client === undefined ? undefined : { id: toId(client.id), userId: toId(client.user_id) };
 }
 
 /** Each rotating client credential: its column, the previous value's column and the overlap's end. */

@@ -5,6 +5,13 @@ import { findDeliveries, requeueDelivery } from "./webhook-store.ts";
 
 export interface WebhookDeliveryView {
   readonly id: number;
+  /** The checkout's merchant: the delivery's owner. */
+  readonly merchantUserId: number;
+  /**
+   * `<merchantUserId>/<id>`, what `purse webhooks resend` takes: the owner named, the resend reads
+   * one shard on Citus (docs/sharding.md).
+   */
+  readonly reference: string;
   readonly messageId: string;
   readonly url: string;
   readonly status: "pending" | "delivered" | "failed";
@@ -23,12 +30,16 @@ export async function listWebhookDeliveries(
   const found = await findDeliveries(db.em(), { ...filter, limit: filter.limit ?? 50 });
   return found.map((row) => ({
     ...row,
+    reference: `${row.merchantUserId}/${row.id}`,
     nextAttemptAt: formatTimestamp(row.nextAttemptAt),
     createdAt: formatTimestamp(row.createdAt),
   }));
 }
 
-/** Queues a delivery again now (same message id, so receivers still see one notification). */
-export async function resendWebhook(db: Database, id: number): Promise<void> {
-  if (!(await requeueDelivery(db.em(), id))) throw new PurseError("NOT_FOUND");
+/**
+ * Queues a delivery again now (same message id, so receivers still see one notification). With
+ * its merchant (a reference from the list), only that merchant's delivery of that id.
+ */
+export async function resendWebhook(db: Database, id: number, merchantUserId?: number): Promise<void> {
+  if (!(await requeueDelivery(db.em(), id, merchantUserId))) throw new PurseError("NOT_FOUND");
 }

@@ -170,6 +170,8 @@ export async function findClientWebhookSecrets(
 /** An outbox row as operators list it. */
 export interface DeliveryRow {
   readonly id: number;
+  /** The checkout's merchant, whose shard holds the row on Citus. */
+  readonly merchantUserId: number;
   readonly messageId: string;
   readonly url: string;
   readonly status: "pending" | "delivered" | "failed";
@@ -189,6 +191,7 @@ export async function findDeliveries(
     em,
     sql<{
       id: string;
+      merchant_user_id: string;
       message_id: string;
       url: string;
       status: DeliveryRow["status"];
@@ -197,13 +200,14 @@ export async function findDeliveries(
       last_error: string | null;
       next_attempt_at: Date | string;
       created_at: Date | string;
-    }>`select id, message_id, url, status, attempts, last_status_code, last_error, next_attempt_at, created_at
+    }>`select id, merchant_user_id, message_id, url, status, attempts, last_status_code, last_error, next_attempt_at, created_at
       from webhook_deliveries
       ${filter.status ? sql`where status = ${filter.status}` : sql``}
       order by id desc limit ${filter.limit}`,
   );
   return found.map((row) => ({
     id: toId(row.id),
+    merchantUserId: toId(row.merchant_user_id),
     messageId: row.message_id,
     url: row.url,
     status: row.status,
@@ -215,12 +219,21 @@ export async function findDeliveries(
   }));
 }
 
-/** Makes a delivery pending and due now; false when no delivery has that id. */
-export async function requeueDelivery(em: SqlEntityManager, id: number): Promise<boolean> {
+/**
+ * Makes a delivery pending and due now; false when no delivery has that id (of that merchant, when
+ * one is named). Named, the merchant routes the update to its shard alone on Citus, where a
+ * delivery's id alone names no owner and the update reads every shard.
+ */
+export async function requeueDelivery(
+  em: SqlEntityManager,
+  id: number,
+  merchantUserId?: number,
+): Promise<boolean> {
+  const ofMerchant = merchantUserId === undefined ? sql`` : sql`and merchant_user_id = ${merchantUserId}`;
   const updated = await rows(
     em,
     sql<{ id: string }>`update webhook_deliveries set status = 'pending', next_attempt_at = now()
-      where id = ${id} returning id`,
+      where id = ${id} ${ofMerchant} returning id`,
   );
   return updated.length > 0;
 }

@@ -30,24 +30,30 @@ export function registerWebhooks(program: Command): void {
         const deliveries = await listWebhookDeliveries(db, filter);
         const lines = deliveries.map((d) => {
           const last = d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : "");
-          return `${d.id}\t${d.status}\t${d.attempts} attempt(s)\tnext ${d.nextAttemptAt}\t${d.url}${last ? `\t${last}` : ""}`;
+          return `${d.reference}\t${d.status}\t${d.attempts} attempt(s)\tnext ${d.nextAttemptAt}\t${d.url}${last ? `\t${last}` : ""}`;
         });
         printResult(deliveries, lines.length === 0 ? "No webhook deliveries." : lines);
       }),
     );
   webhooks
     .command("resend")
-    .argument("<id>", "the delivery id from `purse webhooks list`")
+    .argument("<id>", "the delivery as `purse webhooks list` shows it (MERCHANT_USER_ID/ID), or its id alone")
     .description("queue a delivery again now (same webhook-id, so receivers can deduplicate)")
     .action((id: string) =>
       withDatabase(async (db) => {
-        if (!/^\d{1,15}$/.test(id))
-          throw argumentError("<id>", id, "not a delivery id (purse webhooks list shows them)");
-        await resendWebhook(db, Number(id)).catch(() => {
+        // The merchant in front names the delivery's owner: on Citus, one shard instead of all.
+        const given = /^(?:(\d{1,15})\/)?(\d{1,15})$/.exec(id);
+        if (!given) throw argumentError("<id>", id, "not a delivery id (purse webhooks list shows them)");
+        const [, merchant, delivery] = given;
+        await resendWebhook(
+          db,
+          Number(delivery),
+          merchant === undefined ? undefined : Number(merchant),
+        ).catch(() => {
           throw argumentError("<id>", id, "no such webhook delivery (purse webhooks list shows them)");
         });
         printResult(
-          { id: Number(id), status: "pending" },
+          { id: Number(delivery), status: "pending" },
           db.location.kind === "embedded"
             ? `Delivery ${id} is queued; purse serve sends it when it starts.`
             : `Delivery ${id} is queued; a running purse serve will send it within a second.`,
