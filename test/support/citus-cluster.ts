@@ -3,7 +3,13 @@ import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort } from "@purse/testing";
-import { type PostgresInstance, postgresOwnedDir, startPrimary } from "./postgres-cluster.ts";
+import {
+  eventually,
+  type PostgresInstance,
+  postgresOwnedDir,
+  startPrimary,
+  startReplica,
+} from "./postgres-cluster.ts";
 
 /**
  * A Citus cluster of the test's own: a coordinator and two workers, each a throwaway PostgreSQL 15
@@ -19,6 +25,15 @@ export interface CitusCluster {
    * metadata (Citus keeps its node list per database); answers the coordinator's URL for it.
    */
   createDatabase(name: string): Promise<string>;
+  /**
+   * A follower formation: a hot standby of every node (`pg_basebackup -R`), each registered in
+   * `database` as that node's secondary (`citus_add_secondary_node`); answers the
+   * URL of the coordinator's standby for `database` whose sessions read the secondaries
+   * (`citus.use_secondary_nodes = always`, a startup option: it cannot be set later).
+   */
+  startFollowers(database: string): Promise<string>;
+  /** The standbys `startFollowers` made: the coordinator's first, then each worker's. */
+  readonly standbys: readonly PostgresInstance[];
   stop(): Promise<void>;
 }
 
@@ -38,12 +53,16 @@ export async function ensureCitusInstalled(): Promise<string> {
   return stdout;
 }
 
-export async function startCitusCluster(workerCount = 2): Promise<CitusCluster> {
+/** `settings` go to every node after Citus's own (the last of a name wins: `shared_preload_libraries`). */
+export async function startCitusCluster(
+  workerCount = 2,
+  settings: readonly string[] = [],
+): Promise<CitusCluster> {
   const root = await postgresOwnedDir("purse-citus-");
   const nodes: PostgresInstance[] = [];
   try {
     for (let index = 0; index <= workerCount; index++) {
-      nodes.push(await startPrimary(root, await freePort(), citusSettings));
+      nodes.push(await startPrimary(root, await freePort(), [...citusSettings, ...settings]));
     }
   } catch (error) {
     await Promise.all(nodes.map((node) => node.stop("immediate")));
@@ -51,6 +70,7 @@ export async function startCitusCluster(workerCount = 2): Promise<CitusCluster> 
     throw error;
   }
   const [coordinator, ...workers] = nodes as [PostgresInstance, ...PostgresInstance[]];
+  const standbys: PostgresInstance[] = [];
   return {
     coordinator,
     workers,
@@ -65,8 +85,31 @@ export async function startCitusCluster(workerCount = 2): Promise<CitusCluster> 
       }
       return coordinator.url(name);
     },
+    async startFollowers(database) {
+      for (const node of nodes) standbys.push(await startReplica(root, node, await freePort()));
+      const [leader] = standbys as [PostgresInstance, ...PostgresInstance[]];
+      // The coordinator's too: it holds the reference tables' placements of group 0.
+      for (const [index, node] of nodes.entries()) {
+        await coordinator.query(
+          "select citus_add_secondary_node('127.0.0.1', $1, '127.0.0.1', $2)",
+          [standbys[index]?.port, node.port],
+          database,
+        );
+      }
+      // The coordinator's standby knows the secondaries once it has replayed their registration.
+      await eventually(async () => {
+        const [known] = await leader.query<{ n: string }>(
+          "select count(*)::text as n from pg_dist_node where noderole = 'secondary'",
+          [],
+          database,
+        );
+        return Number(known?.n) === nodes.length;
+      }, "the coordinator's standby to know the secondaries");
+      return `${leader.url(database)}?options=${encodeURIComponent("-c citus.use_secondary_nodes=always")}`;
+    },
+    standbys,
     async stop() {
-      await Promise.all(nodes.map((node) => node.stop("immediate")));
+      await Promise.all([...standbys, ...nodes].map((node) => node.stop("immediate")));
       await rm(root, { recursive: true, force: true });
     },
   };

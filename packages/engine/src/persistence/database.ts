@@ -308,6 +308,19 @@ async function migrateSchema(orm: MikroORM, location: DatabaseLocation, mode: Da
   return migrateUnderLock(orm, mode);
 }
 
+/**
+ * The connections' startup options (libpq's `options`): the URL's own (`?options=-c%20name%3Dvalue`,
+ * which MikroORM's parsing of the URL drops; a read replica of a Citus cluster needs
+ * `citus.use_secondary_nodes=always` there, docs/sharding.md), then test mode's: its connections
+ * find its tables first (a startup parameter, so a named statement prepared on one of them can
+ * never run on a live connection, nor the reverse).
+ */
+function startupOptions(url: string, testMode: boolean): { options?: string } {
+  const given = URL.canParse(url) ? new URL(url).searchParams.get("options") : null;
+  const options = [given, testMode ? `-c search_path=${testSearchPath}` : null].filter((part) => part);
+  return options.length === 0 ? {} : { options: options.join(" ") };
+}
+
 async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM> {
   const [{ MikroORM }, { ExistingDatabaseSchemaGenerator }, { default: pg }] = await Promise.all([
     import("@mikro-orm/postgresql"),
@@ -329,9 +342,7 @@ async function openPostgres(url: string, options: PoolOptions): Promise<MikroORM
       // sends what nobody waits for ahead of its next statement (pg-transaction.ts). Kysely awaits
       // each statement before the next, so MikroORM's own use of the connections is unchanged.
       pipeline: true,
-      // Test mode's connections find its tables first (a startup parameter, so a named statement
-      // prepared on one of them can never run on a live connection, nor the reverse).
-      ...(options.testMode ? { options: `-c search_path=${testSearchPath}` } : {}),
+      ...startupOptions(url, options.testMode === true),
     },
     ...(options.onQuery ? { debug: ["query" as const], logger: options.onQuery } : {}),
   });

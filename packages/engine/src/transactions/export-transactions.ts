@@ -8,7 +8,8 @@ import { formatMinor } from "../money/index.ts";
 import { csvLines, csvText } from "../output/csv.ts";
 import { type SqlRunner, toBigInt, toId } from "../persistence/sql.ts";
 import { findWalletOwnerships } from "../wallet/wallet-summary-store.ts";
-import { copyHistoryOnCitus } from "./citus-history-store.ts";
+import { type CitusHistoryScope, readCitusHistoryScope } from "./citus-history-store.ts";
+import { type HistoryRead, pageRead } from "./history-reads.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 import { readSearch, type TransactionSearch } from "./transaction-search.ts";
 import { findCountedDays, findSearchPage, type SearchNodeRow } from "./transaction-search-store.ts";
@@ -47,27 +48,28 @@ export function exportTransactions(
   requireAccess(actor, ["merchant"]);
   const filter = readSearch(search);
   const pageSize = options.pageSize ?? defaultPageSize;
-  // On Citus (persistence/citus-routing.ts) each read runs in a snapshot over a copy of the user's
-  // rows, as the history's (citus-history-store.ts): Citus runs none of the search's statements on
-  // the distributed tables. Elsewhere each is one statement, as before.
-  const read = async <T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> =>
+  // On Citus (persistence/citus-routing.ts) each read runs in a snapshot over the rows it needs, read
+  // first (citus-history-store.ts): Citus runs none of the search's statements on the distributed
+  // tables. Elsewhere each is one statement, as before.
+  const read = async <T>(
+    reads: readonly HistoryRead[],
+    work: (runner: SqlRunner, scope: CitusHistoryScope | null) => Promise<T>,
+  ): Promise<T> =>
     (await deps.db.distributed())
-      ? deps.db.snapshot(async (tx) => {
-          await copyHistoryOnCitus(tx, actor.userId, filter.walletNumber);
-          return work(tx);
-        })
-      : work(deps.db.em());
+      ? deps.db.snapshot(async (tx) => work(tx, await readCitusHistoryScope(tx, actor.userId, filter, reads)))
+      : work(deps.db.em(), null);
   return (async function* () {
     yield csvLines([transactionCsvHeader.split(",")]);
     for (const window of windowsOf(
       filter,
-      await read((runner) => findCountedDays(runner, actor.userId, filter)),
+      await read([], (runner, scope) => findCountedDays(runner, actor.userId, filter, scope)),
       pageSize,
     )) {
       let afterId: number | null = null;
       while (!options.signal?.aborted) {
-        const found = await read((runner) =>
-          findSearchPage(runner, actor.userId, window, { limit: pageSize, afterId }),
+        const bound = { limit: pageSize, afterId };
+        const found = await read([pageRead(window, bound.limit, bound.afterId)], (runner, scope) =>
+          findSearchPage(runner, actor.userId, window, bound, scope),
         );
         if (found.length > 0) yield await csvRows(deps, found);
         if (found.length < pageSize) break;

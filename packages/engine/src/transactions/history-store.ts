@@ -2,9 +2,15 @@ import { isDistributed } from "../persistence/citus-routing.ts";
 import type { Database } from "../persistence/database.ts";
 import { firstRow, rows, sql } from "../persistence/sql.ts";
 import { cappedTotals } from "./capped-totals-store.ts";
-import { copyHistoryOnCitus } from "./citus-history-store.ts";
+import {
+  type CitusHistoryScope,
+  overScope,
+  readCitusHistoryScope,
+  scopedName,
+} from "./citus-history-store.ts";
 import { countedName, countedTotals } from "./history-count-store.ts";
 import type { HistoryFilter } from "./history-filter.ts";
+import { type HistoryRead, pageRead, totalsReads } from "./history-reads.ts";
 import { matched } from "./matched-transactions-store.ts";
 import { hasAmountBounds } from "./transaction-filter.ts";
 
@@ -33,23 +39,25 @@ export interface HistoryRow {
  * total, exact from the daily counts (history-count-store.ts) or, under amount bounds, counted up
  * to a cap (capped-totals-store.ts), and the page from the newest `offset + perPage + 1` matches of
  * each wallet and side (matched-transactions-store.ts), joined to the rest of their rows only: one
- * row past the page, which says whether another page follows.
+ * row past the page, which says whether another page follows. On Citus, over the rows `historyReads`
+ * found (`scope`: citus-history-store.ts).
  */
-export function historyQueries(userId: number, filter: HistoryFilter) {
+export function historyQueries(
+  userId: number,
+  filter: HistoryFilter,
+  scope: CitusHistoryScope | null = null,
+) {
   const offset = (filter.page - 1) * filter.perPage;
   const bounded = hasAmountBounds(filter);
   const fetched = filter.perPage + 1;
-  return {
-    count: bounded
-      ? sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
+  const count = bounded
+    ? sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
           coalesce(bool_or(capped), false) as capped
         from (${cappedTotals(userId, filter)}) as counted`
-      : sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
+    : sql<{ total: string; capped: boolean }>`select coalesce(sum(count::bigint), 0) as total,
           false as capped
-        from (${countedTotals(userId, filter)}) as counted`,
-    /** The count's prepared name: one per statement text. */
-    countName: bounded ? "purse_history_count_capped" : countedName("purse_history_count", filter),
-    page: sql<HistoryRow>`
+        from (${countedTotals(userId, filter)}) as counted`;
+  const page = sql<HistoryRow>`
       select t.id, t.type, t.status, wf.number as wallet_from, wt.number as wallet_to,
         c.code as currency_code, c.precession,
         t.amount_from_minor, t.amount_to_minor,
@@ -63,8 +71,22 @@ export function historyQueries(userId: number, filter: HistoryFilter) {
       left join wallets wf on wf.id = t.wallet_from_id
       left join wallets wt on wt.id = t.wallet_to_id
       left join vouchers v on v.activation_transaction_id = t.id
-      order by t.created_at desc, t.id desc`,
+      order by t.created_at desc, t.id desc`;
+  return {
+    count: overScope(scope, count),
+    /** The count's prepared name: one per statement text. */
+    countName: scopedName(
+      scope,
+      bounded ? "purse_history_count_capped" : countedName("purse_history_count", filter),
+    ),
+    page: overScope(scope, page),
+    pageName: scopedName(scope, "purse_history_page"),
   };
+}
+
+/** What a history page's statements read (history-reads.ts): its page past the offset, and its total's. */
+function historyReads(filter: HistoryFilter): HistoryRead[] {
+  return [pageRead(filter, filter.page * filter.perPage + 1), ...totalsReads(filter, { flow: false })];
 }
 
 /**
@@ -77,14 +99,16 @@ export function readHistory(
   userId: number,
   filter: HistoryFilter,
 ): Promise<{ total: number; exact: boolean; rows: HistoryRow[] }> {
-  const queries = historyQueries(userId, filter);
   return db.snapshot(async (tx) => {
-    if (isDistributed(tx)) await copyHistoryOnCitus(tx, userId, filter.walletNumber);
+    const scope = isDistributed(tx)
+      ? await readCitusHistoryScope(tx, userId, filter, historyReads(filter))
+      : null;
+    const queries = historyQueries(userId, filter, scope);
     const counted = await firstRow(tx, queries.count, queries.countName);
     return {
       total: Number(counted?.total ?? 0),
       exact: !counted?.capped,
-      rows: await rows(tx, queries.page, "purse_history_page"),
+      rows: await rows(tx, queries.page, queries.pageName),
     };
   });
 }

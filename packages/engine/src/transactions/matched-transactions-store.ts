@@ -3,9 +3,10 @@ import { movedAmount } from "./moved-amount-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
 /**
- * The filter's conditions on one `transactions` row alone (no join) besides its wallet, which
+ * The filter's conditions on one `transactions` row `t` alone (no join) besides its wallet, which
  * `scannedWallets` decides: the period, type, status and amount bounds of the history's and the
- * search's filter (transaction-filter.ts).
+ * search's filter (transaction-filter.ts). Also what Citus's bounded reads ask each shard
+ * (citus-history-store.ts).
  *
  * One SQL text for every filter, an absent bound or criterion being a null parameter, so the
  * statements built on it can be prepared under one name each and planned once per connection:
@@ -13,7 +14,7 @@ import type { TransactionFilter } from "./transaction-filter.ts";
  * prepared statements. The period stays an index range whatever the values: both bounds are
  * expressions of parameters only, known when the scan starts.
  */
-function rowConditions(filter: TransactionFilter) {
+export function rowConditions(filter: TransactionFilter) {
   const { from, until, type, status, minAmount, maxAmount } = filter;
   // Each currency's bound in its minor units (`ceil` of the lower, `floor` of the upper: an
   // integer amount is at least `min` exactly when it is at least `ceil(min)`), computed once per

@@ -1,5 +1,6 @@
 import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
 import { cappedTotals } from "./capped-totals-store.ts";
+import { type CitusHistoryScope, overScope, scopedName, withScope } from "./citus-history-store.ts";
 import { flowTotals } from "./flow-totals-store.ts";
 import { countedDays, countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
@@ -33,19 +34,23 @@ export interface SearchNodeRow {
 /**
  * Up to `limit` of `userId`'s transactions the filter finds, newest first (created_at, then id, as
  * the history orders them), after the transaction `afterId` if given: a keyset page, which reads
- * at most `limit` index entries per wallet and side wherever it starts.
+ * at most `limit` index entries per wallet and side wherever it starts. On Citus, over the rows
+ * read first (`scope`: citus-history-store.ts).
  */
 export function findSearchPage(
   em: SqlRunner,
   userId: number,
   filter: TransactionFilter,
   page: { limit: number; afterId?: number | null },
+  scope: CitusHistoryScope | null = null,
 ): Promise<SearchNodeRow[]> {
   // The page's ids first (a top-N of the candidates), then the rest of its rows only, as the history does.
   const bound = { limit: page.limit, afterId: page.afterId ?? null };
   return rows(
     em,
-    sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, ${movedAmount("t")} as moved_minor, t.commission_minor,
+    overScope(
+      scope,
+      sql<SearchNodeRow>`select t.id, t.external_id, t.type, t.status, t.label, ${movedAmount("t")} as moved_minor, t.commission_minor,
         t.amount_from_minor, t.amount_to_minor, t.currency_id, c.code as currency_code, c.precession,
         t.wallet_from_id, t.wallet_to_id, wf.number as wallet_from_number, wt.number as wallet_to_number,
         t.description, t.refund_of, t.created_at
@@ -56,7 +61,8 @@ export function findSearchPage(
       left join wallets wf on wf.id = t.wallet_from_id
       left join wallets wt on wt.id = t.wallet_to_id
       order by t.created_at desc, t.id desc`,
-    "purse_search_page",
+    ),
+    scopedName(scope, "purse_search_page"),
   );
 }
 
@@ -82,12 +88,14 @@ export interface SearchTotalRow {
  * The totals per currency: exact from the daily counts (history-count-store.ts), or under amount
  * bounds counted up to a cap (capped-totals-store.ts); with money in and out of the completed
  * matches, read up to a cap (flow-totals-store.ts). A currency the capped count did not reach but
- * money moved in is listed all the same, its count marked inexact.
+ * money moved in is listed all the same, its count marked inexact. On Citus, over the rows read
+ * first (`scope`: citus-history-store.ts).
  */
 export function findSearchTotals(
   em: SqlRunner,
   userId: number,
   filter: TransactionFilter,
+  scope: CitusHistoryScope | null = null,
 ): Promise<SearchTotalRow[]> {
   const bounded = hasAmountBounds(filter);
   const counted = bounded
@@ -96,7 +104,7 @@ export function findSearchTotals(
   return rows(
     em,
     sql<SearchTotalRow>`
-      with flow as (${flowTotals(userId, filter)})
+      ${withScope(scope)} flow as (${flowTotals(userId, filter)})
       select c.id as currency_id, c.code, c.precession, coalesce(counted.count, '0') as count,
         coalesce(counted.amount, '0') as amount, coalesce(counted.commission, '0') as commission,
         coalesce(counted.capped, true) as capped, coalesce(flow.completed, '0') as completed,
@@ -106,7 +114,7 @@ export function findSearchTotals(
       full join flow on flow.currency_id = counted.currency_id
       join currencies c on c.id = coalesce(counted.currency_id, flow.currency_id)
       order by c.code`,
-    bounded ? "purse_search_totals_capped" : countedName("purse_search_totals", filter),
+    scopedName(scope, bounded ? "purse_search_totals_capped" : countedName("purse_search_totals", filter)),
   );
 }
 
@@ -115,7 +123,12 @@ export async function findCountedDays(
   em: SqlRunner,
   userId: number,
   filter: TransactionFilter,
+  scope: CitusHistoryScope | null = null,
 ): Promise<{ day: Date; count: number }[]> {
-  const found = await rows(em, countedDays(userId, filter), "purse_export_days");
+  const found = await rows(
+    em,
+    overScope(scope, countedDays(userId, filter)),
+    scopedName(scope, "purse_export_days"),
+  );
   return found.map((row) => ({ day: new Date(`${row.day}T00:00:00Z`), count: Number(row.n) }));
 }

@@ -13,7 +13,8 @@ import {
 import { formatMinor } from "../money/index.ts";
 import { isDistributed } from "../persistence/citus-routing.ts";
 import { toBigInt, toId } from "../persistence/sql.ts";
-import { copyHistoryOnCitus } from "./citus-history-store.ts";
+import { readCitusHistoryScope } from "./citus-history-store.ts";
+import { pageRead, totalsReads } from "./history-reads.ts";
 import { optionalAmountBound, type TransactionFilter } from "./transaction-filter.ts";
 import { findSearchPage, findSearchTotals, type SearchTotalRow } from "./transaction-search-store.ts";
 
@@ -102,11 +103,17 @@ export async function searchTransactions(
   const filter = readSearch(search);
   // One snapshot: the totals always count the page's transactions.
   const { found, totals } = await deps.db.snapshot(async (tx) => {
-    // On Citus, the user's rows copied first, as the history's (citus-history-store.ts).
-    if (isDistributed(tx)) await copyHistoryOnCitus(tx, actor.userId, filter.walletNumber);
+    const bound = { limit: page.first + 1, afterId: page.afterId ?? null };
+    // On Citus, the rows the page and the totals read, read first (citus-history-store.ts).
+    const scope = isDistributed(tx)
+      ? await readCitusHistoryScope(tx, actor.userId, filter, [
+          pageRead(filter, bound.limit, bound.afterId),
+          ...totalsReads(filter, { flow: true }),
+        ])
+      : null;
     return {
-      found: await findSearchPage(tx, actor.userId, filter, { limit: page.first + 1, afterId: page.afterId }),
-      totals: await findSearchTotals(tx, actor.userId, filter),
+      found: await findSearchPage(tx, actor.userId, filter, bound, scope),
+      totals: await findSearchTotals(tx, actor.userId, filter, scope),
     };
   });
   return {
