@@ -1,7 +1,10 @@
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { openDatabase } from "@purse/engine";
+import { freePort } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isDistributed } from "../../packages/engine/src/persistence/citus-routing.ts";
 import { restDoor } from "../doors/doors.ts";
 import { type CitusCluster, ensureCitusInstalled, startCitusCluster } from "../support/citus-cluster.ts";
 import { type DistributedPurse, distributedPurse } from "../support/distributed-purse.ts";
@@ -267,6 +270,17 @@ describe.skipIf(!installed && !existsSync(vendored))("a large history on a distr
         read += Number(found?.calls);
       }
       expect(read).toBeGreaterThan(0);
+
+      // A process whose primary has never answered (started during an outage) reads the standby in
+      // the distributed form: the standby's own catalogue says the tables are distributed.
+      const deadPrimary = new URL(purse.database.url);
+      deadPrimary.port = String(await freePort());
+      const outage = await openDatabase({ kind: "postgres", url: deadPrimary.toString() }, { readUrl });
+      try {
+        expect(await outage.snapshot(async (tx) => isDistributed(tx))).toBe(true);
+      } finally {
+        await outage.close();
+      }
     } finally {
       await follower.close();
     }

@@ -386,10 +386,18 @@ function pgPaths(
   const primarySnapshot = async <T>(read: (tx: SqlRunner) => Promise<T>) =>
     transactOnPool(await primaryPool(), readMode(known ?? (await probe().catch(() => false))), read);
   // A replica's read never waits for the primary to answer that: it goes on through a primary
-  // outage, the question asked again in the background while unanswered.
-  const replicaReadMode = () => {
+  // outage, the question asked again in the background while unanswered. Until the primary has
+  // answered, the replica's own catalogue says: a Citus coordinator's standby has its metadata, a
+  // plain replica has no pg_dist_partition (a distributed read in the plain form is refused).
+  let replicaProbe: Promise<boolean> | undefined;
+  const replicaReadMode = async () => {
     if (known === undefined) probe().catch(() => undefined);
-    return readMode(known ?? false);
+    if (known !== undefined || !replicaOrm) return readMode(known ?? false);
+    replicaProbe ??= probeDistributed(replicaOrm).catch((error: unknown) => {
+      replicaProbe = undefined;
+      throw error;
+    });
+    return readMode(await replicaProbe);
   };
   const statements = new PgPoolStatements(primaryPool, named);
   const replicaStatements = replicaPool && new PgPoolStatements(replicaPool, named);
@@ -404,7 +412,7 @@ function pgPaths(
       replica && replicaPool
         ? (read) =>
             replica.route(
-              async () => transactOnPool(await replicaPool(), replicaReadMode(), read),
+              async () => transactOnPool(await replicaPool(), await replicaReadMode(), read),
               () => primarySnapshot(read),
             )
         : primarySnapshot,
