@@ -72,7 +72,7 @@ export default defineConfig({
     // carries its cost, so the code verifies them as it verifies production's. The tests of the
     // hashes themselves unset it; `PURSE_HASH_COST=production npm test` runs everything at full cost.
     env: { PURSE_SOURCE: "0", PURSE_HASH_COST: process.env["PURSE_HASH_COST"] ?? "test" },
-    // `npx vitest run --project unit` (or database, end-to-end) runs one kind.
+    // `npx vitest run --project unit` (or database, end-to-end, citus) runs one kind.
     projects: [
       { extends: true, test: { name: "unit", include: unitTests, pool: "threads" } },
       {
@@ -84,7 +84,28 @@ export default defineConfig({
           pool: "forks",
         },
       },
-      { extends: true, test: { name: "end-to-end", include: ["test/**/*.test.ts"], pool: "forks" } },
+      {
+        extends: true,
+        test: {
+          name: "end-to-end",
+          include: ["test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "test/citus/**"],
+          pool: "forks",
+        },
+      },
+      // Each Citus file starts a cluster of its own (three to six PostgreSQL instances): two side
+      // by side, or one beside the rest of the suite, held a two-core machine at a load average of
+      // 25 to 39 and timed their tests out. They run last, one at a time.
+      {
+        extends: true,
+        test: {
+          name: "citus",
+          include: ["test/citus/**/*.test.ts"],
+          pool: "forks",
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
