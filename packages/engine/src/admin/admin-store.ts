@@ -2,7 +2,7 @@ import type { SqlEntityManager } from "@mikro-orm/sql";
 import type { LedgerAccount } from "../ledger/record-movement.ts";
 import { isDistributed } from "../persistence/citus-routing.ts";
 import { firstRow, rows, type SqlRunner, sql, toId } from "../persistence/sql.ts";
-import { insertWalletNumber } from "../wallet/wallet-store.ts";
+import { findWalletOwner, insertWalletNumber } from "../wallet/wallet-store.ts";
 
 /** The operator's writes: currency switches, users, clients and wallets; and a reversal's reads. */
 
@@ -95,12 +95,9 @@ export async function updateWalletStatus(
   // the coordinator's own copy; a wallet's owner never changes), then named, one shard.
   let ofOwner = sql``;
   if (isDistributed(em)) {
-    const owner = await firstRow(
-      em,
-      sql<{ user_id: string }>`select user_id from wallet_numbers where number = ${number}`,
-    );
+    const owner = await findWalletOwner(em, number);
     if (owner === undefined) return false;
-    ofOwner = sql`and user_id = ${owner.user_id}`;
+    ofOwner = sql`and user_id = ${owner}`;
   }
   const updated = await rows(
     em,

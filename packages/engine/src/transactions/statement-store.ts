@@ -1,4 +1,5 @@
 import { firstRow, rows, type SqlRunner, sql, toBigInt, toId } from "../persistence/sql.ts";
+import { findWalletOwner } from "../wallet/wallet-store.ts";
 
 /** The wallet a statement is for, with its balance just before the period (`opening`). */
 export interface StatementWallet {
@@ -29,12 +30,8 @@ export async function findStatementWallet(
   number: string,
   from: Date,
 ): Promise<StatementWallet | undefined> {
-  const owner = await firstRow(
-    tx,
-    sql<{ user_id: string }>`select user_id from wallet_numbers where number = ${number}`,
-  );
-  if (!owner) return undefined;
-  const userId = toId(owner.user_id);
+  const userId = await findWalletOwner(tx, number);
+  if (userId === undefined) return undefined;
   const dayStart = Math.floor(from.getTime() / dayMs) * dayMs;
   const early = from.getTime() - dayStart <= dayMs / 2;
   const daysBefore = new Date(early ? dayStart : dayStart + dayMs).toISOString().slice(0, 10);

@@ -102,6 +102,18 @@ export async function findWalletsByNumber(
 }
 
 /**
+ * The user who owns the wallet `number`, from `wallet_numbers` (migration 0022: on Citus a
+ * reference table, the coordinator's own copy; a wallet's owner never changes), or undefined.
+ */
+export async function findWalletOwner(runner: SqlRunner, number: string): Promise<number | undefined> {
+  const [owner] = await rows(
+    runner,
+    sql<{ user_id: string }>`select user_id from wallet_numbers where number = ${number}`,
+  );
+  return owner === undefined ? undefined : toId(owner.user_id);
+}
+
+/**
  * On Citus (persistence/citus-routing.ts), the row locks of the wallets `numbers` name: their
  * owners found first (in `wallet_numbers`, no lock: a wallet's owner never changes), then each
  * row locked by its owner and id, one statement per wallet in id order, all in one round trip
