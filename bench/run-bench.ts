@@ -64,7 +64,8 @@ const historySizes = (
  * two-processes runs the two-process phase for each build of PURSE_BENCH_BINS in turn.
  * bins alternates `purse` commands (PURSE_BENCH_BINS, comma-separated paths to bin/purse.js of
  * built checkouts: before and after one change); purse runs Purse's transfer phase alone; ratio
- * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds).
+ * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds; PURSE_BENCH_AGAINST=pgledger: Purse and
+ * pgledger).
  * PURSE_BENCH_LOG_LEVEL runs Purse at that LOG_LEVEL (silent when absent; bench/purse-process.ts).
  * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32);
  * PURSE_BENCH_CASE=hot runs an alternation's transfers into one hot wallet (bench-fixture.ts) instead of spread.
@@ -509,9 +510,19 @@ if (only === "token-cache") {
   for (let round = 1; round <= rounds; round += 1) {
     const { purse, readyAfterMs } = await measurePurse({}, undefined, alternationCase);
     const purseLoad = loadavg()[0]?.toFixed(1);
+    const purseFigures = `round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, ${describeCpu(purse.cpu, "Purse")}, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad})`;
+    if (process.env["PURSE_BENCH_AGAINST"] === "pgledger") {
+      const pgledger = await measurePgledger(alternationCase);
+      const against =
+        typeof pgledger === "string"
+          ? `pgledger: ${pgledger}`
+          : `pgledger ${pgledger.tps.toFixed(0)}/s (load ${loadavg()[0]?.toFixed(1)}); Purse / pgledger ${ratio(purse.perSecond, pgledger.tps)}`;
+      console.log(`  ${purseFigures}; ${against}`);
+      continue;
+    }
     const bare = await measureBare(alternationCase);
     console.log(
-      `  round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, ${describeCpu(purse.cpu, "Purse")}, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad}); bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}, p99 ${ratio(purse.p99, bare.p99)}×`,
+      `  ${purseFigures}; bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}, p99 ${ratio(purse.p99, bare.p99)}×`,
     );
   }
 } else if (only === "purse") {

@@ -2,7 +2,6 @@ import { isDistributed } from "../persistence/citus-routing.ts";
 import { PgTransaction } from "../persistence/pg-transaction.ts";
 import { type NamedQuery, rows, rowsThenCommit, type SqlRunner, sql, toId } from "../persistence/sql.ts";
 import { fannedOutWithoutEndpoints } from "../webhooks/events/event-store.ts";
-import { raisedEventColumns } from "../webhooks/events/raised-event.ts";
 import { insertMovementsOnCitus } from "./citus-ledger-write-store.ts";
 import { chainLinkSql } from "./ledger-hash.ts";
 import { type ForeseenWallet, type FoundPrior, foreseenGuardCtes, type PriorKeys } from "./movement-store.ts";
@@ -129,15 +128,9 @@ function movementsInsert(
   writes: readonly MovementWrite[],
   foreseen: { expected: readonly ForeseenWallet[]; keys: readonly Omit<PriorKeys, "operator">[] } | null,
 ): NamedQuery<LedgerWriteRow> {
-  const events = writes.flatMap((write, index) => {
-    const raised = raisedEventColumns(write.movement.events ?? []);
-    return raised.types.map((type, n) => ({
-      m: index + 1,
-      userId: raised.userIds[n],
-      type,
-      data: raised.data[n],
-    }));
-  });
+  const events = writes.flatMap((write, index) =>
+    (write.movement.events ?? []).map((event) => ({ m: index + 1, event })),
+  );
   // An operator's key (migration 0025) is booked by its movement. Only a statement that carries
   // one has that part, under a name of its own: a transfer's statement is the one it was.
   const operatorKeys = writes.some((write) => write.ledgerKey !== null && write.movement.operator);
@@ -235,14 +228,16 @@ function movementsInsert(
         having sum(leg.amount_minor) <> 0
       ), raised as (
         -- The movements' webhook events (none: empty arrays), fanned out to endpoints later; an
-        -- owner's with no endpoint already fanned out.
+        -- owner's with no endpoint already fanned out. Their data travel as one JSON array: as
+        -- elements of a text array, every quote of every payload would be escaped.
         insert into events (user_id, type, data, created_at, fanned_out)
         select raised.user_id, raised.type,
-          raised.data::jsonb || jsonb_build_object('transaction_id', sealed.id), sealed.created_at,
+          raised.data || jsonb_build_object('transaction_id', sealed.id), sealed.created_at,
           ${fannedOutWithoutEndpoints}
-        from unnest(
-          ${events.map(({ m }) => m)}::integer[], ${events.map(({ userId }) => userId)}::bigint[],
-          ${events.map(({ type }) => type)}::text[], ${events.map(({ data }) => data)}::text[]
+        from rows from (
+          unnest(${events.map(({ m }) => m)}::integer[]), unnest(${events.map(({ event }) => event.userId)}::bigint[]),
+          unnest(${events.map(({ event }) => event.type)}::text[]),
+          jsonb_array_elements(${JSON.stringify(events.map(({ event }) => event.data))}::jsonb)
         ) with ordinality as raised(m, user_id, type, data, n)
         join sealed on sealed.m = raised.m
         order by raised.m, raised.n

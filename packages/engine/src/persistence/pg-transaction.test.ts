@@ -111,4 +111,31 @@ describe("a movement's transaction on a pooled pg connection (pipeline mode, nam
     expect(await settingCount(dropped)).toBe(0);
     expect(await settingCount(`${dropped}-2`)).toBe(0);
   });
+
+  it("binds arrays of text, numbers and nulls as PostgreSQL reads them back, quotes and backslashes included", async () => {
+    const texts = [
+      "plain",
+      "",
+      "NULL",
+      null,
+      'a "quoted" word',
+      "back\\slash\\",
+      "{braces}, commas",
+      "ünï ✓",
+    ];
+    const numbers = [1, -2, 9_007_199_254_740_993n, null, 0];
+    const flags = [true, false, null];
+    const [row] = await engine.deps.db.transact((tx) =>
+      rows<{ texts: (string | null)[]; numbers: (string | null)[]; flags: (boolean | null)[] }>(
+        tx,
+        sql`select ${texts}::text[] as texts, ${numbers}::bigint[]::text[] as numbers, ${flags}::boolean[] as flags`,
+        "purse_probe_arrays",
+      ),
+    );
+    expect(row).toEqual({
+      texts,
+      numbers: ["1", "-2", "9007199254740993", null, "0"],
+      flags,
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { arrayLiteral } from "./array-literal.ts";
 import { readOnlyTransactionState } from "./primary-only-client.ts";
 
 /** One statement for the driver: named statements are parsed once per connection, then only bound. */
@@ -110,7 +111,7 @@ export class PgTransaction {
   }
 
   #send({ name, text, values }: Statement): Promise<pg.QueryResult> {
-    const config: pg.QueryConfig = { text, values: [...values] };
+    const config: pg.QueryConfig = { text, values: values.map(parameter) };
     if (name !== undefined && this.#named) config.name = name;
     return this.#client.query(config);
   }
@@ -140,10 +141,15 @@ export class PgPoolStatements {
   }
 
   async rows<Row>({ name, text, values }: Statement): Promise<Row[]> {
-    const config: pg.QueryConfig = { text, values: [...values] };
+    const config: pg.QueryConfig = { text, values: values.map(parameter) };
     if (name !== undefined && this.#named) config.name = name;
     return (await (await this.#pool()).query(config)).rows as Row[];
   }
+}
+
+/** A statement's value as pg receives it: an array of scalars already in PostgreSQL's array text. */
+function parameter(value: unknown): unknown {
+  return Array.isArray(value) ? (arrayLiteral(value) ?? value) : value;
 }
 
 /** A money movement's transaction (read committed), or a read-only snapshot (repeatable read). */

@@ -37,14 +37,13 @@ describe("the Redis event bus", () => {
     await Promise.all([...processes.map((each) => each.close()), admin.quit()]);
   });
 
-  it("subscribes a process to its subscribers' users only and delivers nothing else", async () => {
+  const channels = async () => (await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[];
+
+  it("listens on the events' channel only while someone listens, and hands each listener its user's events only", async () => {
     const abort = new AbortController();
     const iterator = subscriber.subscribe(1, abort.signal)[Symbol.asyncIterator]();
     const first = iterator.next();
-    // Wait until the user's channel is subscribed on Redis: that channel only.
-    await expect
-      .poll(async () => (await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[])
-      .toEqual([`${prefix}:purse:transaction-events:user:1`]);
+    await expect.poll(channels).toEqual([`${prefix}:purse:transaction-events`]);
     publisher.publish(sampleEvent(30, [2]));
     publisher.publish(sampleEvent(31, [1, 2]));
     publisher.publish(sampleEvent(32, [3]));
@@ -53,23 +52,43 @@ describe("the Redis event bus", () => {
     expect((await iterator.next()).value?.transactionId).toBe(33);
     abort.abort();
     await iterator.next();
-    await expect.poll(async () => (await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[]).toEqual([]);
+    await expect.poll(channels).toEqual([]);
   });
 
-  it("publishes an event of several users on each of their channels", async () => {
+  it("hands an event of several users to each of their listeners", async () => {
     const abort = new AbortController();
     const streams = [5, 6, 7].map((userId) =>
       subscriber.subscribe(userId, abort.signal)[Symbol.asyncIterator](),
     );
     const firsts = streams.map((stream) => stream.next());
-    await expect
-      .poll(async () => ((await admin.pubsub("CHANNELS", `${prefix}:*`)) as string[]).length)
-      .toBe(3);
+    await expect.poll(channels).toEqual([`${prefix}:purse:transaction-events`]);
     publisher.publish(sampleEvent(40, [5, 6, 7]));
     const received = firsts.map((first) => first.then((next) => next.value?.transactionId));
     const late = new Promise((resolve) => setTimeout(() => resolve("not delivered within 5 s"), 5_000));
     expect(await Promise.all(received.map((one) => Promise.race([one, late])))).toEqual([40, 40, 40]);
     abort.abort();
     await Promise.all(streams.map((stream) => stream.next()));
+  });
+
+  it("announces the events of one turn of the event loop in one PUBLISH", async () => {
+    const listener = admin.duplicate();
+    const messages: string[] = [];
+    listener.on("message", (_channel: string, message: string) => messages.push(message));
+    await listener.subscribe(`${prefix}:purse:transaction-events`);
+    try {
+      // A batch's transfers commit together and announce together, in one turn.
+      for (const transactionId of [60, 61, 62, 63, 64]) publisher.publish(sampleEvent(transactionId, [8, 9]));
+      await expect.poll(() => messages.length).toBe(1);
+      publisher.publish(sampleEvent(65, [8]));
+      await expect.poll(() => messages.length).toBe(2);
+      const ids = messages.map((message) =>
+        (JSON.parse(message) as { events: { transactionId: number }[] }).events.map(
+          (event) => event.transactionId,
+        ),
+      );
+      expect(ids).toEqual([[60, 61, 62, 63, 64], [65]]);
+    } finally {
+      await listener.quit();
+    }
   });
 });

@@ -1,53 +1,76 @@
+import { randomUUID } from "node:crypto";
 import { eventStream, type TransactionEvent, type TransactionEventBus, UserListeners } from "@purse/engine";
 import type { Redis } from "ioredis";
 import type { RedisSubscriptions } from "./redis-subscriptions.ts";
 
-/** One channel per user: a process hears only the users someone is subscribed to on it. */
-const channelOf = (prefix: string | undefined, userId: number) =>
-  `${prefix ? `${prefix}:` : ""}purse:transaction-events:user:${userId}`;
+/** The one channel of every movement's events (per prefix: a test's, test mode's). */
+const channelOf = (prefix: string | undefined) => `${prefix ? `${prefix}:` : ""}purse:transaction-events`;
+
+/** What travels on the channel: the events a process announced in one turn of its event loop. */
+interface Announcement {
+  /** The sending process and its count: the same announcement arrives once per node. */
+  readonly id: string;
+  readonly events: readonly TransactionEvent[];
+}
+
+/** How long an announcement's id is kept to drop its copies from the other nodes. */
+const copiesWithinMs = 60_000;
 
 /**
- * Transaction events across processes over Redis pub/sub, published to each touched user's
- * channel. With several independent nodes, events are published to and received from every node,
- * and duplicates (per channel) are dropped, so losing one node loses no event. Publishes on the
- * coordination's clients (a PUBLISH shares a write with the lock's release) and listens on its
- * subscription connections; it owns no connection.
+ * Transaction events across processes over Redis pub/sub, on one channel. The events a process
+ * announces in one turn of its event loop leave as one PUBLISH per node: a batch of transfers
+ * commits together (group commit) and announces together, so a transfer costs a seventh of a
+ * PUBLISH where one per touched user cost two (docs/benchmark.md, "One PUBLISH per batch"). A
+ * process subscribes to the channel only while someone listens on it, and hands each listener its
+ * user's events only. With several independent nodes, announcements are published to and received
+ * from every node, and copies are dropped by id, so losing one node loses no event. Publishes on
+ * the coordination's clients (the PUBLISH shares a write with the route locks' releases) and
+ * listens on its subscription connections; it owns no connection.
  */
 export function redisEventBus(
   publishers: readonly Redis[],
   subscriptions: RedisSubscriptions,
   prefix?: string,
 ): TransactionEventBus {
+  const channel = channelOf(prefix);
   const listeners = new UserListeners();
+  const origin = randomUUID();
+  let announced = 0;
+  let pending: TransactionEvent[] = [];
+  let listenedUsers = 0;
   const seen = new Map<string, number>();
 
-  const deliver = (channel: string, userId: number, message: string) => {
-    // The same event reaches this process once per node and once per touched user's channel.
-    const key = `${channel}\n${message}`;
+  const deliver = (message: string) => {
+    const announcement = JSON.parse(message) as Announcement;
     const now = Date.now();
-    if (seen.has(key)) return;
-    seen.set(key, now);
-    if (seen.size > 10_000) for (const [old, at] of seen) if (at < now - 60_000) seen.delete(old);
-    listeners.deliver(userId, JSON.parse(message) as TransactionEvent);
+    if (seen.has(announcement.id)) return;
+    seen.set(announcement.id, now);
+    if (seen.size > 10_000) for (const [old, at] of seen) if (at < now - copiesWithinMs) seen.delete(old);
+    for (const event of announcement.events)
+      for (const userId of event.userIds) listeners.deliver(userId, event);
+  };
+  const announce = () => {
+    const message = JSON.stringify({
+      id: `${origin}:${announced++}`,
+      events: pending,
+    } satisfies Announcement);
+    pending = [];
+    // The clients auto-pipeline (redis-clients.ts): this PUBLISH leaves in the write that carries
+    // the releases of the route locks the same batch held, which are asked for after it.
+    for (const publisher of publishers) publisher.publish(channel, message).catch(() => undefined);
   };
   const hooks = {
-    onFirst(userId: number) {
-      const channel = channelOf(prefix, userId);
-      subscriptions.subscribe(channel, (message) => deliver(channel, userId, message));
+    onFirst() {
+      if (listenedUsers++ === 0) subscriptions.subscribe(channel, deliver);
     },
-    onLast(userId: number) {
-      subscriptions.unsubscribe(channelOf(prefix, userId));
+    onLast() {
+      if (--listenedUsers === 0) subscriptions.unsubscribe(channel);
     },
   };
 
   return {
     publish(event) {
-      const message = JSON.stringify(event);
-      const channels = [...new Set(event.userIds)].map((userId) => channelOf(prefix, userId));
-      // The clients auto-pipeline (redis-clients.ts): a movement's PUBLISHes leave in one write,
-      // with whatever else leaves in this turn (the route lock's release).
-      for (const publisher of publishers)
-        for (const channel of channels) publisher.publish(channel, message).catch(() => undefined);
+      if (pending.push(event) === 1) setImmediate(announce);
     },
     subscribe(userId, signal) {
       return eventStream(listeners, userId, signal, hooks);
