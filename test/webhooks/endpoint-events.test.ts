@@ -246,6 +246,29 @@ describe("webhook endpoints and events", () => {
     await deleteWebhookEndpoint(deps, bolt, endpoint.id);
   });
 
+  it("gives an endpoint none of the events raised before it was created, however late the fan-out comes", async () => {
+    const transactionOf = (event: unknown) =>
+      (event as { data: { transaction_id: number } }).data.transaction_id;
+    const first = await createWebhookEndpoint(deps, bolt, { url: `${site.url}/older`, events: ["*"] });
+    // bolt has an endpoint, so this event waits for the fan-out; none runs before the second exists.
+    const before = await transfer(deps, acme, "U100000010", "U100000020");
+    const second = await createWebhookEndpoint(deps, bolt, { url: `${site.url}/newer`, events: ["*"] });
+    const after = await transfer(deps, acme, "U100000010", "U100000020");
+    await until(
+      async () =>
+        (await worker.runOnce()) >= 0 &&
+        eventsAt(site, "/older").length >= 2 &&
+        eventsAt(site, "/newer").length >= 1,
+      10_000,
+      "both transfers' events",
+    );
+    for (let round = 0; round < 3; round += 1) await worker.runOnce();
+    expect(eventsAt(site, "/older").map(transactionOf).sort()).toEqual([before.id, after.id].sort());
+    expect(eventsAt(site, "/newer").map(transactionOf)).toEqual([after.id]);
+    await deleteWebhookEndpoint(deps, bolt, first.id);
+    await deleteWebhookEndpoint(deps, bolt, second.id);
+  });
+
   it("sends a signed test event with livemode false, valid against its schema", async () => {
     const endpoint = await createWebhookEndpoint(deps, acme, {
       url: `${site.url}/test-event`,

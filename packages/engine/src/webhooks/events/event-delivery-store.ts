@@ -41,13 +41,16 @@ function fanOut(limit: number, owner: number | null) {
       : sql`(select * from webhook_endpoints where user_id = ${owner}::bigint for key share)`;
   return sql<{ fanned: string | number }>`
       with claimed as (
-        select id, user_id, type, livemode from events e
+        select id, user_id, type, livemode, created_at from events e
         where not fanned_out ${ofOwner("e")} order by id limit ${limit} for update skip locked
       ), queued as (
+        -- An endpoint receives the events raised once it exists (docs/webhooks.md, "Delivery"),
+        -- however late the fan-out comes to an older one (on Citus every event waits for it).
         insert into event_deliveries (event_id, endpoint_id, user_id)
         select claimed.id, endpoint.id, claimed.user_id from claimed
         join ${endpoints} endpoint on endpoint.user_id = claimed.user_id
         where endpoint.enabled and endpoint.livemode = claimed.livemode ${ofOwner("endpoint")}
+          and endpoint.created_at <= claimed.created_at
           and (claimed.type = any(endpoint.events) or '*' = any(endpoint.events))
         order by claimed.id, endpoint.id
       ), marked as (
