@@ -64,6 +64,11 @@ function eventsAt(site: MerchantSite, path: string): { id: string; type: string;
   return site.received.filter((webhook) => webhook.path === path).map((webhook) => JSON.parse(webhook.body));
 }
 
+/** The movement an endpoint event is about. */
+function transactionOf(event: unknown): number {
+  return (event as { data: { transaction_id: number } }).data.transaction_id;
+}
+
 async function until(
   condition: () => boolean | Promise<boolean>,
   timeoutMs: number,
@@ -228,8 +233,6 @@ describe("webhook endpoints and events", () => {
       "the later transfer's event",
     );
     for (let round = 0; round < 3; round += 1) await worker.runOnce();
-    const transactionOf = (event: unknown) =>
-      (event as { data: { transaction_id: number } }).data.transaction_id;
     expect(eventsAt(site, "/since").map(transactionOf)).toEqual([after.id]);
     // The earlier one is bolt's to list, and to replay to the endpoint.
     const earlier = (await listEvents(deps, bolt, { type: "transfer.received" })).find(
@@ -247,8 +250,6 @@ describe("webhook endpoints and events", () => {
   });
 
   it("gives an endpoint none of the events raised before it was created, however late the fan-out comes", async () => {
-    const transactionOf = (event: unknown) =>
-      (event as { data: { transaction_id: number } }).data.transaction_id;
     const first = await createWebhookEndpoint(deps, bolt, { url: `${site.url}/older`, events: ["*"] });
     // bolt has an endpoint, so this event waits for the fan-out; none runs before the second exists.
     const before = await transfer(deps, acme, "U100000010", "U100000020");

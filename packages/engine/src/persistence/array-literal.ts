@@ -7,10 +7,10 @@ const needsEscape = /["\\]/;
  * A flat array of scalars as PostgreSQL's array input text (`{1,NULL,"a \"b\""}`), which is what
  * pg sends for an array parameter. pg builds it element by element, every string through two
  * regular-expression replacements; the ledger statement binds thirty arrays per batch
- * (ledger/sealing-store.ts), and that was a seventh of what a transfer allocated
- * (docs/benchmark.md, "Array parameters"). Here each element is quoted, escaped only when it holds
- * a quote or a backslash, and joined once. Undefined for an array holding anything else, which pg
- * then converts as before.
+ * (ledger/sealing-store.ts), and that was a seventh of what a transfer allocated (docs/benchmark.md,
+ * "Allocation per transfer, one PUBLISH per batch"). Here each element is quoted, escaped only
+ * when it holds a quote or a backslash, and joined once. Undefined for an array holding anything
+ * else, which pg then converts as before.
  */
 export function arrayLiteral(values: readonly unknown[]): string | undefined {
   const parts = new Array<string>(values.length);

@@ -19,8 +19,9 @@ const copiesWithinMs = 60_000;
 /**
  * Transaction events across processes over Redis pub/sub, on one channel. The events a process
  * announces in one turn of its event loop leave as one PUBLISH per node: a batch of transfers
- * commits together (group commit) and announces together, so a transfer costs a seventh of a
- * PUBLISH where one per touched user cost two (docs/benchmark.md, "One PUBLISH per batch"). A
+ * commits together (group commit) and announces together, so under load a transfer cost 0.08
+ * PUBLISH where one per touched user cost two (docs/benchmark.md, "Allocation per transfer, one
+ * PUBLISH per batch"). A
  * process subscribes to the channel only while someone listens on it, and hands each listener its
  * user's events only. With several independent nodes, announcements are published to and received
  * from every node, and copies are dropped by id, so losing one node loses no event. Publishes on
@@ -37,7 +38,6 @@ export function redisEventBus(
   const origin = randomUUID();
   let announced = 0;
   let pending: TransactionEvent[] = [];
-  let listenedUsers = 0;
   const seen = new Map<string, number>();
 
   const deliver = (message: string) => {
@@ -60,11 +60,13 @@ export function redisEventBus(
     for (const publisher of publishers) publisher.publish(channel, message).catch(() => undefined);
   };
   const hooks = {
+    // Called once a user's first listener is added and its last removed: the channel is needed
+    // while any user has one.
     onFirst() {
-      if (listenedUsers++ === 0) subscriptions.subscribe(channel, deliver);
+      if (listeners.users().length === 1) subscriptions.subscribe(channel, deliver);
     },
     onLast() {
-      if (--listenedUsers === 0) subscriptions.unsubscribe(channel);
+      if (listeners.users().length === 0) subscriptions.unsubscribe(channel);
     },
   };
 
