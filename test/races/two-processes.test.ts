@@ -79,6 +79,27 @@ describe("two purse serve processes racing on the same money", () => {
     expect(before - (await balance("U100000010"))).toBe(1_020n);
   });
 
+  it("answers a transfer repeated as soon as its answer arrives with its replay, on either process, never Route locked", async () => {
+    // The route lock's release is sent, not awaited, before the answer goes out: a client's retry
+    // must still find the lock free, whichever process it reaches.
+    const body = {
+      wallet_from: "U100000010",
+      wallet_to: "U100000020",
+      amount: "1.00",
+      payment_id: "repeat-1",
+    };
+    const answers: CallResult[] = [];
+    for (let call = 0; call < 20; call += 1)
+      answers.push(await transfer(servers[call % 2]?.url ?? "", "acme", body));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
+    const recorded = await queryDatabase(
+      database.url,
+      "select id from transactions where external_id = 'repeat-1'",
+    );
+    expect(recorded).toHaveLength(1);
+  });
+
   it("never overdraws a wallet that both drain at once: exactly as many transfers as the balance covers", async () => {
     // cafe holds 75.00; each transfer of 5.00 costs 5.15 with its commission: 14 fit (72.10).
     const answers = await burst(40, (url, index) =>
