@@ -106,4 +106,21 @@ describe("Redlock during shutdown", () => {
     // The failed release's "error" event, if unheard, would surface as an uncaught exception here.
     await sleep(200);
   });
+
+  it("lets the releases still in flight reach Redis before the clients QUIT", async () => {
+    const nodes = createRedisClients(testRedisUrl);
+    await waitForRedis(nodes);
+    const lockPrefix = `${prefix}-quit`;
+    const lock = await RedlockRouteLock.open(nodes, { prefix: lockPrefix });
+    // The answer does not wait for the release; the coordination then closes the lock and QUITs.
+    await lock.run(["last-call"], 60_000, async () => "answered");
+    await lock.close();
+    await Promise.all(nodes.map((node) => node.quit()));
+    const [observer] = createRedisClients(testRedisUrl);
+    if (!observer) throw new Error("no Redis client");
+    await waitForRedis([observer]);
+    // Held until its 60 s TTL if the QUIT overtook the release.
+    expect(await observer.exists(`${lockPrefix}:last-call`)).toBe(0);
+    observer.disconnect();
+  });
 });

@@ -16,6 +16,8 @@ export interface RedlockRouteLockOptions {
 export class RedlockRouteLock implements RouteLock {
   readonly #redlock: Redlock;
   readonly #prefix: string;
+  /** Releases sent and not yet answered: `close` waits for them. */
+  readonly #releasing = new Set<Promise<unknown>>();
 
   /**
    * A route lock on `clients`, ready for concurrent use. Redlock defines its scripts on each client
@@ -56,14 +58,21 @@ export class RedlockRouteLock implements RouteLock {
       // client queues the release before the answer is written, and Redis runs a connection's
       // commands in order, so a call this process takes after the answer finds the key free. A
       // failed release is harmless: the lock expires by itself at the end of its TTL.
-      lock.release().catch(() => undefined);
+      const releasing = lock.release().catch(() => undefined);
+      this.#releasing.add(releasing);
+      void releasing.finally(() => this.#releasing.delete(releasing));
     }
   }
 
+  /**
+   * Waits for the releases still in flight, so that the coordination's QUIT (which ioredis sends
+   * past its pipeline) cannot overtake them and leave a lock held until its TTL after a graceful
+   * shutdown. The clients themselves belong to the coordination, and the "error" listener must
+   * stay: a release failing as the clients close emits one, and an "error" event with no listener
+   * would crash a process that is shutting down gracefully.
+   */
   async close(): Promise<void> {
-    // Nothing to close (the clients belong to the coordination), and the "error" listener must
-    // stay: a release still in flight when the clients close emits one, and an "error" event with
-    // no listener would crash a process that is shutting down gracefully.
+    await Promise.allSettled([...this.#releasing]);
   }
 }
 
