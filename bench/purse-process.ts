@@ -39,9 +39,14 @@ export async function startPurse(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
+  // Node's own flags for the server (V8's among them, which NODE_OPTIONS refuses): a phase's
+  // PURSE_BENCH_NODE_ARGS, so that PURSE_BENCH_VARIABLE can alternate them.
+  const nodeArgs = (env["PURSE_BENCH_NODE_ARGS"] ?? process.env["PURSE_BENCH_NODE_ARGS"] ?? "")
+    .split(" ")
+    .filter((arg) => arg.length > 0);
   const child = spawn(
     process.execPath,
-    [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), bin, "serve"],
+    [...nodeArgs, ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), bin, "serve"],
     {
       // Silent unless asked: PURSE_BENCH_LOG_LEVEL for every phase, or a phase's own LOG_LEVEL
       // (PURSE_BENCH_VARIABLE=LOG_LEVEL compares levels).

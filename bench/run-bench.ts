@@ -67,6 +67,8 @@ const historySizes = (
  * alternates Purse and the bare server (PURSE_BENCH_ROUNDS rounds; PURSE_BENCH_AGAINST=pgledger: Purse and
  * pgledger).
  * PURSE_BENCH_LOG_LEVEL runs Purse at that LOG_LEVEL (silent when absent; bench/purse-process.ts).
+ * PURSE_BENCH_NODE_ARGS gives `purse serve` Node's (and V8's) flags, space-separated; as
+ * PURSE_BENCH_VARIABLE, env alternates them.
  * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32);
  * PURSE_BENCH_CASE=hot runs an alternation's transfers into one hot wallet (bench-fixture.ts) instead of spread.
  */
