@@ -112,7 +112,7 @@ describe("Redlock during shutdown", () => {
     await waitForRedis(nodes);
     const lockPrefix = `${prefix}-quit`;
     const lock = await RedlockRouteLock.open(nodes, { prefix: lockPrefix });
-    // The answer does not wait for the release; the coordination then closes the lock and QUITs.
+    // The run ends, then the coordination closes the lock and QUITs, as a graceful shutdown does.
     await lock.run(["last-call"], 60_000, async () => "answered");
     await lock.close();
     await Promise.all(nodes.map((node) => node.quit()));

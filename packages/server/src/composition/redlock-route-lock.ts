@@ -16,8 +16,6 @@ export interface RedlockRouteLockOptions {
 export class RedlockRouteLock implements RouteLock {
   readonly #redlock: Redlock;
   readonly #prefix: string;
-  /** Releases sent and not yet answered: `close` waits for them. */
-  readonly #releasing = new Set<Promise<unknown>>();
 
   /**
    * A route lock on `clients`, ready for concurrent use. Redlock defines its scripts on each client
@@ -54,25 +52,19 @@ export class RedlockRouteLock implements RouteLock {
     try {
       return await work();
     } finally {
-      // Sent, not awaited: the answer goes out without waiting a round trip for the release. The
-      // client queues the release before the answer is written, and Redis runs a connection's
-      // commands in order, so a call this process takes after the answer finds the key free. A
-      // failed release is harmless: the lock expires by itself at the end of its TTL.
-      const releasing = lock.release().catch(() => undefined);
-      this.#releasing.add(releasing);
-      void releasing.finally(() => this.#releasing.delete(releasing));
+      // Awaited before the answer: the client auto-pipelines, so a release sent and not awaited
+      // leaves on a later turn of the event loop, after the answer, and the same call repeated on
+      // another process could find the lock still held (two-processes.test.ts; docs/benchmark.md,
+      // "The route lock's release off the answer's path"). A failed release is harmless: the lock
+      // expires by itself at the end of its TTL.
+      await lock.release().catch(() => undefined);
     }
   }
 
-  /**
-   * Waits for the releases still in flight, so that the coordination's QUIT (which ioredis sends
-   * past its pipeline) cannot overtake them and leave a lock held until its TTL after a graceful
-   * shutdown. The clients themselves belong to the coordination, and the "error" listener must
-   * stay: a release failing as the clients close emits one, and an "error" event with no listener
-   * would crash a process that is shutting down gracefully.
-   */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.#releasing]);
+    // Nothing to close (the clients belong to the coordination), and the "error" listener must
+    // stay: a release still in flight when the clients close emits one, and an "error" event with
+    // no listener would crash a process that is shutting down gracefully.
   }
 }
 
