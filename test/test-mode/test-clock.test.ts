@@ -1,7 +1,14 @@
+import { dropDatabase } from "@purse/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCheckout } from "../support/checkout-helpers.ts";
+import { queryDatabase } from "../support/query-database.ts";
 import { createTestCheckout, openTestAccount, type TestAccount } from "../support/test-mode.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
+import {
+  createSeededDatabase,
+  type SeededDatabase,
+  startTestServer,
+  type TestServer,
+} from "../support/test-server.ts";
 import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/webhook-receiver.ts";
 
 /**
@@ -9,6 +16,7 @@ import { type MerchantSite, startMerchantSite, verifiedEvent } from "../support/
  * through GraphQL and tRPC `advanceTestClock`; live data stays on real time.
  */
 describe("a merchant's test clock drives every time rule of their test data", () => {
+  let database: SeededDatabase;
   let api: TestServer;
   let site: MerchantSite;
   let acme: TestAccount;
@@ -35,7 +43,9 @@ describe("a merchant's test clock drives every time rule of their test data", ()
 
   beforeAll(async () => {
     site = await startMerchantSite();
+    database = await createSeededDatabase();
     api = await startTestServer({
+      database,
       env: { PURSE_RATE_LIMIT_PER_MINUTE: "1000", PURSE_WEBHOOK_ALLOW_PRIVATE: "on", LOG_LEVEL: "error" },
     });
     acme = await openTestAccount(api, "acme", { USD: "100.00" });
@@ -44,6 +54,7 @@ describe("a merchant's test clock drives every time rule of their test data", ()
   afterAll(async () => {
     await api?.close();
     await site?.close();
+    if (database) await dropDatabase(database.name);
   });
 
   it("moves forward only, for test tokens only", async () => {
@@ -134,6 +145,21 @@ describe("a merchant's test clock drives every time rule of their test data", ()
     await createTestCheckout(api, acme, bolt.wallets["USD"] ?? "", "2.00", paymentId, site.url);
     await advance(acme.token, "31m");
     await site.waitFor(`/status/${paymentId}`, 1);
+    // Moved while the first attempt is still in flight, the clock would move that attempt's lease,
+    // not its retry: the worker schedules the retry when it records the failure.
+    await expect
+      .poll(
+        async () =>
+          (
+            await queryDatabase<{ code: number | null }>(
+              database.url,
+              "select last_status_code as code from purse_test.webhook_deliveries where url like $1",
+              [`%/status/${paymentId}`],
+            )
+          )[0]?.code,
+        { timeout: 10_000 },
+      )
+      .toBeTypeOf("number");
     // The first attempt failed; its retry is scheduled later in real time, brought due by a day.
     await advance(acme.token, "1d");
     const attempts = await site.waitFor(`/status/${paymentId}`, 2, 10_000);
