@@ -5,10 +5,13 @@
  */
 export type MetricSample = ReadonlyMap<string, number>;
 
+/** When a sample was taken, in seconds (a key no metric has). */
+const sampledAt = "(sampled at)";
+
 /** The process's metrics now. prom-client restarts its event-loop histogram at each scrape. */
 export async function sampleRuntime(url: string): Promise<MetricSample> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const values = new Map<string, number>();
+  const values = new Map<string, number>([[sampledAt, performance.now() / 1000]]);
   for (const line of text.split("\n")) {
     if (line.startsWith("#") || line.length === 0) continue;
     const cut = line.lastIndexOf(" ");
@@ -26,7 +29,11 @@ export interface RuntimeTail {
   /** The event loop's delay over the phase (prom-client samples every 10 ms; included). */
   readonly loopP99Ms: number;
   readonly loopMaxMs: number;
+  /** The share of the phase the event loop was running callbacks: near 1, the loop is the bound. */
+  readonly loopBusy: number;
 }
+
+const loopBusySeconds = "purse_nodejs_eventloop_busy_seconds_total";
 
 const gc = (sample: MetricSample, field: "sum" | "count", kind: string) =>
   sample.get(`purse_nodejs_gc_duration_seconds_${field}{kind="${kind}"}`) ?? 0;
@@ -41,9 +48,12 @@ export function runtimeTail(before: MetricSample, after: MetricSample, transfers
     majorMs: (gc(after, "sum", "major") - gc(before, "sum", "major")) * 1000,
     loopP99Ms: (after.get("purse_nodejs_eventloop_lag_p99_seconds") ?? 0) * 1000,
     loopMaxMs: (after.get("purse_nodejs_eventloop_lag_max_seconds") ?? 0) * 1000,
+    loopBusy:
+      ((after.get(loopBusySeconds) ?? 0) - (before.get(loopBusySeconds) ?? 0)) /
+      Math.max(1e-9, (after.get(sampledAt) ?? 0) - (before.get(sampledAt) ?? 0)),
   };
 }
 
 export function describeTail(tail: RuntimeTail): string {
-  return `GC ${tail.gcMsPerTransfer.toFixed(3)} ms per transfer (${tail.majorCount} full collections, ${tail.majorMs.toFixed(0)} ms), event-loop delay p99 ${tail.loopP99Ms.toFixed(0)} ms, max ${tail.loopMaxMs.toFixed(0)} ms`;
+  return `GC ${tail.gcMsPerTransfer.toFixed(3)} ms per transfer (${tail.majorCount} full collections, ${tail.majorMs.toFixed(0)} ms), event-loop delay p99 ${tail.loopP99Ms.toFixed(0)} ms, max ${tail.loopMaxMs.toFixed(0)} ms, event loop busy ${(tail.loopBusy * 100).toFixed(0)} % of the phase`;
 }

@@ -175,6 +175,18 @@ describe("the metrics an operator watches, through a real server", () => {
     expect(sampleValue(samples, "purse_webhook_oldest_pending_age_seconds")).toBe(0);
   });
 
+  it("counts the event loop's busy time, never more than the time that passed", async () => {
+    const busyBefore = sampleValue(await scrape(), "purse_nodejs_eventloop_busy_seconds_total") ?? -1;
+    const startedAt = performance.now();
+    // Work for the loop: forty requests at once (refused without a token, answered all the same).
+    await Promise.all(Array.from({ length: 40 }, () => api.call("GET", "/api/wallets")));
+    const busyAfter = sampleValue(await scrape(), "purse_nodejs_eventloop_busy_seconds_total") ?? -1;
+    const elapsedSeconds = (performance.now() - startedAt) / 1000;
+    expect(busyBefore).toBeGreaterThan(0);
+    expect(busyAfter).toBeGreaterThan(busyBefore);
+    expect(busyAfter - busyBefore).toBeLessThanOrEqual(elapsedSeconds);
+  });
+
   it("shows the database pool and every Redis node", async () => {
     const samples = await scrape();
     expect(sampleValue(samples, "purse_database_up")).toBe(1);

@@ -2,6 +2,7 @@ import type { Database, EngineMetrics, WebhookTransport } from "@purse/engine";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { Coordination } from "../composition/coordination.ts";
 import { dependencyGauges } from "./dependency-gauges.ts";
+import { eventLoopBusyCounter } from "./event-loop-busy.ts";
 import { movementCounters } from "./movement-counters.ts";
 import { webhookMetrics } from "./webhook-metrics.ts";
 
@@ -19,6 +20,7 @@ export interface PurseMetrics {
 export function createPurseMetrics(db: Database, coordination: Coordination): PurseMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "purse_" });
+  eventLoopBusyCounter(registry);
   const httpLatency = new Histogram({
     name: "purse_http_request_duration_seconds",
     help: "HTTP request latency by method, route and status",
