@@ -38,8 +38,8 @@ export interface HistoryFigures {
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-/** Requests per case, one after the other (issue 23's measurement); a few in CI's smoke run. */
 /**
+ * Requests per case, one after the other (issue 23's measurement); a few in CI's smoke run.
  * 500: a p99 is then the fifth slowest request, not the second slowest of 150, which swung by 2×
  * between sizes whose p50 did not move (docs/benchmark.md). PURSE_BENCH_HISTORY_REQUESTS sets it.
  */
