@@ -47,10 +47,20 @@ export function primaryOnly<Base extends ClientClass>(base: Base): Base {
     callback?: (error?: Error) => void,
   ) {
     const connecting = (connect.call(this) as Promise<void>).then(async () => {
-      const answer = await this.query<{ transaction_read_only: string }>("show transaction_read_only");
-      if (answer.rows[0]?.transaction_read_only !== "on") return;
-      await this.end().catch(() => {});
-      throw new ReadOnlyNodeError();
+      // Connected, but not yet handed to the pool, which listens for its errors only once this
+      // resolves: a connection lost during the check (a failover's restart) would emit an 'error'
+      // nobody hears and stop the process. The check's own query fails with that error anyway,
+      // and the pool or the caller learns of it from there.
+      const heardByTheCheck = () => {};
+      this.on("error", heardByTheCheck);
+      try {
+        const answer = await this.query<{ transaction_read_only: string }>("show transaction_read_only");
+        if (answer.rows[0]?.transaction_read_only !== "on") return;
+        await this.end().catch(() => {});
+        throw new ReadOnlyNodeError();
+      } finally {
+        this.removeListener("error", heardByTheCheck);
+      }
     });
     if (!callback) return connecting;
     connecting.then(() => callback(), callback);
