@@ -1,5 +1,4 @@
-import { createServer, type Server, Socket } from "node:net";
-import { dropDatabase } from "@purse/testing";
+import { dropDatabase, startPostgresRelay } from "@purse/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -57,33 +56,6 @@ describe("the whole server's request edge (purse serve)", () => {
   });
 });
 
-/** A TCP relay in front of PostgreSQL, so a test can take "the database" away from a server. */
-async function startRelay(): Promise<{ port: number; stop(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const relay: Server = createServer((client) => {
-    const upstream = new Socket();
-    sockets.add(client).add(upstream);
-    upstream.connect(5432, "127.0.0.1");
-    client.pipe(upstream).pipe(client);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("error", drop).on("close", drop);
-    upstream.on("error", drop).on("close", drop);
-  });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  const { port } = relay.address() as { port: number };
-  return {
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        relay.close(() => resolve());
-      }),
-  };
-}
-
 describe("a server whose database goes away", () => {
   let database: SeededDatabase;
   beforeAll(async () => {
@@ -92,11 +64,10 @@ describe("a server whose database goes away", () => {
   afterAll(() => dropDatabase(database.name));
 
   it("answers 503 with Retry-After once the database's port is closed, not 500", async () => {
-    const relay = await startRelay();
-    const url = new URL(database.url);
-    url.port = String(relay.port);
-    url.hostname = "127.0.0.1";
-    const server = await startTestServer({ database: { name: database.name, url: url.toString() } });
+    const relay = await startPostgresRelay(database.url);
+    const server = await startTestServer({
+      database: { name: database.name, url: relay.through(database.url) },
+    });
     try {
       const acme = await server.token("acme");
       expect((await server.call("GET", "/api/wallets", { token: acme })).status).toBe(200);

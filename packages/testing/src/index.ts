@@ -6,6 +6,7 @@ export * from "./history-migrations.ts";
 export * from "./hold-row-lock.ts";
 export * from "./http-client.ts";
 export * from "./parse-csv.ts";
+export * from "./postgres-relay.ts";
 export * from "./prepared-plans.ts";
 export * from "./round-trips.ts";
 export * from "./sample-event.ts";
