@@ -3,21 +3,23 @@
  * default metrics): the garbage collector's pauses and the event loop's delay. A p99 far above the
  * p50 comes from somewhere: these say whether the process itself stalled.
  */
-export type MetricSample = ReadonlyMap<string, number>;
-
-/** When a sample was taken, in seconds (a key no metric has). */
-const sampledAt = "(sampled at)";
+export interface MetricSample {
+  /** When it was taken, in seconds (`performance.now()`). */
+  readonly at: number;
+  readonly values: ReadonlyMap<string, number>;
+}
 
 /** The process's metrics now. prom-client restarts its event-loop histogram at each scrape. */
 export async function sampleRuntime(url: string): Promise<MetricSample> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const values = new Map<string, number>([[sampledAt, performance.now() / 1000]]);
+  const at = performance.now() / 1000;
+  const values = new Map<string, number>();
   for (const line of text.split("\n")) {
     if (line.startsWith("#") || line.length === 0) continue;
     const cut = line.lastIndexOf(" ");
     values.set(line.slice(0, cut), Number(line.slice(cut + 1)));
   }
-  return values;
+  return { at, values };
 }
 
 export interface RuntimeTail {
@@ -36,7 +38,7 @@ export interface RuntimeTail {
 const loopBusySeconds = "purse_nodejs_eventloop_busy_seconds_total";
 
 const gc = (sample: MetricSample, field: "sum" | "count", kind: string) =>
-  sample.get(`purse_nodejs_gc_duration_seconds_${field}{kind="${kind}"}`) ?? 0;
+  sample.values.get(`purse_nodejs_gc_duration_seconds_${field}{kind="${kind}"}`) ?? 0;
 
 /** The phase between two samples, the second taken when it ended. */
 export function runtimeTail(before: MetricSample, after: MetricSample, transfers: number): RuntimeTail {
@@ -46,11 +48,11 @@ export function runtimeTail(before: MetricSample, after: MetricSample, transfers
     gcMsPerTransfer: (gcSeconds * 1000) / Math.max(1, transfers),
     majorCount: gc(after, "count", "major") - gc(before, "count", "major"),
     majorMs: (gc(after, "sum", "major") - gc(before, "sum", "major")) * 1000,
-    loopP99Ms: (after.get("purse_nodejs_eventloop_lag_p99_seconds") ?? 0) * 1000,
-    loopMaxMs: (after.get("purse_nodejs_eventloop_lag_max_seconds") ?? 0) * 1000,
+    loopP99Ms: (after.values.get("purse_nodejs_eventloop_lag_p99_seconds") ?? 0) * 1000,
+    loopMaxMs: (after.values.get("purse_nodejs_eventloop_lag_max_seconds") ?? 0) * 1000,
     loopBusy:
-      ((after.get(loopBusySeconds) ?? 0) - (before.get(loopBusySeconds) ?? 0)) /
-      Math.max(1e-9, (after.get(sampledAt) ?? 0) - (before.get(sampledAt) ?? 0)),
+      ((after.values.get(loopBusySeconds) ?? 0) - (before.values.get(loopBusySeconds) ?? 0)) /
+      Math.max(1e-9, after.at - before.at),
   };
 }
 

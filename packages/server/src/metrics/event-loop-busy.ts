@@ -8,15 +8,14 @@ import { Counter, type Registry } from "prom-client";
  * run another process. prom-client's default metrics report the loop's delay, not this.
  */
 export function eventLoopBusyCounter(registry: Registry): void {
-  let counted = 0;
   new Counter({
     name: "purse_nodejs_eventloop_busy_seconds_total",
     help: "Seconds the event loop spent running callbacks (rate() is its utilization)",
     registers: [registry],
     collect() {
-      const busy = performance.eventLoopUtilization().active / 1000;
-      this.inc(Math.max(0, busy - counted));
-      counted = busy;
+      // Node keeps the running total since the process started: the counter shows it as it is.
+      this.reset();
+      this.inc(performance.eventLoopUtilization().active / 1000);
     },
   });
 }
