@@ -34,7 +34,9 @@ describe("Redis commands per transfer", () => {
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
       if (!args.some((arg) => arg.startsWith(`${prefix}:`))) return;
       // Commands a script runs show with the source "lua": Redis's work, not a request.
-      const name = `${source === "lua" ? "script: " : ""}${(args[0] ?? "").toLowerCase()}`;
+      // ioredis sends a script's first call on a connection as EVAL (with its text), EVALSHA after.
+      const command = (args[0] ?? "").toLowerCase().replace(/^eval$/, "evalsha");
+      const name = `${source === "lua" ? "script: " : ""}${command}`;
       counts[name] = (counts[name] ?? 0) + 1;
     });
     // Timers this process starts meanwhile (the server runs in this process): all of them, the

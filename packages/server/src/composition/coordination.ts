@@ -131,7 +131,7 @@ export async function openCoordination(config: PurseConfig): Promise<Coordinatio
   await waitForRedis(clients, 1_000).catch(() => undefined);
   const subscriptions = openRedisSubscriptions(clients, connectionNameOf("subscriptions", prefix));
   const openMode = async (modePrefix: string | undefined): Promise<ClosableMode> => {
-    const routeLock = await RedlockRouteLock.open(clients, modePrefix ? { prefix: modePrefix } : {});
+    const routeLock = new RedlockRouteLock(clients, modePrefix ? { prefix: modePrefix } : {});
     const rateLimiter = new RedisRateLimiter(clients, {
       ...rateLimitOptions(config),
       ...(modePrefix ? { prefix: modePrefix } : {}),

@@ -56,8 +56,8 @@ describe("a Redis node that hangs", () => {
   it("moves a rate-limit count to the next node, refuses a lock it alone would grant, and decides a held lock without it", async () => {
     const limitClients = await clientsOf(`${hungUrl},${testRedisUrl}`);
     const limiter = new RedisRateLimiter(limitClients, { limitPerMinute: 5, prefix });
-    const alone = await RedlockRouteLock.open(await clientsOf(hungUrl), { prefix });
-    const quorum = await RedlockRouteLock.open(await clientsOf(`${testRedisUrl},${liveUrl},${hungUrl}`), {
+    const alone = new RedlockRouteLock(await clientsOf(hungUrl), { prefix });
+    const quorum = new RedlockRouteLock(await clientsOf(`${testRedisUrl},${liveUrl},${hungUrl}`), {
       prefix,
     });
     servers[0]?.kill("SIGSTOP");

@@ -26,10 +26,14 @@ export function createRedisClients(redisUrl: string, name?: string): Redis[] {
         // Keep trying to come back, but never faster than every 2 s.
         retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
         lazyConnect: false,
-        // Every command issued in one turn of the event loop leaves in one write: a movement's
-        // rate-limit script and lock request together, its PUBLISHes and lock release together
-        // (CPU per transfer −22 % in one run, docs/benchmark.md).
-        enableAutoPipelining: true,
+        // Each command in its own write. Auto-pipelining sent a turn's commands in one write, but
+        // through a Pipeline object per write that ioredis gives a getter of its own, so a hidden
+        // class of its own: hidden classes live in the old generation, and each kept its pipeline
+        // (the commands, their replies) alive past every scavenge until the next full collection.
+        // A quarter of what the clients allocated was promoted that way; off, the server ran 15 %
+        // more transfers with a third of the full collections (docs/benchmark.md, "ioredis's
+        // pipelines in the old generation"; redis-clients.test.ts).
+        enableAutoPipelining: false,
         ...(name ? { connectionName: name } : {}),
       }).on("error", () => {
         // Connection errors surface as failed commands where they matter; the default handler would only log noise.

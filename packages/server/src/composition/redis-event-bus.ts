@@ -55,8 +55,6 @@ export function redisEventBus(
       events: pending,
     } satisfies Announcement);
     pending = [];
-    // The clients auto-pipeline (redis-clients.ts): this PUBLISH leaves in the write that carries
-    // the releases of the route locks the same batch held, which are asked for after it.
     for (const publisher of publishers) publisher.publish(channel, message).catch(() => undefined);
   };
   const hooks = {

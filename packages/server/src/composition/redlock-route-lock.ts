@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { RouteLock } from "@purse/engine";
 import { PurseError } from "@purse/engine";
 import { ExecutionError, Redlock, ResourceLockedError } from "@sesamecare-oss/redlock";
@@ -17,24 +16,8 @@ export class RedlockRouteLock implements RouteLock {
   readonly #redlock: Redlock;
   readonly #prefix: string;
 
-  /**
-   * A route lock on `clients`, ready for concurrent use. Redlock defines its scripts on each client
-   * the first time it uses it, and an auto-pipelining client copies the scripts it knows into each
-   * pipeline it opens: a first lock request that joins a pipeline another command opened in the
-   * same turn (the rate limit's script) would find no script there, and lose that node's vote. One
-   * lock taken and released here, before anything else uses the clients, defines them everywhere
-   * (on a node that is down too: the script is defined before the command is sent).
-   */
-  static async open(
-    clients: readonly Redis[],
-    options: RedlockRouteLockOptions = {},
-  ): Promise<RedlockRouteLock> {
-    const lock = new RedlockRouteLock(clients, options);
-    await lock.run([`purse:lock:start:${randomUUID()}`], 1_000, async () => undefined).catch(() => undefined);
-    return lock;
-  }
-
-  private constructor(clients: readonly Redis[], options: RedlockRouteLockOptions) {
+  /** A route lock on `clients`, ready for concurrent use; it closes none of them. */
+  constructor(clients: readonly Redis[], options: RedlockRouteLockOptions = {}) {
     this.#redlock = new Redlock([...clients], { retryCount: 0, automaticExtensionThreshold: 0 });
     this.#redlock.on("error", () => {
       // Failed votes are judged in acquire(); the event would only duplicate them.
@@ -52,11 +35,10 @@ export class RedlockRouteLock implements RouteLock {
     try {
       return await work();
     } finally {
-      // Awaited before the answer: the client auto-pipelines, so a release sent and not awaited
-      // leaves on a later turn of the event loop, after the answer, and the same call repeated on
-      // another process could find the lock still held (two-processes.test.ts; docs/benchmark.md,
-      // "The route lock's release off the answer's path"). A failed release is harmless: the lock
-      // expires by itself at the end of its TTL.
+      // Awaited before the answer: the same call repeated at once on another process must not
+      // find the lock still held (two-processes.test.ts; docs/benchmark.md, "The route lock's
+      // release off the answer's path"). A failed release is harmless: the lock expires by itself
+      // at the end of its TTL.
       await lock.release().catch(() => undefined);
     }
   }

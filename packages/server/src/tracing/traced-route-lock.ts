@@ -6,9 +6,8 @@ import { PurseError, type RouteLock } from "@purse/engine";
  * movement asks for the lock and ends when the work may begin (or the lock is refused, with the
  * catalogue's code). The lock's own requests (its release included) and the work run in the
  * request's context, so the transaction's PostgreSQL spans and the Redis commands are the
- * request's children, not the lock's: the clients auto-pipeline, and a pipeline's commands are
- * traced in the context of the one that opened it, which may be a release. No key is recorded:
- * keys name users and routes, and the count says enough.
+ * request's children, not the lock's. No key is recorded: keys name users and routes, and the
+ * count says enough.
  */
 export function tracedRouteLock(inner: RouteLock, tracer: Tracer): RouteLock {
   return {
