@@ -154,6 +154,12 @@ describe("refunding a paid checkout from the dashboard", { timeout: 60_000 }, ()
         .count(),
     ).toBe(0);
     expect(await refunded()).toBe("25.00");
+    // The transactions list hears of the refund live, as of the first one: the page it shows then
+    // agrees with the checkout's row.
+    const history = page.getByRole("table", { name: "Transactions", exact: true });
+    await expect
+      .poll(() => history.locator("tbody").textContent(), { timeout: 10_000 })
+      .toContain("-20.00 USD");
     await page.screenshot({ path: docs("dashboard-refunded.png") });
   });
 
