@@ -1,7 +1,6 @@
 import { createServer, type Server, Socket } from "node:net";
 
 export interface PostgresRelay {
-  readonly port: number;
   /** `url` (a connection string to the relayed PostgreSQL) pointed at the relay instead. */
   through(url: string): string;
   /** Drops every connection and stops listening: "the database" is gone. */
@@ -23,6 +22,7 @@ export async function startPostgresRelay(
   options: PostgresRelayOptions = {},
 ): Promise<PostgresRelay> {
   const target = new URL(url);
+  const { cutWhen } = options;
   const sockets = new Set<Socket>();
   const relay: Server = createServer((client) => {
     const upstream = new Socket();
@@ -32,7 +32,6 @@ export async function startPostgresRelay(
       client.destroy();
       upstream.destroy();
     };
-    const { cutWhen } = options;
     if (cutWhen)
       client.on("data", (chunk: Buffer) => {
         if (cutWhen(chunk)) drop();
@@ -46,7 +45,6 @@ export async function startPostgresRelay(
   await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
   const { port } = relay.address() as { port: number };
   return {
-    port,
     through(given) {
       const relayed = new URL(given);
       relayed.hostname = "127.0.0.1";
