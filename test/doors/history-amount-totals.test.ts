@@ -171,4 +171,40 @@ describe("history totals under amount bounds, on every door", () => {
     expect(all.totals.find((total) => total.currency === "USD")?.count).toBeGreaterThan(1001);
     expect(all.totals.find((total) => total.currency === "USD")?.moneyIn).toBeNull();
   });
+
+  it("money in and out: past the cap when the caller's scans together pass it, though no one scan does", async () => {
+    // Between acme's U100000010 and bolt's U100000020, in the last hour: 50.03 out of acme 600
+    // times and in 600 times (1 200 matches, 600 on each side's scan); 50.04 500 times each way
+    // (1 000 matches: exactly the cap).
+    await queryDatabase(
+      database.url,
+      `insert into transactions (user_id, type, status, wallet_from_id, wallet_to_id, currency_id,
+          amount_minor, commission_minor, amount_from_minor, amount_to_minor, created_at, updated_at)
+        select f.user_id, 1, 3, f.id, t.id, f.currency_id, a.amount, 1, a.amount + 1, a.amount,
+          now() - n * interval '1 second', now() - n * interval '1 second'
+        from (values (5003, 600), (5004, 500)) as a(amount, times)
+        cross join lateral generate_series(1, a.times) n
+        cross join (values ('U100000010', 'U100000020'), ('U100000020', 'U100000010')) as pair(sender, receiver)
+        join wallets f on f.number = pair.sender join wallets t on t.number = pair.receiver`,
+    );
+    await queryDatabase(database.url, countBulkTransactionsSql("t.amount_minor in (5003, 5004)"));
+    const trpc = trpcClient(api.url, token);
+    const past = await trpc.transactions.query({ first: 20, minAmount: "50.03", maxAmount: "50.03" });
+    expect(past.totals).toEqual([
+      expect.objectContaining({ currency: "USD", count: 1000, exact: false, completed: null, moneyIn: null }),
+    ]);
+    const atCap = await trpc.transactions.query({ first: 20, minAmount: "50.04", maxAmount: "50.04" });
+    // In: 500 × 50.04; out: 500 × 50.05 (the fee included).
+    expect(atCap.totals).toEqual([
+      expect.objectContaining({
+        currency: "USD",
+        count: 1000,
+        exact: true,
+        completed: 1000,
+        moneyIn: "25020.00",
+        moneyOut: "25025.00",
+        net: "-5.00",
+      }),
+    ]);
+  });
 });

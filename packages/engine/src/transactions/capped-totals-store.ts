@@ -28,7 +28,7 @@ export function cappedTotals(userId: number, filter: TransactionFilter) {
   return sql<CappedRow>`
     with seen as (
       select m.*, row_number() over () as position
-      from (select * from ${matchedOnce(userId, filter)} as found limit ${past}) as m
+      from (select * from ${matchedOnce(userId, filter, amountTotalsCap + 1)} as found limit ${past}) as m
     )
     select currency_id, count(*)::text as count, sum(amount_minor)::text as amount,
       sum(commission_minor)::text as commission, (select count(*) from seen) > ${cap} as capped

@@ -39,14 +39,15 @@ export function flowTotals(userId: number, filter: TransactionFilter) {
   // Literals, not parameters: the generic plan then knows how few rows the limit asks for.
   const past = sql.lit(flowTotalsCap + 1);
   const cap = sql.lit(flowTotalsCap);
-  const done = sql`t.status = ${TransactionStatus.SUCCESS}::smallint`;
+  const done = sql`seen.status = ${TransactionStatus.SUCCESS}::smallint`;
   return sql<FlowRow>`
-    with seen as (select found.id from ${matchedOnce(userId, filter)} as found limit ${past})
-    select t.currency_id, count(*) filter (where ${done})::text as completed,
-      coalesce(sum(t.amount_to_minor) filter (where ${done} and t.wallet_to_id in ${owned}), 0)::text as money_in,
-      coalesce(sum(t.amount_from_minor) filter (where ${done} and t.wallet_from_id in ${owned}), 0)::text
+    with seen as (select found.* from ${matchedOnce(userId, filter, flowTotalsCap + 1)} as found limit ${past})
+    select seen.currency_id, count(*) filter (where ${done})::text as completed,
+      coalesce(sum(seen.amount_to_minor) filter (where ${done} and seen.wallet_to_id in ${owned}), 0)::text
+        as money_in,
+      coalesce(sum(seen.amount_from_minor) filter (where ${done} and seen.wallet_from_id in ${owned}), 0)::text
         as money_out,
       (select count(*) from seen) > ${cap} as capped
-    from seen join transactions t on t.id = seen.id
-    group by t.currency_id`;
+    from seen
+    group by seen.currency_id`;
 }
