@@ -5,7 +5,7 @@ import { historyQueries } from "../packages/engine/src/transactions/history-stor
 import { benchFixture, benchSecretKey, walletNumber } from "./bench-fixture.ts";
 import { growMerchantHistory, historyMerchant, merchantToken } from "./history-load.ts";
 import { explain, explainGeneric, query, resetStatementStats, statementStats } from "./history-probe.ts";
-import { startPurse } from "./purse-process.ts";
+import { type PurseProcess, startPurse } from "./purse-process.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 /** One kind of request, `requestsPerCase` times in a row at one history size. */
@@ -76,124 +76,185 @@ const caseFilters: readonly { label: string; filter: CaseFilter }[] = [
 ];
 
 /**
- * Issue 23's case: one merchant whose own history grows to each of `sizes` transactions (one
- * every 30 s going back in time, history-load.ts), then page 1 of 20 and its exact total,
+ * Issue 23's case: one merchant whose own history holds each of `sizes` transactions (one every
+ * 30 s going back in time, history-load.ts), then page 1 of 20 and its exact total,
  * `requestsPerCase` sequential requests per case, for the last day and the whole range, with and
  * without a filter, on REST (`GET /api/transactions/histories`) and GraphQL (`transactions(first: 20)`
  * with `totals`). What must stay flat from the smallest size to the largest is each case's p99.
+ *
+ * Each size is a ledger of its own with a `purse serve` of its own, all loaded before any is
+ * timed, and each case's requests go to the sizes in turn (10k, 1M, 10k, 1M...): measured one
+ * size after the other, minutes apart, the same case moved by half between runs on a 2-core
+ * machine, which was the ratio's noise rather than the size's (docs/benchmark.md, "The totals at
+ * their cap").
  */
 export async function measureHistory(
   sizes: readonly number[],
   environment: (database: ScratchDatabase) => Record<string, string>,
 ): Promise<HistoryFigures> {
-  const database = await createScratchDatabase("purse_history");
+  const ledgers: Ledger[] = [];
+  const servers: PurseProcess[] = [];
   try {
-    const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
-    await db.migrate();
-    await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
-    const figures: HistoryFigures["sizes"][number][] = [];
-    let loaded = 0;
-    for (const size of sizes) {
-      const started = performance.now();
-      await growMerchantHistory(database, loaded, size);
-      loaded = size;
-      const loadMs = performance.now() - started;
-      await resetStatementStats(database.url);
-      // The exact total, counted row by row as before the daily counts: every answer must say it.
-      const expected = Number(
-        (await query<{ total: string }>(database.url, countBefore, [historyMerchant]))[0]?.total,
+    for (const size of sizes) ledgers.push(await loadLedger(size));
+    for (const ledger of ledgers) servers.push(await startPurse(environment(ledger.database)));
+    const measured = await measureSizes(ledgers, servers);
+    const figures = ledgers.map((ledger, index) => ({
+      transactions: ledger.size,
+      loadMs: ledger.loadMs,
+      cases: measured[index] ?? [],
+    }));
+    for (const [index, { transactions, loadMs, cases }] of figures.entries()) {
+      console.log(
+        `  ${transactions} transactions of one merchant (loaded in ${(loadMs / 1000).toFixed(1)} s):`,
       );
-      const bounded = Number(
-        (await query<{ total: string }>(database.url, countBounded, [historyMerchant, 12_345]))[0]?.total,
-      );
-      const cases = await measureSize(environment(database), expected, bounded);
-      console.log(`  ${size} transactions of one merchant (loaded in ${(loadMs / 1000).toFixed(1)} s):`);
-      for (const measured of cases) {
+      for (const each of cases) {
         console.log(
-          `    ${measured.door} ${measured.name}: p50 ${measured.p50.toFixed(1)} ms, p99 ${measured.p99.toFixed(1)} ms (total ${measured.total})`,
+          `    ${each.door} ${each.name}: p50 ${each.p50.toFixed(1)} ms, p99 ${each.p99.toFixed(1)} ms (total ${each.total})`,
         );
       }
-      console.log(
-        `    PostgreSQL per statement:\n      ${(await statementStats(database.url)).join("\n      ")}`,
-      );
-      figures.push({ transactions: size, loadMs, cases });
-      if (process.env["PURSE_BENCH_EXPLAIN_EACH"]) await explainRequest(db, database.url, wholeRange);
+      const url = ledgers[index]?.database.url ?? "";
+      console.log(`    PostgreSQL per statement:\n      ${(await statementStats(url)).join("\n      ")}`);
     }
-    const report = await auditLedger(db);
-    const audit = report.ok ? `balanced (${report.transactions} transactions)` : "BREACHED";
-    if (!report.ok) {
-      process.exitCode = 1;
-      console.log(report.checks.filter((check) => check.breaches.length > 0));
+    const largest = ledgers[ledgers.length - 1] as Ledger;
+    const db = await openDatabase({ kind: "postgres", url: largest.database.url }, { poolSize: 2 });
+    try {
+      if (process.env["PURSE_BENCH_EXPLAIN_EACH"])
+        for (const ledger of ledgers) await explainRequest(db, ledger.database.url, wholeRange);
+      const reports = [];
+      for (const ledger of ledgers) {
+        const each = await openDatabase({ kind: "postgres", url: ledger.database.url }, { poolSize: 2 });
+        reports.push(await auditLedger(each));
+        await each.close();
+      }
+      const breached = reports.filter((report) => !report.ok);
+      const audit =
+        breached.length === 0
+          ? `balanced (${reports.map((report) => report.transactions).join(", ")} transactions)`
+          : "BREACHED";
+      for (const report of breached) {
+        process.exitCode = 1;
+        console.log(report.checks.filter((check) => check.breaches.length > 0));
+      }
+      const kysely = db.em().getKysely();
+      const url = largest.database.url;
+      const queries = historyQueries(historyMerchant, readHistoryFilter(wholeRange));
+      const count = queries.count.compile(kysely);
+      const page = queries.page.compile(kysely);
+      const explainCount = await explainGeneric(url, count.sql, count.parameters);
+      const amountCount = historyQueries(
+        historyMerchant,
+        readHistoryFilter({ ...wholeRange, ...amountBounded }),
+      ).count.compile(kysely);
+      const explainAmountCount = await explainGeneric(url, amountCount.sql, amountCount.parameters);
+      const explainPage = await explainGeneric(url, page.sql, page.parameters);
+      const explainBefore = await explainGeneric(url, countBefore, [historyMerchant]);
+      console.log(`  ledgers ${audit}`);
+      return { sizes: figures, audit, explainBefore, explainCount, explainAmountCount, explainPage };
+    } finally {
+      await db.close();
     }
-    const kysely = db.em().getKysely();
-    const queries = historyQueries(historyMerchant, readHistoryFilter(wholeRange));
-    const count = queries.count.compile(kysely);
-    const page = queries.page.compile(kysely);
-    const explainCount = await explainGeneric(database.url, count.sql, count.parameters);
-    const amountCount = historyQueries(
-      historyMerchant,
-      readHistoryFilter({ ...wholeRange, ...amountBounded }),
-    ).count.compile(kysely);
-    const explainAmountCount = await explainGeneric(database.url, amountCount.sql, amountCount.parameters);
-    const explainPage = await explainGeneric(database.url, page.sql, page.parameters);
-    const explainBefore = await explainGeneric(database.url, countBefore, [historyMerchant]);
-    await db.close();
-    console.log(`  ledger ${audit}`);
-    return { sizes: figures, audit, explainBefore, explainCount, explainAmountCount, explainPage };
   } finally {
-    // PURSE_BENCH_KEEP_DATABASE=1 leaves the loaded ledger for EXPLAINs by hand (psql).
-    if (process.env["PURSE_BENCH_KEEP_DATABASE"]) console.log(`  kept database ${database.name}`);
-    else await database.drop();
+    for (const server of servers) await server.stop();
+    for (const { database } of ledgers) {
+      // PURSE_BENCH_KEEP_DATABASE=1 leaves the loaded ledgers for EXPLAINs by hand (psql).
+      if (process.env["PURSE_BENCH_KEEP_DATABASE"]) console.log(`  kept database ${database.name}`);
+      else await database.drop();
+    }
   }
+}
+
+/** One size's ledger, loaded, with the totals every answer must carry. */
+interface Ledger {
+  readonly size: number;
+  readonly database: ScratchDatabase;
+  readonly loadMs: number;
+  /** The whole range's exact total, counted row by row as before the daily counts. */
+  readonly expected: number;
+  /** The rows over 123.45, counted row by row. */
+  readonly expectedBounded: number;
+}
+
+async function loadLedger(size: number): Promise<Ledger> {
+  const database = await createScratchDatabase("purse_history");
+  const db = await openDatabase({ kind: "postgres", url: database.url }, { poolSize: 2 });
+  try {
+    await db.migrate();
+    await seedFixture(db, secretBoxFromKey(benchSecretKey), benchFixture());
+  } finally {
+    await db.close();
+  }
+  const started = performance.now();
+  await growMerchantHistory(database, 0, size);
+  const loadMs = performance.now() - started;
+  await resetStatementStats(database.url);
+  const expected = Number(
+    (await query<{ total: string }>(database.url, countBefore, [historyMerchant]))[0]?.total,
+  );
+  const expectedBounded = Number(
+    (await query<{ total: string }>(database.url, countBounded, [historyMerchant, 12_345]))[0]?.total,
+  );
+  return { size, database, loadMs, expected, expectedBounded };
 }
 
 const wholeRange = { ...periods["whole range"], page: 1, itemsPerPage: 20 };
 
 type HistoryInput = Parameters<typeof readHistoryFilter>[0];
 
-/** Every case at one size, against one Purse process; each answer is checked, then timed. */
-async function measureSize(
-  env: Record<string, string>,
-  expected: number,
-  expectedBounded: number,
-): Promise<HistoryCase[]> {
-  const server = await startPurse(env);
-  try {
-    const token = await merchantToken(server.url);
-    const probes = Object.entries(periods).flatMap(([period, dates]) =>
+/**
+ * Every case at every size, each size against its own Purse process: every answer is checked,
+ * then each case timed with its requests sent to the sizes in turn. Answers the cases per size.
+ */
+async function measureSizes(
+  ledgers: readonly Ledger[],
+  servers: readonly PurseProcess[],
+): Promise<HistoryCase[][]> {
+  const tokens = await Promise.all(servers.map((server) => merchantToken(server.url)));
+  const probesAt = (index: number) => {
+    const url = servers[index]?.url ?? "";
+    const token = tokens[index] ?? "";
+    return Object.entries(periods).flatMap(([period, dates]) =>
       caseFilters.flatMap(({ label, filter }) => [
         {
           name: `${period}${label}`,
           door: "REST" as const,
-          probe: restRequest(server.url, token, { ...dates, page: 1, itemsPerPage: 20, ...filter }),
+          probe: restRequest(url, token, { ...dates, page: 1, itemsPerPage: 20, ...filter }),
         },
         {
           name: `${period}${label}`,
           door: "GraphQL" as const,
-          probe: graphqlRequest(server.url, token, dates, filter),
+          probe: graphqlRequest(url, token, dates, filter),
         },
       ]),
     );
-    // Every case once through before any is timed, as the transfer phases throw their first
-    // seconds away: otherwise the cases timed first met a server still compiling its code and, at
-    // the larger size, the rows the load had pushed out of PostgreSQL's buffers (the first cases
-    // at 1M read 1.4x to 1.8x their later p50 in one run: docs/benchmark.md, "The totals at their cap").
-    for (const { probe } of probes) for (let warm = 0; warm < warmUpPerCase; warm += 1) await probe();
-    const cases: HistoryCase[] = [];
-    for (const { name, door, probe } of probes) cases.push({ name, door, ...(await timed(probe)) });
-    const whole = cases.find((measured) => measured.name === "whole range");
-    if (whole?.total !== expected)
-      throw new Error(`the whole range's total is ${whole?.total}, not ${expected}`);
+  };
+  const probes = ledgers.map((_, index) => probesAt(index));
+  // Every case once through before any is timed, as the transfer phases throw their first
+  // seconds away: the cases timed first otherwise met servers still compiling their code and, at
+  // the larger sizes, rows the load had pushed out of PostgreSQL's buffers.
+  for (const sized of probes)
+    for (const { probe } of sized) for (let warm = 0; warm < warmUpPerCase; warm += 1) await probe();
+  const cases: HistoryCase[][] = ledgers.map(() => []);
+  const caseCount = probes[0]?.length ?? 0;
+  for (let at = 0; at < caseCount; at += 1) {
+    const timings = await timedInTurn(probes.map((sized) => sized[at]?.probe as Probe));
+    for (const [index, sized] of probes.entries()) {
+      const { name, door } = sized[at] as (typeof sized)[number];
+      cases[index]?.push({ name, door, ...(timings[index] as Timing) });
+    }
+  }
+  for (const [index, ledger] of ledgers.entries()) {
+    const sized = cases[index] ?? [];
+    const whole = sized.find((measured) => measured.name === "whole range");
+    if (whole?.total !== ledger.expected)
+      throw new Error(`the whole range's total is ${whole?.total}, not ${ledger.expected}`);
     // Counted up to the cap: the row-by-row count, or the cap when more match.
-    const bounded = Math.min(expectedBounded, amountTotalsCap);
-    for (const measured of cases.filter((each) => each.name === "whole range, minAmount 123.45")) {
+    const bounded = Math.min(ledger.expectedBounded, amountTotalsCap);
+    for (const measured of sized.filter((each) => each.name === "whole range, minAmount 123.45")) {
       if (measured.total !== bounded)
         throw new Error(`${measured.door} whole range over 123.45 totals ${measured.total}, not ${bounded}`);
     }
-    return cases;
-  } finally {
-    await server.stop();
   }
+  return cases;
 }
 
 /** One request that answers page 1 of 20 and its total, or throws. */
@@ -202,20 +263,34 @@ type Probe = () => Promise<number>;
 /** Requests per case in the warm pass before any case is timed (a few in CI's smoke run). */
 const warmUpPerCase = process.env["PURSE_BENCH_SMOKE"] ? 2 : 50;
 
-/** A few requests to warm up, then `requestsPerCase` timed one after the other. */
-async function timed(probe: Probe): Promise<{ p50: number; p99: number; total: number }> {
-  let total = 0;
-  for (let warm = 0; warm < 5; warm += 1) total = await probe();
-  const times: number[] = [];
+interface Timing {
+  readonly p50: number;
+  readonly p99: number;
+  readonly total: number;
+}
+
+/**
+ * One case at every size: a few requests each, then `requestsPerCase` rounds of one request to
+ * each size in turn, one after the other. Answers each size's p50, p99 and total.
+ */
+async function timedInTurn(probes: readonly Probe[]): Promise<Timing[]> {
+  const totals = probes.map(() => 0);
+  for (const [index, probe] of probes.entries())
+    for (let warm = 0; warm < 5; warm += 1) totals[index] = await probe();
+  const times: number[][] = probes.map(() => []);
   for (let request = 0; request < requestsPerCase; request += 1) {
-    const started = performance.now();
-    await probe();
-    times.push(performance.now() - started);
+    for (const [index, probe] of probes.entries()) {
+      const started = performance.now();
+      await probe();
+      times[index]?.push(performance.now() - started);
+    }
   }
-  times.sort((a, b) => a - b);
-  const at = (quantile: number) =>
-    times[Math.min(times.length - 1, Math.ceil(quantile * times.length) - 1)] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), total };
+  return times.map((sizeTimes, index) => {
+    sizeTimes.sort((a, b) => a - b);
+    const at = (quantile: number) =>
+      sizeTimes[Math.min(sizeTimes.length - 1, Math.ceil(quantile * sizeTimes.length) - 1)] ?? 0;
+    return { p50: at(0.5), p99: at(0.99), total: totals[index] ?? 0 };
+  });
 }
 
 function restRequest(url: string, token: string, input: HistoryInput): Probe {

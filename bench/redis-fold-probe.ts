@@ -44,7 +44,7 @@ async function run(name: string, once: (caller: number, sequence: number) => Pro
 
 const client = new Redis(redisUrl);
 const limiter = new RedisRateLimiter([client], { limitPerMinute: 1_000_000_000, prefix });
-const lock = await RedlockRouteLock.open([client], { prefix });
+const lock = new RedlockRouteLock([client], { prefix });
 client.defineCommand("foldProbe", { numberOfKeys: 2, lua: folded });
 client.defineCommand("foldRelease", { numberOfKeys: 1, lua: release });
 const scripted = client as Redis & {
