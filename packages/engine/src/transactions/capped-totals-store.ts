@@ -15,20 +15,18 @@ export interface CappedRow {
 
 /**
  * The totals per currency of what `matched(userId, filter)` finds, counted row by row up to
- * `amountTotalsCap`: the scans stop at the cap's next row (`matchedOnce` under a `limit`), which
+ * `amountTotalsCap`: the scans stop at the cap's next row (`matchedOnce`'s `limit`), which
  * says there are more. Past the cap the rows per currency are those the scans met first, so each
  * count and sum is a lower bound (amounts and fees are never negative) and a currency met only
  * after the cap is missing. For totals under amount bounds, which no counter answers; the cost is
  * the rows read until the cap's next match (the period's rows when fewer match, as for a page).
  */
 export function cappedTotals(userId: number, filter: TransactionFilter) {
-  // Literals, not parameters: the generic plan then knows how few rows the limit asks for.
   const cap = sql.lit(amountTotalsCap);
-  const past = sql.lit(amountTotalsCap + 1);
   return sql<CappedRow>`
     with seen as (
       select m.*, row_number() over () as position
-      from (select * from ${matchedOnce(userId, filter, amountTotalsCap + 1)} as found limit ${past}) as m
+      from ${matchedOnce(userId, filter, amountTotalsCap + 1)} as m
     )
     select currency_id, count(*)::text as count, sum(amount_minor)::text as amount,
       sum(commission_minor)::text as commission, (select count(*) from seen) > ${cap} as capped

@@ -36,12 +36,10 @@ export interface FlowRow {
  */
 export function flowTotals(userId: number, filter: TransactionFilter) {
   const owned = sql`(select o.id from wallets o where o.user_id = ${userId})`;
-  // Literals, not parameters: the generic plan then knows how few rows the limit asks for.
-  const past = sql.lit(flowTotalsCap + 1);
   const cap = sql.lit(flowTotalsCap);
   const done = sql`seen.status = ${TransactionStatus.SUCCESS}::smallint`;
   return sql<FlowRow>`
-    with seen as (select found.* from ${matchedOnce(userId, filter, flowTotalsCap + 1)} as found limit ${past})
+    with seen as (select * from ${matchedOnce(userId, filter, flowTotalsCap + 1)} as found)
     select seen.currency_id, count(*) filter (where ${done})::text as completed,
       coalesce(sum(seen.amount_to_minor) filter (where ${done} and seen.wallet_to_id in ${owned}), 0)::text
         as money_in,

@@ -100,17 +100,18 @@ export function matched(userId: number, filter: TransactionFilter, page?: PageBo
 }
 
 /**
- * The same matches as `matched(userId, filter)`, each once without a `union`'s deduplication, as
- * `(id, currency_id, amount_minor, commission_minor, status, amount_from_minor, amount_to_minor,
- * wallet_from_id, wallet_to_id)` (`amount_minor` as the rows show it: moved-amount-store.ts), in no
- * particular order: so that a `limit` above it stops the scans after that many rows (a `union`
- * reads every candidate before answering one). Totals read their figures from these columns, not
- * from the rows again by id: at the cap that was a thousand index lookups more.
+ * Up to `atMost` of the same matches as `matched(userId, filter)`, each once without a `union`'s
+ * deduplication, as `(id, currency_id, amount_minor, commission_minor, status, amount_from_minor,
+ * amount_to_minor, wallet_from_id, wallet_to_id)` (`amount_minor` as the rows show it:
+ * moved-amount-store.ts), in no particular order: so that the `limit` stops the scans after that
+ * many rows (a `union` reads every candidate before answering one). Totals read their figures from
+ * these columns, not from the rows again by id: at the cap that was a thousand index lookups more.
  *
- * `atMost` (a literal) also bounds each wallet's scan: a lateral scan with a limit of its own is
- * planned as one index range per wallet, where without one the generic plan, expecting a few rows
- * per wallet, read the receiving side's rows once and filtered them again for every wallet
- * (docs/benchmark.md, "The totals at their cap").
+ * `atMost` (a literal: the generic plan then knows how few rows are asked for) also bounds each
+ * wallet's scan: a lateral scan with a limit of its own is planned as one index range per wallet,
+ * where without one the generic plan, expecting a few rows per wallet, read the receiving side's
+ * rows once and filtered them again for every wallet (docs/benchmark.md, "The totals at their
+ * cap"). Fewer than `atMost` rows means every match was read.
  * A transaction the receiving side finds is left to the sending side when its sending wallet is
  * one of the scanned wallets the caller owns, which is exactly when `matched`'s sending side
  * finds it too (a scanned wallet the caller does not own only finds transactions with the
@@ -120,6 +121,7 @@ export function matchedOnce(userId: number, filter: TransactionFilter, atMost: n
   const where = rowConditions(filter);
   const owned = ownedWallets(userId);
   const scanned = scannedWallets(userId, filter.walletNumber);
+  const limit = sql.lit(atMost);
   const side = (
     column: "wallet_from_id" | "wallet_to_id",
     other: "wallet_from_id" | "wallet_to_id",
@@ -130,9 +132,9 @@ export function matchedOnce(userId: number, filter: TransactionFilter, atMost: n
         from transactions t
         where t.${sql.raw(column)} = s.id and (s.own or t.${sql.raw(other)} in ${owned}) and ${where}
           and ${alsoWhere}
-        limit ${sql.lit(atMost)}) as x`;
+        limit ${limit}) as x`;
   const notFoundBySender = sql`(t.wallet_from_id is null
     or t.wallet_from_id not in (select f.id from ${scanned} as f where f.own))`;
-  return sql`(${side("wallet_from_id", "wallet_to_id", sql`true`)}
-    union all ${side("wallet_to_id", "wallet_from_id", notFoundBySender)})`;
+  return sql`(select * from (${side("wallet_from_id", "wallet_to_id", sql`true`)}
+    union all ${side("wallet_to_id", "wallet_from_id", notFoundBySender)}) as found limit ${limit})`;
 }
