@@ -14,22 +14,32 @@ export interface CappedRow {
 }
 
 /**
- * The totals per currency of what `matched(userId, filter)` finds, counted row by row up to
+ * Up to `amountTotalsCap` + 1 of what `matched(userId, filter)` finds, each once, as
+ * `matchedOnce`'s columns. What the totals under amount bounds count (`cappedTotalsOf`) and what
+ * money in and out add up (flow-totals-store.ts): one statement that needs both reads these rows
+ * once, as a common table of its own (a common table read twice is computed once).
+ */
+export function seenMatches(userId: number, filter: TransactionFilter) {
+  return matchedOnce(userId, filter, amountTotalsCap + 1);
+}
+
+/**
+ * The totals per currency of the rows `seen` names (`seenMatches`'s), counted row by row up to
  * `amountTotalsCap`: the scans stop at the cap's next row (`matchedOnce`'s `limit`), which
  * says there are more. Past the cap the rows per currency are those the scans met first, so each
  * count and sum is a lower bound (amounts and fees are never negative) and a currency met only
  * after the cap is missing. For totals under amount bounds, which no counter answers; the cost is
  * the rows read until the cap's next match (the period's rows when fewer match, as for a page).
  */
-export function cappedTotals(userId: number, filter: TransactionFilter) {
+export function cappedTotalsOf(seen: ReturnType<typeof sql>) {
   const cap = sql.lit(amountTotalsCap);
-  return sql<CappedRow>`
-    with seen as (
-      select m.*, row_number() over () as position
-      from ${matchedOnce(userId, filter, amountTotalsCap + 1)} as m
-    )
-    select currency_id, count(*)::text as count, sum(amount_minor)::text as amount,
-      sum(commission_minor)::text as commission, (select count(*) from seen) > ${cap} as capped
-    from seen where position <= ${cap}
+  return sql<CappedRow>`select currency_id, count(*)::text as count, sum(amount_minor)::text as amount,
+      sum(commission_minor)::text as commission, (select count(*) from ${seen}) > ${cap} as capped
+    from (select * from ${seen} limit ${cap}) as counted
     group by currency_id`;
+}
+
+/** `cappedTotalsOf` over `userId`'s matches of `filter`, as a statement of its own. */
+export function cappedTotals(userId: number, filter: TransactionFilter) {
+  return sql<CappedRow>`with seen as (${seenMatches(userId, filter)}) ${cappedTotalsOf(sql`seen`)}`;
 }

@@ -1,8 +1,6 @@
 import { TransactionStatus } from "../ledger/transaction-codes.ts";
 import { sql } from "../persistence/sql.ts";
 import { amountTotalsCap } from "./amount-totals-cap.ts";
-import { matchedOnce } from "./matched-transactions-store.ts";
-import type { TransactionFilter } from "./transaction-filter.ts";
 
 /**
  * The most matches money in and out are added up over: the same 1 000 as the totals under amount
@@ -22,30 +20,29 @@ export interface FlowRow {
 }
 
 /**
- * Money in, money out and how many completed (SUCCESS) transactions of what
- * `matched(userId, filter)` finds, per currency: in is `amount_to` of each one into one of the
- * caller's wallets, out is `amount_from` of each one out of one (a transfer between two of the
- * caller's own wallets is both), so in − out is what those transactions changed the caller's
- * balances by, and each figure is the sum of the CSV export's `amount_to` / `amount_from` column
- * over its rows of that direction and status. Pending, failed and cancelled transactions move
- * nothing and count in neither.
+ * Money in, money out and how many completed (SUCCESS) transactions of the rows `seen` names
+ * (`seenMatches`'s: what `matched(userId, filter)` finds), per currency: in is `amount_to` of each
+ * one into one of the caller's wallets, out is `amount_from` of each one out of one (a transfer
+ * between two of the caller's own wallets is both), so in − out is what those transactions changed
+ * the caller's balances by, and each figure is the sum of the CSV export's `amount_to` /
+ * `amount_from` column over its rows of that direction and status. Pending, failed and cancelled
+ * transactions move nothing and count in neither.
  *
  * The daily counts keep no direction, so the matches are read (each once, `matchedOnce`), up to
  * `flowTotalsCap` and one more, which says there are more: then `capped`, and the caller shows no
  * figure rather than a partial one (money must add up exactly or not be shown).
  */
-export function flowTotals(userId: number, filter: TransactionFilter) {
+export function flowTotalsOf(userId: number, seen: ReturnType<typeof sql>) {
   const owned = sql`(select o.id from wallets o where o.user_id = ${userId})`;
   const cap = sql.lit(flowTotalsCap);
-  const done = sql`seen.status = ${TransactionStatus.SUCCESS}::smallint`;
+  const done = sql`f.status = ${TransactionStatus.SUCCESS}::smallint`;
   return sql<FlowRow>`
-    with seen as (select * from ${matchedOnce(userId, filter, flowTotalsCap + 1)} as found)
-    select seen.currency_id, count(*) filter (where ${done})::text as completed,
-      coalesce(sum(seen.amount_to_minor) filter (where ${done} and seen.wallet_to_id in ${owned}), 0)::text
+    select f.currency_id, count(*) filter (where ${done})::text as completed,
+      coalesce(sum(f.amount_to_minor) filter (where ${done} and f.wallet_to_id in ${owned}), 0)::text
         as money_in,
-      coalesce(sum(seen.amount_from_minor) filter (where ${done} and seen.wallet_from_id in ${owned}), 0)::text
+      coalesce(sum(f.amount_from_minor) filter (where ${done} and f.wallet_from_id in ${owned}), 0)::text
         as money_out,
-      (select count(*) from seen) > ${cap} as capped
-    from seen
-    group by seen.currency_id`;
+      (select count(*) from ${seen}) > ${cap} as capped
+    from ${seen} as f
+    group by f.currency_id`;
 }

@@ -1,7 +1,7 @@
 import { rows, type SqlRunner, sql } from "../persistence/sql.ts";
-import { cappedTotals } from "./capped-totals-store.ts";
+import { cappedTotalsOf, seenMatches } from "./capped-totals-store.ts";
 import { type CitusHistoryScope, overScope, scopedName, withScope } from "./citus-history-store.ts";
-import { flowTotals } from "./flow-totals-store.ts";
+import { flowTotalsOf } from "./flow-totals-store.ts";
 import { countedDays, countedName, countedTotals } from "./history-count-store.ts";
 import { matched } from "./matched-transactions-store.ts";
 import { movedAmount } from "./moved-amount-store.ts";
@@ -98,13 +98,16 @@ export function findSearchTotals(
   scope: CitusHistoryScope | null = null,
 ): Promise<SearchTotalRow[]> {
   const bounded = hasAmountBounds(filter);
+  // One read of the matches (up to the caps, which are one) for money in and out and, under
+  // amount bounds, for the counts too: a common table read twice is computed once.
   const counted = bounded
-    ? cappedTotals(userId, filter)
+    ? cappedTotalsOf(sql`seen`)
     : sql`select c.*, false as capped from (${countedTotals(userId, filter)}) as c`;
   return rows(
     em,
     sql<SearchTotalRow>`
-      ${withScope(scope)} flow as (${flowTotals(userId, filter)})
+      ${withScope(scope)} seen as (${seenMatches(userId, filter)}),
+      flow as (${flowTotalsOf(userId, sql`seen`)})
       select c.id as currency_id, c.code, c.precession, coalesce(counted.count, '0') as count,
         coalesce(counted.amount, '0') as amount, coalesce(counted.commission, '0') as commission,
         coalesce(counted.capped, true) as capped, coalesce(flow.completed, '0') as completed,
