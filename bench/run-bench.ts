@@ -69,7 +69,8 @@ const historySizes = (
  * PURSE_BENCH_LOG_LEVEL runs Purse at that LOG_LEVEL (silent when absent; bench/purse-process.ts).
  * PURSE_BENCH_NODE_ARGS gives `purse serve` Node's (and V8's) flags, space-separated; as
  * PURSE_BENCH_VARIABLE, env alternates them.
- * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2); PURSE_BENCH_BARE_POOL the bare server's pool (32);
+ * PURSE_BENCH_ROUNDS sets the rounds of an alternation (2), each round in the reverse order of the
+ * one before (`inRoundOrder`); PURSE_BENCH_BARE_POOL the bare server's pool (32);
  * PURSE_BENCH_CASE=hot runs an alternation's transfers into one hot wallet (bench-fixture.ts) instead of spread.
  */
 const historyOnly = process.env["PURSE_BENCH_ONLY"] === "history";
@@ -455,6 +456,16 @@ function settingsOf(variable: string, value: string): Record<string, string> {
   );
 }
 
+/**
+ * The values in the order a round measures them: as given in odd rounds, reversed in even ones.
+ * With one order for every round the phase measured last in a round read up to a fifth faster
+ * whichever it was (docs/benchmark.md, "One scan for both capped totals"), so a fixed order
+ * favoured one side; reversed every other round, that place is shared.
+ */
+function inRoundOrder<Value>(values: readonly Value[], round: number): readonly Value[] {
+  return round % 2 === 1 ? values : [...values].reverse();
+}
+
 async function alternate(
   variable: string,
   values: readonly string[],
@@ -462,7 +473,7 @@ async function alternate(
 ): Promise<void> {
   const results = new Map<string, string[]>();
   for (let round = 1; round <= rounds; round += 1) {
-    for (const value of values) {
+    for (const value of inRoundOrder(values, round)) {
       // PURSE_BENCH_BIN alternates `purse` commands (two checkouts' builds), other variables the environment.
       const { purse, peakRssMb, readyAfterMs, writesPerTransfer, tail } =
         variable === "PURSE_BENCH_BIN"
@@ -496,7 +507,7 @@ if (only === "token-cache") {
 } else if (only === "two-processes") {
   // The two-process phase for each build of PURSE_BENCH_BINS in turn, PURSE_BENCH_ROUNDS times.
   for (let round = 1; round <= Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2); round += 1)
-    for (const bin of (process.env["PURSE_BENCH_BINS"] ?? "").split(",")) {
+    for (const bin of inRoundOrder((process.env["PURSE_BENCH_BINS"] ?? "").split(","), round)) {
       const result = await measureTwoProcesses(bin);
       console.log(
         `  round ${round}, ${bin}: ${line("transfers", result)} (load ${loadavg()[0]?.toFixed(1)})`,
@@ -509,25 +520,43 @@ if (only === "token-cache") {
     (process.env["PURSE_BENCH_VALUES"] ?? "").split(","),
   );
 } else if (only === "ratio") {
-  // Purse and the bare server alternated (Purse, bare, Purse, bare...): their ratio in each round
-  // compares phases run a minute apart, not a whole bench apart.
+  // Purse and the bare server (or pgledger) alternated, Purse first in odd rounds and second in
+  // even ones (`inRoundOrder`): their ratio in each round compares phases run a minute apart, not
+  // a whole bench apart.
   const rounds = Number(process.env["PURSE_BENCH_ROUNDS"] ?? 2);
+  const againstPgledger = process.env["PURSE_BENCH_AGAINST"] === "pgledger";
   for (let round = 1; round <= rounds; round += 1) {
-    const { purse, readyAfterMs } = await measurePurse({}, undefined, alternationCase);
-    const purseLoad = loadavg()[0]?.toFixed(1);
-    const purseFigures = `round ${round}: Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, ${describeCpu(purse.cpu, "Purse")}, ready ${readyAfterMs.toFixed(0)} ms (load ${purseLoad})`;
-    if (process.env["PURSE_BENCH_AGAINST"] === "pgledger") {
-      const pgledger = await measurePgledger(alternationCase);
+    const purseFirst = inRoundOrder(["Purse", "other"], round)[0] === "Purse";
+    const order = purseFirst ? "Purse first" : `${againstPgledger ? "pgledger" : "bare"} first`;
+    const measuredPurse = async () => ({
+      ...(await measurePurse({}, undefined, alternationCase)),
+      load: loadavg()[0]?.toFixed(1),
+    });
+    const measuredOther = async () =>
+      againstPgledger
+        ? {
+            kind: "pgledger" as const,
+            pgledger: await measurePgledger(alternationCase),
+            load: loadavg()[0]?.toFixed(1),
+          }
+        : { kind: "bare" as const, bare: await measureBare(alternationCase), load: loadavg()[0]?.toFixed(1) };
+    const [measured, other] = purseFirst
+      ? [await measuredPurse(), await measuredOther()]
+      : await measuredOther().then(async (first) => [await measuredPurse(), first] as const);
+    const { purse, readyAfterMs, load } = measured;
+    const purseFigures = `round ${round} (${order}): Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, ${describeCpu(purse.cpu, "Purse")}, ready ${readyAfterMs.toFixed(0)} ms (load ${load})`;
+    if (other.kind === "pgledger") {
+      const { pgledger } = other;
       const against =
         typeof pgledger === "string"
           ? `pgledger: ${pgledger}`
-          : `pgledger ${pgledger.tps.toFixed(0)}/s (load ${loadavg()[0]?.toFixed(1)}); Purse / pgledger ${ratio(purse.perSecond, pgledger.tps)}`;
+          : `pgledger ${pgledger.tps.toFixed(0)}/s (load ${other.load}); Purse / pgledger ${ratio(purse.perSecond, pgledger.tps)}`;
       console.log(`  ${purseFigures}; ${against}`);
       continue;
     }
-    const bare = await measureBare(alternationCase);
+    const { bare } = other;
     console.log(
-      `  ${purseFigures}; bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${loadavg()[0]?.toFixed(1)}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}, p99 ${ratio(purse.p99, bare.p99)}×`,
+      `  ${purseFigures}; bare ${bare.perSecond.toFixed(0)}/s p99 ${bare.p99} ms (load ${other.load}); Purse / bare ${ratio(purse.perSecond, bare.perSecond)}, p99 ${ratio(purse.p99, bare.p99)}×`,
     );
   }
 } else if (only === "purse") {
