@@ -540,10 +540,9 @@ if (only === "token-cache") {
             load: loadavg()[0]?.toFixed(1),
           }
         : { kind: "bare" as const, bare: await measureBare(alternationCase), load: loadavg()[0]?.toFixed(1) };
-    const [measured, other] = purseFirst
-      ? [await measuredPurse(), await measuredOther()]
-      : await measuredOther().then(async (first) => [await measuredPurse(), first] as const);
-    const { purse, readyAfterMs, load } = measured;
+    const otherFirst = purseFirst ? undefined : await measuredOther();
+    const { purse, readyAfterMs, load } = await measuredPurse();
+    const other = otherFirst ?? (await measuredOther());
     const purseFigures = `round ${round} (${order}): Purse ${purse.perSecond.toFixed(0)}/s p50 ${purse.p50} ms p99 ${purse.p99} ms, ${describeCpu(purse.cpu, "Purse")}, ready ${readyAfterMs.toFixed(0)} ms (load ${load})`;
     if (other.kind === "pgledger") {
       const { pgledger } = other;

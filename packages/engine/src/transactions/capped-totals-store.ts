@@ -1,5 +1,6 @@
 import { sql } from "../persistence/sql.ts";
 import { amountTotalsCap } from "./amount-totals-cap.ts";
+import { flowTotalsCap } from "./flow-totals-store.ts";
 import { matchedOnce } from "./matched-transactions-store.ts";
 import type { TransactionFilter } from "./transaction-filter.ts";
 
@@ -14,13 +15,15 @@ export interface CappedRow {
 }
 
 /**
- * Up to `amountTotalsCap` + 1 of what `matched(userId, filter)` finds, each once, as
- * `matchedOnce`'s columns. What the totals under amount bounds count (`cappedTotalsOf`) and what
- * money in and out add up (flow-totals-store.ts): one statement that needs both reads these rows
- * once, as a common table of its own (a common table read twice is computed once).
+ * Up to one more than the larger of the two caps of what `matched(userId, filter)` finds, each
+ * once, as `matchedOnce`'s columns. What the totals under amount bounds count (`cappedTotalsOf`)
+ * and what money in and out add up (flow-totals-store.ts): one statement that needs both reads
+ * these rows once, as a common table of its own (a common table read twice is computed once).
+ * Each total tells "more than my cap" from these rows, so they must reach past both caps (as the
+ * rows Citus reads first do: history-reads.ts).
  */
 export function seenMatches(userId: number, filter: TransactionFilter) {
-  return matchedOnce(userId, filter, amountTotalsCap + 1);
+  return matchedOnce(userId, filter, Math.max(amountTotalsCap, flowTotalsCap) + 1);
 }
 
 /**
