@@ -532,14 +532,12 @@ if (only === "token-cache") {
       ...(await measurePurse({}, undefined, alternationCase)),
       load: loadavg()[0]?.toFixed(1),
     });
-    const measuredOther = async () =>
-      againstPgledger
-        ? {
-            kind: "pgledger" as const,
-            pgledger: await measurePgledger(alternationCase),
-            load: loadavg()[0]?.toFixed(1),
-          }
-        : { kind: "bare" as const, bare: await measureBare(alternationCase), load: loadavg()[0]?.toFixed(1) };
+    const measuredOther = async () => {
+      const measured = againstPgledger
+        ? { kind: "pgledger" as const, pgledger: await measurePgledger(alternationCase) }
+        : { kind: "bare" as const, bare: await measureBare(alternationCase) };
+      return { ...measured, load: loadavg()[0]?.toFixed(1) };
+    };
     const otherFirst = purseFirst ? undefined : await measuredOther();
     const { purse, readyAfterMs, load } = await measuredPurse();
     const other = otherFirst ?? (await measuredOther());
